@@ -1,0 +1,77 @@
+"""LAMA engine: pure, synchronous, standard library only (see docs/engine.md)."""
+
+from lama.actions import DRAW, QUIT, Action, Draw, Play, Quit, action_from_dict, action_to_dict
+from lama.cards import (
+    CARDS,
+    LLAMA,
+    NUMBERS,
+    PINK_LLAMA,
+    PLUS_NUMBERS,
+    Card,
+    CardKind,
+    card,
+    cards,
+)
+from lama.errors import IllegalAction, Reason
+from lama.events import (
+    CardDrawn,
+    CardPlayed,
+    Event,
+    ExtraTurn,
+    ForcedQuit,
+    ForcedQuitReason,
+    GameEnded,
+    PlayerQuit,
+    RoundEnded,
+    RoundEndReason,
+    RoundStarted,
+    SeatRoundResult,
+    TurnPassed,
+)
+from lama.game import Game
+from lama.observation import Observation
+from lama.rules import CLASSIC, KOMARAMI, PARTY, RULESETS, Ruleset, TokenKind, get_ruleset
+
+__all__ = [
+    "CARDS",
+    "CLASSIC",
+    "DRAW",
+    "KOMARAMI",
+    "LLAMA",
+    "NUMBERS",
+    "PARTY",
+    "PINK_LLAMA",
+    "PLUS_NUMBERS",
+    "QUIT",
+    "RULESETS",
+    "Action",
+    "Card",
+    "CardDrawn",
+    "CardKind",
+    "CardPlayed",
+    "Draw",
+    "Event",
+    "ExtraTurn",
+    "ForcedQuit",
+    "ForcedQuitReason",
+    "Game",
+    "GameEnded",
+    "IllegalAction",
+    "Observation",
+    "Play",
+    "PlayerQuit",
+    "Quit",
+    "Reason",
+    "RoundEndReason",
+    "RoundEnded",
+    "RoundStarted",
+    "Ruleset",
+    "SeatRoundResult",
+    "TokenKind",
+    "TurnPassed",
+    "action_from_dict",
+    "action_to_dict",
+    "card",
+    "cards",
+    "get_ruleset",
+]
