@@ -1,0 +1,166 @@
+"""The translate API: locale resolution, plural choice, fallbacks."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+import pytest
+
+import i18n
+from i18n.catalog import Message, load
+
+
+class FakeDiscordLocale(enum.Enum):
+    """Shaped like discord.Locale (an Enum whose value and str() are the code), without discord."""
+
+    czech = "cs"
+    spain_spanish = "es-ES"
+    latin_american_spanish = "es-419"
+    british_english = "en-GB"
+    french = "fr"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("cs", "cs"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("es_ES.UTF-8", "es"),
+        ("CS", "cs"),
+        ("fr", "en"),
+        ("pt-BR", "en"),
+        ("", "en"),
+        (None, "en"),
+        (FakeDiscordLocale.czech, "cs"),
+        (FakeDiscordLocale.latin_american_spanish, "es"),
+        (FakeDiscordLocale.spain_spanish, "es"),
+        (FakeDiscordLocale.british_english, "en"),
+        (FakeDiscordLocale.french, "en"),
+    ],
+)
+def test_resolve_locale(raw, expected):
+    assert i18n.resolve_locale(raw) == expected
+
+
+def test_supported_locales():
+    assert set(i18n.SUPPORTED_LOCALES) == {"en", "cs", "es"}
+    assert i18n.t is i18n.translate
+
+
+def test_translate_accepts_discord_locales_directly():
+    assert i18n.t("error.not_your_turn.short", "es-419") == "No es tu turno."
+    assert i18n.t("error.not_your_turn.short", "ja") == "It's not your turn."
+
+
+def test_placeholders_are_filled():
+    text = i18n.t("error.card_not_playable", "en", card="2", top="5", cards="5, 6")
+    assert text == "2 can't be played on 5. You can play: 5, 6."
+
+
+def test_count_is_a_placeholder_and_selector():
+    assert i18n.t("table.draw_pile", "cs", count=3) == "Dobírací balíček: 3 karty"
+    assert i18n.t("table.seat", "es", count=1, name="Ana") == "Ana: 1 carta"
+
+
+def test_plural_message_needs_count():
+    with pytest.raises(TypeError):
+        i18n.t("cards.count", "en")
+
+
+def test_unknown_key_raises():
+    with pytest.raises(i18n.MissingMessage):
+        i18n.t("no.such.key", "cs")
+
+
+def test_user_text_is_not_reinterpreted():
+    # A player named "{count}" must come out literally.
+    assert i18n.t("move.drew", "en", name="{count}") == "{count} drew a card"
+
+
+def _patched(monkeypatch, locale, change):
+    real = i18n._catalog
+
+    def fake(loc):
+        cat = real(loc)
+        if loc != locale:
+            return cat
+        return dataclasses.replace(cat, messages=change(dict(cat.messages)))
+
+    monkeypatch.setattr(i18n, "_catalog", fake)
+
+
+def test_missing_translation_falls_back_to_english(monkeypatch):
+    def drop(messages):
+        del messages["error.round_over"]
+        return messages
+
+    _patched(monkeypatch, "cs", drop)
+    assert i18n.t("error.round_over", "cs") == "This round is already over."
+    assert i18n.t("error.game_over", "cs") == "Tato hra už skončila."
+
+
+def test_broken_placeholder_in_translation_falls_back_to_english(monkeypatch):
+    def break_it(messages):
+        messages["move.played"] = Message("move.played", ("{jmeno} hraje {card}",), False)
+        return messages
+
+    _patched(monkeypatch, "cs", break_it)
+    assert i18n.t("move.played", "cs", name="Eva", card="4") == "Eva played 4"
+
+
+def test_untranslated_entries_count_as_missing(tmp_path, monkeypatch):
+    po = tmp_path / "xx" / "LC_MESSAGES"
+    po.mkdir(parents=True)
+    (po / "lamabot.po").write_text(
+        'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgid "a"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "b"\nmsgstr "draft"\n\n'
+        'msgid "c"\nmsgstr "ok"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr("i18n.catalog.LOCALES_DIR", tmp_path)
+    assert set(load("xx").messages) == {"c"}
+
+
+def test_translate_variant_prefers_the_variant_key():
+    assert i18n.translate_variant("card.llama", "komarami", "es") == "mosquito"
+    assert i18n.translate_variant("card.llama", "classic", "es") == "llama"
+    assert i18n.translate_variant("card.llama.count", "komarami", "cs", count=5) == "5 komárů"
+
+
+@pytest.mark.parametrize(
+    ("code", "variant", "locale", "name"),
+    [
+        ("1", "classic", "en", "1"),
+        ("6", "komarami", "cs", "6"),
+        ("4+", "party", "en", "4+"),
+        ("L", "classic", "en", "llama"),
+        ("L", "party", "cs", "lama"),
+        ("L", "komarami", "en", "mosquito"),
+        ("P", "party", "en", "pink llama"),
+        ("P", "party", "es", "llama rosa"),
+    ],
+)
+def test_card_name(code, variant, locale, name):
+    assert i18n.card_name(code, variant, locale) == name
+
+
+@pytest.mark.parametrize("junk", ["", "7", "0", "7+", "LL", "l", "++", "X"])
+def test_card_name_rejects_junk(junk):
+    with pytest.raises(ValueError):
+        i18n.card_name(junk, "classic", "en")
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en", "Ana, Bob, and Eva"), ("cs", "Ana, Bob a\u00a0Eva"), ("es", "Ana, Bob y Eva")],
+)
+def test_format_list(locale, expected):
+    assert i18n.format_list(["Ana", "Bob", "Eva"], locale) == expected
