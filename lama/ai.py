@@ -10,7 +10,9 @@ import random
 from typing import Protocol, runtime_checkable
 
 from lama.actions import DRAW, QUIT, Action, Play
+from lama.cards import Card
 from lama.observation import Observation
+from lama.rules import get_ruleset
 
 
 @runtime_checkable
@@ -42,7 +44,31 @@ class RandomPolicy:
         return QUIT
 
 
-POLICIES: dict[str, type] = {"random": RandomPolicy}
+class NormalPolicy:
+    """The reference opponent (issue 2), exactly: play the playable card with the highest
+    penalty (pink > llama > 6 > ... > 1; a plus card before the plain card of its value);
+    with nothing playable, draw if allowed and the hand would score more than 5; else quit.
+    Uses no randomness."""
+
+    name = "normal"
+
+    def choose(self, observation: Observation, rng: random.Random) -> Action:
+        plays = observation.legal_plays
+        if plays:
+            return Play(max(plays, key=_penalty_rank))
+        if (
+            observation.can_draw
+            and get_ruleset(observation.variant).hand_penalty(observation.hand) > 5
+        ):
+            return DRAW
+        return QUIT
+
+
+def _penalty_rank(card: Card) -> int:
+    return card.penalty_rank
+
+
+POLICIES: dict[str, type] = {"random": RandomPolicy, "normal": NormalPolicy}
 
 
 def get_policy(name: str | Policy) -> Policy:
