@@ -1,0 +1,70 @@
+"""Per-server settings, per-user language, and a small key-value table."""
+
+from __future__ import annotations
+
+from store.db import Database
+from store.records import GuildSettings
+
+
+class SettingsStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings, or the defaults if it never saved any."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT variant, target, turn_timeout_s, ai_delay_s, games_channel_id "
+                "FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            )
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, row["variant"], row["target"], row["turn_timeout_s"],
+                             row["ai_delay_s"], row["games_channel_id"])
+
+    async def save_settings(self, settings: GuildSettings, *, now: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, variant, target, turn_timeout_s, "
+                "ai_delay_s, games_channel_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET variant = excluded.variant, "
+                "target = excluded.target, turn_timeout_s = excluded.turn_timeout_s, "
+                "ai_delay_s = excluded.ai_delay_s, "
+                "games_channel_id = excluded.games_channel_id, updated_at = excluded.updated_at",
+                (settings.guild_id, settings.variant, settings.target, settings.turn_timeout_s,
+                 settings.ai_delay_s, settings.games_channel_id, now),
+            )
+
+    async def get_user_locale(self, user_id: int) -> str | None:
+        """The user's chosen language, or None to follow Discord's locale."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT locale FROM user_locales WHERE user_id = ?",
+                                    (user_id,))
+        return None if row is None else row["locale"]
+
+    async def set_user_locale(self, user_id: int, locale: str | None, *, now: int) -> None:
+        """Choose a language; None removes the override."""
+        async with self._db.transaction() as tx:
+            if locale is None:
+                await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
+                return
+            await tx.execute(
+                "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
+                "updated_at = excluded.updated_at",
+                (user_id, locale, now),
+            )
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )

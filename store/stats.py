@@ -1,0 +1,327 @@
+"""Leaderboards and player statistics over finished games (issue 5).
+
+Every ranking is one SQL query over a covering index of game_results (see
+migrations/0002_stats_and_settings.sql); nothing loads all games into Python. Rows are written
+by GameStore.commit_move(..., finished=...), in the transaction that ends the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from store.db import Database, Transaction
+from store.records import (
+    GameSummary,
+    HeadToHead,
+    LeaderboardRow,
+    LeaderboardSort,
+    PlayerResult,
+    PlayerStats,
+    RecentResult,
+)
+
+MIN_GAMES_FOR_WIN_RATE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class _Order:
+    metric: str  # an expression over the per-player columns below; ties share a rank
+    then: str  # tie-breakers for a stable page order (user_id comes last)
+
+
+_ORDERS: dict[LeaderboardSort, _Order] = {
+    LeaderboardSort.WINS: _Order("wins DESC", "games ASC"),
+    LeaderboardSort.WIN_RATE: _Order("win_rate DESC", "games DESC"),
+    LeaderboardSort.AVG_SCORE: _Order("avg_score ASC", "games DESC"),
+    LeaderboardSort.TOKENS: _Order("tokens_per_game ASC", "games DESC"),
+    LeaderboardSort.CLEAN_ROUNDS: _Order("clean_rounds DESC", "games ASC"),
+    LeaderboardSort.GAMES: _Order("games DESC", "wins DESC"),
+}
+
+
+def _ranking(
+    guild_id: int, sort: LeaderboardSort, variant: str | None, since: int | None
+) -> tuple[str, dict[str, Any]]:
+    """SQL for every ranked player with rank and page position, and its parameters.
+
+    The filter is assembled from fixed fragments (never `? IS NULL OR …`, which would hide
+    the variant and period from the planner and cost the index).
+    """
+    order = _ORDERS[LeaderboardSort(sort)]
+    where = ["guild_id = :guild_id", "user_id IS NOT NULL"]  # the indexes' partial condition
+    params: dict[str, Any] = {"guild_id": guild_id, "min_games": 1}
+    if variant is not None:
+        where.append("variant = :variant")
+        params["variant"] = variant
+    if since is not None:
+        where.append("finished_at >= :since")
+        params["since"] = since
+    if sort == LeaderboardSort.WIN_RATE:
+        params["min_games"] = MIN_GAMES_FOR_WIN_RATE
+    sql = f"""
+        WITH per_player AS (
+            SELECT user_id,
+                   COUNT(*) AS games,
+                   SUM(won) AS wins,
+                   SUM(final_score) AS score_sum,
+                   SUM(tokens_collected) AS tokens,
+                   SUM(clean_rounds) AS clean_rounds
+            FROM game_results
+            WHERE {" AND ".join(where)}
+            GROUP BY user_id
+            HAVING COUNT(*) >= :min_games
+        ), rated AS (
+            SELECT *,
+                   CAST(wins AS REAL) / games AS win_rate,
+                   CAST(score_sum AS REAL) / games AS avg_score,
+                   CAST(tokens AS REAL) / games AS tokens_per_game
+            FROM per_player
+        )
+        SELECT *,
+               RANK() OVER (ORDER BY {order.metric}) AS rank,
+               ROW_NUMBER() OVER (ORDER BY {order.metric}, {order.then}, user_id) AS position
+        FROM rated
+    """
+    return sql, params
+
+
+def _row(row: Any) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank=row["rank"],
+        user_id=row["user_id"],
+        games=row["games"],
+        wins=row["wins"],
+        win_rate=row["win_rate"],
+        avg_score=row["avg_score"],
+        tokens=row["tokens"],
+        tokens_per_game=row["tokens_per_game"],
+        clean_rounds=row["clean_rounds"],
+    )
+
+
+class StatsStore:
+    """Read-side of finished games, plus forgetting a user."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # --- leaderboards ---------------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: LeaderboardSort,
+        variant: str | None = None,
+        since: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[LeaderboardRow]:
+        """One page of the server's ranking; `since` (unix seconds) starts the period."""
+        sql, params = _ranking(guild_id, sort, variant, since)
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"{sql} ORDER BY position LIMIT :limit OFFSET :offset",
+                {**params, "limit": limit, "offset": offset},
+            )
+        return [_row(r) for r in rows]
+
+    async def rank_of(
+        self,
+        guild_id: int,
+        user_id: int,
+        sort: LeaderboardSort,
+        variant: str | None = None,
+        since: int | None = None,
+    ) -> LeaderboardRow | None:
+        """The user's row (its .rank is their rank), or None if they are not ranked."""
+        sql, params = _ranking(guild_id, sort, variant, since)
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                f"SELECT * FROM ({sql}) WHERE user_id = :user_id", {**params, "user_id": user_id}
+            )
+        return None if row is None else _row(row)
+
+    async def count_ranked(
+        self,
+        guild_id: int,
+        sort: LeaderboardSort,
+        variant: str | None = None,
+        since: int | None = None,
+    ) -> int:
+        """How many players the ranking has (for page counts)."""
+        sql, params = _ranking(guild_id, sort, variant, since)
+        async with self._db.read() as tx:
+            row = await tx.fetchone(f"SELECT COUNT(*) FROM ({sql})", params)
+        return int(row[0]) if row else 0
+
+    async def explain_leaderboard(
+        self,
+        guild_id: int,
+        sort: LeaderboardSort,
+        variant: str | None = None,
+        since: int | None = None,
+    ) -> list[str]:
+        """SQLite's query plan for a leaderboard page: for tests and benchmarks."""
+        sql, params = _ranking(guild_id, sort, variant, since)
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"EXPLAIN QUERY PLAN {sql} ORDER BY position LIMIT 10", params
+            )
+        return [row["detail"] for row in rows]
+
+    # --- one player -----------------------------------------------------------------------
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """Everything /lama stats shows about one player in one server (zeros if none)."""
+        key = {"guild_id": guild_id, "user_id": user_id}
+        mine = "guild_id = :guild_id AND user_id = :user_id"
+        async with self._db.read() as tx:
+            totals = await tx.fetchone(
+                "SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins, "
+                "AVG(final_score) AS avg_score, MIN(final_score) AS best_score, "
+                "COALESCE(SUM(tokens_collected), 0) AS tokens, "
+                "COALESCE(SUM(clean_rounds), 0) AS clean_rounds, "
+                "COALESCE(SUM(vs_ai), 0) AS games_vs_ai "
+                f"FROM game_results WHERE {mine}",
+                key,
+            )
+            favourite = await tx.fetchone(
+                "SELECT variant FROM game_results "
+                f"WHERE {mine} GROUP BY variant "
+                "ORDER BY COUNT(*) DESC, MAX(finished_at) DESC, variant LIMIT 1",
+                key,
+            )
+            streaks = await _streaks(tx, mine, key)
+            recent = await tx.fetchall(
+                "SELECT game_id, finished_at, variant, place, final_score, won "
+                f"FROM game_results WHERE {mine} "
+                "ORDER BY finished_at DESC, game_id DESC LIMIT 5",
+                key,
+            )
+        assert totals is not None
+        games = totals["games"]
+        return PlayerStats(
+            user_id=user_id,
+            games=games,
+            wins=totals["wins"],
+            win_rate=totals["wins"] / games if games else None,
+            avg_score=totals["avg_score"],
+            best_score=totals["best_score"],
+            tokens=totals["tokens"],
+            clean_rounds=totals["clean_rounds"],
+            favourite_variant=favourite["variant"] if favourite else None,
+            current_streak=streaks[0],
+            longest_streak=streaks[1],
+            games_vs_ai=totals["games_vs_ai"],
+            last_games=tuple(
+                RecentResult(r["game_id"], r["finished_at"], r["variant"], r["place"],
+                             r["final_score"], bool(r["won"]))
+                for r in recent
+            ),
+        )
+
+    async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead:
+        """How a and b fared in the finished games they both played in this server."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT COUNT(*) AS games, "
+                "COALESCE(SUM(a.won), 0) AS a_wins, COALESCE(SUM(b.won), 0) AS b_wins, "
+                "COALESCE(SUM(a.place < b.place), 0) AS a_ahead, "
+                "COALESCE(SUM(b.place < a.place), 0) AS b_ahead "
+                "FROM game_results a JOIN game_results b ON b.game_id = a.game_id "
+                "WHERE a.guild_id = :guild_id AND a.user_id = :a AND b.user_id = :b",
+                {"guild_id": guild_id, "a": user_a, "b": user_b},
+            )
+        assert row is not None
+        return HeadToHead(user_a, user_b, row["games"], row["a_wins"], row["b_wins"],
+                          row["a_ahead"], row["b_ahead"])
+
+    # --- the server -----------------------------------------------------------------------
+
+    async def recent_games(
+        self, guild_id: int, limit: int = 10, offset: int = 0
+    ) -> list[GameSummary]:
+        """The server's finished games, newest first, with every seat's result."""
+        async with self._db.read() as tx:
+            games = await tx.fetchall(
+                "SELECT game_id, variant, target, rounds, finished_at FROM finished_games "
+                "WHERE guild_id = ? ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?",
+                (guild_id, limit, offset),
+            )
+            ids = [g["game_id"] for g in games]
+            results = await tx.fetchall(
+                "SELECT r.game_id, r.seat, r.user_id, s.display_name, r.is_ai, r.place, "
+                "r.final_score, r.won FROM game_results r "
+                "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+                f"WHERE r.game_id IN ({', '.join('?' * len(ids))}) ORDER BY r.game_id, r.seat",
+                ids,
+            ) if ids else []
+        players: dict[int, list[PlayerResult]] = {}
+        for r in results:
+            players.setdefault(r["game_id"], []).append(
+                PlayerResult(r["seat"], r["user_id"], r["display_name"], bool(r["is_ai"]),
+                             r["place"], r["final_score"], bool(r["won"]))
+            )
+        return [
+            GameSummary(g["game_id"], g["variant"], g["target"], g["rounds"], g["finished_at"],
+                        tuple(players.get(g["game_id"], ())))
+            for g in games
+        ]
+
+    # --- privacy --------------------------------------------------------------------------
+
+    async def forget_user(self, user_id: int) -> int:
+        """Erase a user's statistics in every server; returns how many results it touched.
+
+        Their result rows are anonymised (user_id NULL), not deleted: the other players'
+        games keep their places, shared wins and head-to-heads, while nothing links the
+        forgotten rows to the user any more, so they are never ranked again. Their name in
+        seats of finished or cancelled games and their hosting of those games are erased
+        too, and their language choice is dropped. Lobby and running games are left alone:
+        the game in progress still needs to know whose seat it is.
+        """
+        async with self._db.transaction() as tx:
+            count = await tx.execute(
+                "UPDATE game_results SET user_id = NULL WHERE user_id = ?", (user_id,)
+            )
+            ended = "SELECT id FROM games WHERE status IN ('finished', 'cancelled')"
+            await tx.execute(
+                f"UPDATE seats SET user_id = NULL, display_name = '', dm_channel_id = NULL "
+                f"WHERE user_id = ? AND game_id IN ({ended})",
+                (user_id,),
+            )
+            await tx.execute(
+                "UPDATE games SET host_user_id = NULL "
+                "WHERE host_user_id = ? AND status IN ('finished', 'cancelled')",
+                (user_id,),
+            )
+            await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
+        return count
+
+
+async def _streaks(tx: Transaction, mine: str, key: dict[str, Any]) -> tuple[int, int]:
+    """(current, longest) run of won games, in finishing order.
+
+    Gaps and islands: counting the games not won so far gives every run of wins its own
+    group number; the current streak is the group after the last game not won.
+    """
+    row = await tx.fetchone(
+        f"""
+        WITH ordered AS (
+            SELECT won,
+                   SUM(1 - won) OVER (ORDER BY finished_at, game_id
+                                      ROWS UNBOUNDED PRECEDING) AS losses_so_far
+            FROM game_results WHERE {mine}
+        ), runs AS (
+            SELECT losses_so_far, COUNT(*) AS length FROM ordered
+            WHERE won = 1 GROUP BY losses_so_far
+        )
+        SELECT COALESCE((SELECT length FROM runs WHERE losses_so_far =
+                            (SELECT MAX(losses_so_far) FROM ordered)), 0) AS current,
+               COALESCE((SELECT MAX(length) FROM runs), 0) AS longest
+        """,
+        key,
+    )
+    assert row is not None
+    return row["current"], row["longest"]
