@@ -443,6 +443,15 @@ class GameStore:
                 (channel_id, message_id, now, game_id),
             )
 
+    async def set_host(self, game_id: int, user_id: int, *, now: int) -> None:
+        """The lobby's host left: another seated human hosts it now."""
+        async with self._db.transaction() as tx:
+            await _status(tx, game_id, GameStatus.LOBBY)
+            await tx.execute(
+                "UPDATE games SET host_user_id = ?, updated_at = ? WHERE id = ?",
+                (user_id, now, game_id),
+            )
+
     async def set_lobby_message(self, game_id: int, message_id: int, *, now: int) -> None:
         async with self._db.transaction() as tx:
             await _status(tx, game_id, *GameStatus)

@@ -1,0 +1,37 @@
+"""Why the hosting layer refused a request, as codes an interface can translate."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class Problem(StrEnum):
+    NO_GAME_HERE = "no_game_here"
+    GAME_EXISTS = "game_exists"
+    NOT_A_LOBBY = "not_a_lobby"
+    NOT_IN_GAME = "not_in_game"
+    ALREADY_JOINED = "already_joined"
+    LOBBY_FULL = "lobby_full"
+    SEATED_ELSEWHERE = "seated_elsewhere"
+    NOT_HOST = "not_host"
+    NOT_ENOUGH_PLAYERS = "not_enough_players"
+    GAME_NOT_STARTED = "game_not_started"
+    GAME_FINISHED = "game_finished"
+    AMBIGUOUS_GAME = "ambiguous_game"
+    STALE_BUTTON = "stale_button"
+    NOT_SEATED = "not_seated"
+    BAD_OPTION = "bad_option"
+    WRONG_CHANNEL = "wrong_channel"
+
+
+class HostingError(Exception):
+    """A request the hosting layer refused; nothing was changed.
+
+    `details` carries what an interface needs to explain it (a game's channel, a limit...).
+    """
+
+    def __init__(self, problem: Problem, **details: Any) -> None:
+        super().__init__(f"{problem}: {details}" if details else str(problem))
+        self.problem = problem
+        self.details = details

@@ -1,0 +1,164 @@
+"""A game as the service holds it in memory: the engine state plus seats, lock and messages."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field, replace
+
+from lama import Game
+from store import NewSeat
+
+from .views import GameOptions, GameView, SeatView, Status
+
+MIN_SEATS, MAX_SEATS = 2, 6
+RECENT_EVENTS = 8
+AI_LEVELS = ("easy", "normal", "hard")
+
+
+def ai_name(index: int, level: str) -> str:
+    return f"AI {index + 1} ({level})"
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str
+    user_id: int | None  # None: an AI from the lobby on
+    ai_level: str | None = None  # set while an AI plays this seat
+    left: bool = False
+    timeouts_in_a_row: int = 0
+    quit_pending_round: int | None = None  # left mid-round: the AI quits for them
+
+    @classmethod
+    def from_record(cls, record) -> Seat:
+        return cls(
+            index=record.seat,
+            name=record.display_name,
+            user_id=record.user_id,
+            ai_level=record.ai_level if record.ai_controlled else None,
+            left=record.has_left,
+            timeouts_in_a_row=record.timeouts_in_a_row,
+        )
+
+    def new_seat(self) -> NewSeat:
+        if self.user_id is None:
+            return NewSeat.ai(self.name, self.ai_level or "normal")
+        return NewSeat.human(self.user_id, self.name)
+
+    def hand_to_ai(self, game: Game | None) -> None:
+        """An AI plays on; if the human left mid-round, it quits that round for them."""
+        self.left, self.ai_level = True, "normal"
+        if game is not None and not game.is_over and not game.has_quit(self.index):
+            self.quit_pending_round = game.round_number
+
+    def view(self, game: Game | None) -> SeatView:
+        base = SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left)
+        if game is None:
+            return base
+        return replace(
+            base,
+            card_count=len(game.hand(self.index)),
+            has_quit=game.has_quit(self.index),
+            score=game.scores[self.index],
+        )
+
+
+@dataclass
+class HostedGame:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: GameOptions
+    status: Status
+    seats: list[Seat]
+    game: Game | None = None
+    seq: int = 0  # moves committed so far
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> channel, msg
+
+    @property
+    def ai_level(self) -> str:
+        return self.options.ai_level
+
+    @classmethod
+    def from_record(cls, record, *, ai_level: str = "normal") -> HostedGame:
+        seats = [Seat.from_record(s) for s in sorted(record.seats, key=lambda s: s.seat)]
+        levels = [s.ai_level for s in record.seats if s.is_ai and s.ai_level]
+        options = GameOptions(
+            variant=record.variant,
+            target=record.target,
+            turn_timeout=record.turn_timeout_s,
+            ai_delay=record.ai_delay_s,
+            ai_level=levels[0] if levels else ai_level,
+        )
+        hosted = cls(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_user_id,
+            options=options,
+            status=Status(record.status.value),
+            seats=seats,
+            game=Game.from_dict(record.state) if record.state else None,
+            seq=record.last_seq,
+        )
+        hosted.messages = _message_refs(record)
+        return hosted
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id and not s.left), None)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (Status.LOBBY, Status.RUNNING)
+
+    def view(self) -> GameView:
+        game = self.game
+        base = GameView(
+            game_id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            status=self.status,
+            options=self.options,
+            seats=tuple(seat.view(game) for seat in self.seats),
+            recent=tuple(self.recent),
+            move_count=self.seq,
+        )
+        if game is None:
+            return base
+        return replace(
+            base,
+            round_number=game.round_number,
+            top_card=game.top_card.code,
+            draw_pile_size=game.draw_pile_size,
+            discard_size=len(game.discard_pile),
+            current_seat=game.current_seat,
+            extra_turn=game.extra_turn,
+            winners=tuple(game.winners) if game.is_over else (),
+        )
+
+    def hands(self) -> dict:
+        """Each human-played seat's private observation."""
+        if self.game is None:
+            return {}
+        return {
+            s.index: self.game.observation(s.index)
+            for s in self.seats
+            if s.ai_level is None and s.user_id is not None
+        }
+
+
+def _message_refs(record) -> dict[str, tuple[int, int]]:
+    refs: dict[str, tuple[int, int]] = {}
+    if record.lobby_message_id:
+        refs["lobby"] = (record.channel_id, record.lobby_message_id)
+    if record.table_message_id:
+        refs["table"] = (record.table_channel_id or record.channel_id, record.table_message_id)
+    for seat in record.seats:
+        if seat.dm_channel_id and seat.hand_message_id:
+            refs[f"hand:{seat.seat}"] = (seat.dm_channel_id, seat.hand_message_id)
+    return refs

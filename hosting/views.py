@@ -1,0 +1,105 @@
+"""What the hosting layer hands to interfaces: immutable snapshots, public and per seat.
+
+A `GameView` is public (safe for a channel); hands travel only in `lama.Observation`s, one per
+human seat, which a renderer must send to that seat's owner alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from lama import Observation
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    variant: str = "classic"
+    target: int = 40
+    turn_timeout: int = 120  # seconds; 0 turns the turn timer off
+    ai_delay: float = 1.5  # seconds an AI "thinks" before it moves
+    ai_level: str = "normal"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "target": self.target,
+            "turn_timeout": self.turn_timeout,
+            "ai_delay": self.ai_delay,
+            "ai_level": self.ai_level,
+        }
+
+
+@dataclass(frozen=True)
+class SeatView:
+    index: int
+    name: str
+    user_id: int | None  # the human who sat here (kept after an AI takes over)
+    ai_level: str | None  # set while an AI plays this seat
+    card_count: int = 0
+    has_quit: bool = False
+    score: int = 0
+    left: bool = False  # the human left or timed out; an AI plays on for them
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Everything public about one game at one moment."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: Status
+    options: GameOptions
+    seats: tuple[SeatView, ...]
+    round_number: int = 0
+    top_card: str | None = None
+    draw_pile_size: int = 0
+    discard_size: int = 0
+    current_seat: int | None = None
+    extra_turn: bool = False
+    winners: tuple[int, ...] = ()
+    recent: tuple[Any, ...] = ()  # the last few lama events, oldest first
+    move_count: int = 0
+
+    def seat_of(self, user_id: int) -> SeatView | None:
+        return next((s for s in self.seats if s.user_id == user_id and not s.left), None)
+
+
+class NoticeKind(StrEnum):
+    REMINDER = "reminder"  # half the turn time is gone
+    TIMED_OUT = "timed_out"  # the turn timer quit the round for this seat
+    AI_TOOK_OVER = "ai_took_over"  # after leaving, a kick, or too many time-outs
+    PLAYER_LEFT_LOBBY = "player_left_lobby"
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: NoticeKind
+    seat: int
+    user_id: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class GameUpdate:
+    """One committed change: what happened, and the state after it."""
+
+    view: GameView
+    events: tuple[Any, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    hands: dict[int, Observation] = field(default_factory=dict)  # human seat -> private view
+    actor_seat: int | None = None

@@ -1,0 +1,397 @@
+"""The hosting layer against a real SQLite store and a fake clock: no Discord involved."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from hosting import FakeClock, GameOptions, GameService, HostingError, NoticeKind, Problem, Status
+from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
+from store import LeaderboardSort, Store
+
+GUILD, OTHER_GUILD = 1000, 2000
+CHANNEL, OTHER_CHANNEL = 10, 11
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "lama.sqlite3")
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def updates():
+    return []
+
+
+@pytest.fixture
+async def service(store, clock, updates):
+    service = GameService(store, clock, seed_source=lambda: 7)
+
+    async def collect(update):
+        updates.append(update)
+
+    service.add_listener(collect)
+    return service
+
+
+async def lobby(service, *, ai_seats=0, options=None, channel=CHANNEL, guild=GUILD):
+    options = options or GameOptions(ai_level="easy", turn_timeout=60, ai_delay=1)
+    update = await service.open_lobby(guild, channel, ALICE, "Alice", options, ai_seats=ai_seats)
+    return update.view.game_id
+
+
+async def started(service, *, humans=(ALICE, BOB), ai_seats=0, options=None):
+    game_id = await lobby(service, ai_seats=ai_seats, options=options)
+    for user in humans[1:]:
+        await service.join(game_id, user, f"user{user}")
+    await service.start(game_id, ALICE)
+    return game_id
+
+
+def current_user(service, game_id):
+    view = service.view(game_id)
+    return view.seats[view.current_seat].user_id
+
+
+RNG = random.Random(1)
+
+
+async def play_any(service, game_id, rng=RNG):
+    """The human on turn makes some legal move."""
+    user = current_user(service, game_id)
+    obs = service.observation(game_id, user)
+    if obs.legal_plays and rng.random() < 0.8:
+        return await service.play(game_id, user, rng.choice(obs.legal_plays))
+    if obs.can_draw:
+        return await service.draw(game_id, user)
+    return await service.quit_round(game_id, user)
+
+
+# ------------------------------------------------------------------ lobby
+
+
+async def test_opening_a_lobby_seats_the_host_and_requested_ais(service):
+    game_id = await lobby(service, ai_seats=2)
+    view = service.view(game_id)
+    assert view.status is Status.LOBBY
+    assert [s.user_id for s in view.seats] == [ALICE, None, None]
+    assert all(s.is_ai for s in view.seats[1:])
+
+
+async def test_a_channel_holds_one_game_at_a_time(service):
+    await lobby(service)
+    with pytest.raises(HostingError) as error:
+        await service.open_lobby(GUILD, CHANNEL, BOB, "Bob", GameOptions())
+    assert error.value.problem is Problem.GAME_EXISTS
+
+
+async def test_joining_twice_is_refused(service):
+    game_id = await lobby(service)
+    await service.join(game_id, BOB, "Bob")
+    with pytest.raises(HostingError) as error:
+        await service.join(game_id, BOB, "Bob")
+    assert error.value.problem is Problem.ALREADY_JOINED
+
+
+async def test_a_lobby_holds_six_seats(service):
+    game_id = await lobby(service, ai_seats=5)
+    with pytest.raises(HostingError) as error:
+        await service.join(game_id, BOB, "Bob")
+    assert error.value.problem is Problem.LOBBY_FULL
+
+
+async def test_a_player_sits_in_one_game_per_server(service):
+    await lobby(service)
+    with pytest.raises(HostingError) as error:
+        await service.open_lobby(GUILD, OTHER_CHANNEL, ALICE, "Alice", GameOptions())
+    assert error.value.problem is Problem.SEATED_ELSEWHERE
+
+
+async def test_a_player_may_play_in_another_server_at_the_same_time(service):
+    await lobby(service)
+    update = await service.open_lobby(OTHER_GUILD, OTHER_CHANNEL, ALICE, "Alice", GameOptions())
+    assert update.view.status is Status.LOBBY
+
+
+async def test_only_the_host_starts_the_game(service):
+    game_id = await lobby(service)
+    await service.join(game_id, BOB, "Bob")
+    with pytest.raises(HostingError) as error:
+        await service.start(game_id, BOB)
+    assert error.value.problem is Problem.NOT_HOST
+
+
+async def test_a_game_needs_two_seats(service):
+    game_id = await lobby(service)
+    with pytest.raises(HostingError) as error:
+        await service.start(game_id, ALICE)
+    assert error.value.problem is Problem.NOT_ENOUGH_PLAYERS
+
+
+async def test_a_member_who_manages_the_server_may_cancel(service):
+    game_id = await lobby(service)
+    update = await service.cancel(game_id, CAROL, is_admin=True)
+    assert update.view.status is Status.CANCELLED
+    assert service.game_in_channel(CHANNEL) is None
+
+
+async def test_anyone_else_may_not_cancel(service):
+    game_id = await lobby(service)
+    with pytest.raises(HostingError) as error:
+        await service.cancel(game_id, CAROL, is_admin=False)
+    assert error.value.problem is Problem.NOT_HOST
+
+
+async def test_when_the_host_leaves_the_lobby_the_next_human_hosts(service):
+    game_id = await lobby(service)
+    await service.join(game_id, BOB, "Bob")
+    update = await service.leave(game_id, ALICE)
+    assert update.view.host_id == BOB
+    assert [s.user_id for s in update.view.seats] == [BOB]
+
+
+async def test_when_the_last_human_leaves_the_lobby_it_is_cancelled(service):
+    game_id = await lobby(service, ai_seats=1)
+    update = await service.leave(game_id, ALICE)
+    assert update.view.status is Status.CANCELLED
+
+
+async def test_bad_options_are_refused(service):
+    with pytest.raises(HostingError) as error:
+        await service.open_lobby(GUILD, CHANNEL, ALICE, "A", GameOptions(variant="poker"))
+    assert error.value.problem is Problem.BAD_OPTION
+
+
+# ------------------------------------------------------------------ moves
+
+
+async def test_starting_deals_and_shows_each_human_their_hand(service, updates):
+    game_id = await started(service)
+    update = updates[-1]
+    assert update.view.status is Status.RUNNING
+    assert set(update.hands) == {0, 1}
+    assert len(update.hands[0].hand) == 6
+    assert service.view(game_id).round_number == 1
+
+
+async def test_a_move_out_of_turn_is_refused_and_changes_nothing(service, store):
+    game_id = await started(service)
+    on_turn = current_user(service, game_id)
+    waiting = next(s.user_id for s in service.view(game_id).seats if s.user_id != on_turn)
+    with pytest.raises(IllegalAction) as error:
+        await service.draw(game_id, waiting)
+    assert error.value.reason is Reason.NOT_YOUR_TURN
+    assert await store.games.list_moves(game_id) == []
+
+
+async def test_a_stranger_may_not_move(service):
+    game_id = await started(service)
+    with pytest.raises(HostingError) as error:
+        await service.draw(game_id, CAROL)
+    assert error.value.problem is Problem.NOT_IN_GAME
+
+
+async def test_every_accepted_move_is_in_the_store_before_it_is_announced(service, store, updates):
+    game_id = await started(service)
+    seen = []
+
+    async def check(update):
+        seen.append(len(await store.games.list_moves(game_id)))
+
+    service.add_listener(check)
+    await service.draw(game_id, current_user(service, game_id))
+    assert seen == [1]
+
+
+async def test_a_button_from_an_earlier_round_is_stale(service):
+    game_id = await started(service)
+    with pytest.raises(HostingError) as error:
+        await service.draw(game_id, current_user(service, game_id), round_number=99)
+    assert error.value.problem is Problem.STALE_BUTTON
+
+
+async def test_two_simultaneous_presses_make_exactly_one_move(service, store):
+    game_id = await started(service)
+    user = current_user(service, game_id)
+    results = await asyncio.gather(
+        service.draw(game_id, user), service.draw(game_id, user), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert len(await store.games.list_moves(game_id)) == 1
+
+
+async def test_a_restarted_service_continues_from_the_last_move(service, store, clock):
+    game_id = await started(service)
+    for _ in range(5):
+        await play_any(service, game_id)
+    before = service.view(game_id)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    after = fresh.view(game_id)
+    assert after.current_seat == before.current_seat
+    assert after.seats == before.seats
+    assert fresh.observation(game_id, ALICE) == service.observation(game_id, ALICE)
+
+
+async def test_a_whole_game_ends_with_results_for_the_leaderboard(service, store):
+    game_id = await started(service)
+    for _ in range(2000):
+        if service.view(game_id).status is Status.FINISHED:
+            break
+        await play_any(service, game_id)
+    view = service.view(game_id)
+    assert view.status is Status.FINISHED
+    assert view.winners
+    board = await store.stats.leaderboard(GUILD, LeaderboardSort.GAMES)
+    assert {row.user_id for row in board} == {ALICE, BOB}
+    assert sum(row.wins for row in board) == len(view.winners)
+
+
+# ------------------------------------------------------------ AI and timers
+
+
+async def test_an_ai_seat_moves_when_its_delay_is_over(service, clock, store):
+    game_id = await started(service, humans=(ALICE,), ai_seats=3)
+    for _ in range(50):  # until the AIs have moved and a human is on turn
+        if service.view(game_id).seats[service.view(game_id).current_seat].user_id:
+            break
+        clock.advance(1)
+        await service.fire_due_timers()
+    moves = await store.games.list_moves(game_id)
+    assert all(m.actor == "ai" for m in moves)
+    assert current_user(service, game_id) == ALICE
+
+
+async def test_an_ai_does_not_move_before_its_delay(service, store):
+    game_id = await started(service, humans=(ALICE,), ai_seats=1)
+    if current_user(service, game_id) == ALICE:
+        await service.quit_round(game_id, ALICE)
+    count = len(await store.games.list_moves(game_id))
+    await service.fire_due_timers()
+    assert len(await store.games.list_moves(game_id)) == count
+
+
+async def test_half_the_turn_time_brings_a_reminder(service, clock, updates):
+    game_id = await started(service)
+    clock.advance(30)
+    await service.fire_due_timers()
+    notice = updates[-1].notices[0]
+    assert notice.kind is NoticeKind.REMINDER
+    assert notice.user_id == current_user(service, game_id)
+
+
+async def test_an_expired_turn_quits_the_round_for_the_player(service, clock, updates, store):
+    game_id = await started(service)
+    seat = service.view(game_id).current_seat
+    clock.advance(60)
+    await service.fire_due_timers()
+    assert NoticeKind.TIMED_OUT in [n.kind for n in updates[-1].notices]
+    moves = await store.games.list_moves(game_id)
+    assert [(m.actor, m.seat, m.action) for m in moves] == [("timer", seat, action_to_dict(QUIT))]
+    assert service.view(game_id).seats[seat].has_quit
+
+
+async def test_three_expired_turns_in_a_row_hand_the_seat_to_an_ai(service, clock, updates):
+    options = GameOptions(ai_level="easy", turn_timeout=60, target=200)
+    game_id = await started(service, humans=(ALICE, BOB, CAROL), options=options)
+    kinds = []
+    for _ in range(40):
+        if service.view(game_id).status is not Status.RUNNING:
+            break
+        clock.advance(61)
+        await service.fire_due_timers()
+        kinds += [n.kind for u in updates for n in u.notices]
+        if NoticeKind.AI_TOOK_OVER in kinds:
+            break
+    assert NoticeKind.AI_TOOK_OVER in kinds
+    assert any(s.left and s.is_ai for s in service.view(game_id).seats)
+
+
+async def test_a_move_resets_the_turn_timer(service, clock, store):
+    game_id = await started(service)
+    clock.advance(50)
+    await service.draw(game_id, current_user(service, game_id))
+    clock.advance(50)
+    await service.fire_due_timers()
+    assert [m.actor for m in await store.games.list_moves(game_id)] == ["human"]
+
+
+async def test_timers_survive_a_restart_with_their_deadlines(service, store, clock):
+    game_id = await started(service)
+    clock.advance(59)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    clock.advance(2)
+    await fresh.fire_due_timers()
+    assert [m.actor for m in await store.games.list_moves(game_id)] == ["timer"]
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_an_ai(service, updates):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))
+    update = await service.leave(game_id, BOB)
+    seat = update.view.seats[1]
+    assert seat.left and seat.is_ai
+    assert update.notices[0].kind is NoticeKind.AI_TOOK_OVER
+    assert service.active_games_of(BOB) == []
+
+
+# ----------------------------------------------------------------- routing
+
+
+async def test_a_dm_command_goes_to_the_callers_only_game(service):
+    game_id = await started(service)
+    assert service.route(ALICE, channel_id=555, guild_id=None).game_id == game_id
+
+
+async def test_a_dm_command_with_two_games_is_ambiguous(service):
+    await started(service)
+    update = await service.open_lobby(OTHER_GUILD, OTHER_CHANNEL, ALICE, "A", GameOptions())
+    await service.add_ai(update.view.game_id, ALICE, "easy")
+    await service.start(update.view.game_id, ALICE)
+    with pytest.raises(HostingError) as error:
+        service.route(ALICE, channel_id=555, guild_id=None)
+    assert error.value.problem is Problem.AMBIGUOUS_GAME
+
+
+async def test_a_command_in_a_channel_without_a_game_says_so(service):
+    with pytest.raises(HostingError) as error:
+        service.route(ALICE, channel_id=CHANNEL, guild_id=GUILD)
+    assert error.value.problem is Problem.NO_GAME_HERE
+
+
+async def test_autocomplete_offers_legal_cards_only_on_your_turn(service):
+    game_id = await started(service)
+    user = current_user(service, game_id)
+    other = ALICE if user == BOB else BOB
+    assert service.legal_plays(game_id, other) == ()
+    assert service.legal_plays(game_id, user) == service.observation(game_id, user).legal_plays
+
+
+async def test_quit_then_draw_is_refused_for_a_quit_player(service):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))
+    user = current_user(service, game_id)
+    await service.quit_round(game_id, user)
+    with pytest.raises(IllegalAction):
+        await service.human_move(game_id, user, DRAW)
+    with pytest.raises(IllegalAction):
+        await service.human_move(game_id, user, QUIT)
+
+
+async def test_playing_a_card_not_in_hand_is_refused(service):
+    game_id = await started(service)
+    user = current_user(service, game_id)
+    hand = {c.code for c in service.observation(game_id, user).hand}
+    missing = next(code for code in ("1", "2", "3", "4", "5", "6", "L") if code not in hand)
+    with pytest.raises(IllegalAction) as error:
+        await service.human_move(game_id, user, Play(Card.from_code(missing)))
+    assert error.value.reason is Reason.CARD_NOT_IN_HAND
