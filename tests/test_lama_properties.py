@@ -1,0 +1,189 @@
+"""Property tests: random legal and illegal action sequences against an independent reading
+of RULES.md, in every variant with 2-6 seats."""
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lama import (
+    CARDS,
+    DRAW,
+    QUIT,
+    Card,
+    Draw,
+    ExtraTurn,
+    ForcedQuit,
+    Game,
+    GameEnded,
+    IllegalAction,
+    Play,
+    PlayerQuit,
+    Quit,
+    RoundEnded,
+    RoundEndReason,
+    RoundStarted,
+    get_ruleset,
+)
+
+VARIANTS = ("classic", "party", "komarami")
+ANY_ACTION = st.one_of(st.just(DRAW), st.just(QUIT), st.sampled_from(CARDS).map(Play))
+
+
+def is_legal(d, seat, action):
+    """RULES.md's "A turn", read from a saved state, independently of the engine."""
+    if d["over"] or seat != d["current_seat"]:
+        return False
+    rs = get_ruleset(d["variant"])
+    if isinstance(action, Play):
+        top = Card.from_code(d["discard_pile"][-1])
+        return action.card.code in d["hands"][seat] and rs.can_follow(top, action.card)
+    if isinstance(action, Draw):
+        return bool(d["draw_pile"]) and d["has_quit"].count(False) > 1
+    return True
+
+
+def check_state(g):
+    d = g.to_dict()
+    rs = g.ruleset
+    cards = Counter(c for h in d["hands"] for c in h) + Counter(d["draw_pile"] + d["discard_pile"])
+    assert cards == Counter(c.code for c in rs.deck), "every card accounted for"
+    assert Game.from_dict(d).to_dict() == d, "save/load round trip"
+    if g.is_over:
+        assert g.current_seat is None and max(g.scores) >= g.target
+        assert g.legal_actions(0) == ()
+    else:
+        seat = g.current_seat
+        assert not g.has_quit(seat)
+        # Whoever is on turn has a real choice (forced quits were already taken).
+        assert g.legal_plays(seat) or g.can_draw(seat)
+        assert g.legal_actions(seat)[-1] == QUIT
+        assert 0 not in g.hand_sizes
+    return d
+
+
+def check_events(before, seat, action, events, g):
+    rs = g.ruleset
+    n = before["num_seats"]
+    quitted = {s for s in range(n) if before["has_quit"][s]}
+    scores = list(before["scores"])
+    last_quitter = before["last_quitter"]
+    emptier = None
+    if isinstance(action, Play) and len(before["hands"][seat]) == 1:
+        emptier = seat
+    ended = [e for e in events if isinstance(e, RoundEnded)]
+    assert len(ended) <= 1
+    for e in events:
+        if isinstance(e, PlayerQuit | ForcedQuit):
+            assert e.seat not in quitted
+            quitted.add(e.seat)
+            last_quitter = e.seat
+        elif isinstance(e, ExtraTurn):
+            assert rs.plus_extra_turn and action.card.plus and e.seat == seat
+        elif isinstance(e, RoundEnded):
+            assert e.round_number == before["round_number"]
+            if emptier is not None:
+                assert e.ended_by is RoundEndReason.EMPTY_HAND
+            else:
+                assert e.ended_by is RoundEndReason.ALL_QUIT
+                assert quitted == set(range(n)), "all-quit round ends only when all quit"
+            for r in e.results:
+                assert r.score_before == scores[r.seat]
+                assert r.emptied_hand == (r.seat == emptier)
+                if r.emptied_hand:
+                    assert r.hand == () and r.penalty == 0
+                    assert r.token_returned == rs.token_return(r.score_before)
+                else:
+                    assert r.penalty == rs.hand_penalty(r.hand) and r.token_returned == 0
+                assert r.score_after == r.score_before + r.penalty - r.token_returned
+                scores[r.seat] = r.score_after
+        elif isinstance(e, RoundStarted):
+            assert e.round_number == before["round_number"] + 1
+            assert e.starting_seat == (emptier if emptier is not None else last_quitter)
+        elif isinstance(e, GameEnded):
+            assert max(scores) >= g.target
+            assert e.winners == tuple(s for s in range(n) if scores[s] == min(scores))
+    if not ended:
+        assert quitted != set(range(n)), "the round goes on while someone is in it"
+        assert g.round_number == before["round_number"]
+        assert list(g.scores) == before["scores"]
+    else:
+        assert list(g.scores) == scores
+        assert g.is_over == (max(scores) >= g.target)
+        assert g.is_over == any(isinstance(e, GameEnded) for e in events)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seats=st.integers(2, 6),
+    seed=st.integers(-(2**40), 2**40),
+    target=st.sampled_from([40, 12, 80]),
+    data=st.data(),
+)
+def test_random_legal_and_illegal_actions_keep_every_rule(variant, seats, seed, target, data):
+    g = Game.new(variant, seats, seed, target=target)
+    moves = []
+    snapshot_at = data.draw(st.integers(0, 60))
+    snapshot = None
+    d = check_state(g)
+    for _ in range(data.draw(st.integers(1, 160))):
+        if len(moves) == snapshot_at and snapshot is None:
+            snapshot = (d, len(moves))
+        if not g.is_over and data.draw(st.integers(0, 9)) < 7:
+            seat = g.current_seat
+            action = data.draw(st.sampled_from(g.legal_actions(seat)))
+        else:
+            seat = data.draw(st.integers(-1, seats))
+            action = data.draw(ANY_ACTION)
+        legal = is_legal(d, seat, action)
+        try:
+            events = g.apply(seat, action)
+        except IllegalAction as err:
+            assert not legal, f"legal action refused: {err}"
+            assert g.to_dict() == d, "a refused action changes nothing"
+            continue
+        assert legal, "illegal action accepted"
+        check_events(d, seat, action, events, g)
+        d = check_state(g)
+        moves.append((seat, action))
+    # Determinism: the seed and the move log rebuild the same game.
+    assert Game.replay(variant, seats, seed, moves, target=target).to_dict() == d
+    # A saved game continues exactly like the original.
+    if snapshot is not None:
+        saved, k = snapshot
+        resumed = Game.from_dict(saved)
+        for seat, action in moves[k:]:
+            resumed.apply(seat, action)
+        assert resumed.to_dict() == d
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seats=st.integers(2, 6), seed=st.integers(0, 10**9))
+def test_whole_games_end_with_a_winner_and_consistent_events(variant, seats, seed):
+    g = Game.new(variant, seats, seed)
+    log = []
+    while not g.is_over:
+        seat = g.current_seat
+        actions = g.legal_actions(seat)
+        action = actions[(seed + len(log)) % len(actions)]
+        log.extend(g.apply(seat, action))
+        assert len(log) < 20_000
+    assert isinstance(log[-1], GameEnded)
+    assert log[-1].winners == g.winners and max(g.scores) >= 40
+    assert sum(isinstance(e, RoundEnded) for e in log) == g.round_number
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seats=st.integers(2, 6), seed=st.integers())
+def test_same_seed_same_deal_card_for_card(variant, seats, seed):
+    a, b = Game.new(variant, seats, seed), Game.new(variant, seats, seed)
+    assert a.to_dict() == b.to_dict()
+
+
+@given(action=ANY_ACTION)
+def test_actions_round_trip_through_dicts(action):
+    from lama import action_from_dict, action_to_dict
+
+    assert action_from_dict(action_to_dict(action)) == action
+    assert isinstance(action, Play | Draw | Quit)
