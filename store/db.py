@@ -74,6 +74,7 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        self._closed = False
         self.path = path
 
     @asynccontextmanager
@@ -132,7 +133,11 @@ class Database:
         return int(row[0])
 
     async def close(self) -> None:
+        """Close the connection (waiting for a running transaction); a second call is a no-op."""
         async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             # Lets SQLite refresh its planner statistics where they went stale; cheap.
             await self._conn.execute("PRAGMA optimize")
             await self._conn.close()

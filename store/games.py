@@ -34,7 +34,7 @@ from store.records import (
 _ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
 
 
-def dumps(value: JsonDict) -> str:
+def _dumps(value: JsonDict) -> str:
     # allow_nan=False: NaN is not JSON; better to fail here than in a later json.loads.
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
@@ -312,7 +312,7 @@ class GameStore:
         timers: Sequence[TimerSpec] = (),
     ) -> Game:
         """Lobby → running with the engine's initial state (and its first timers)."""
-        state_json = dumps(state)
+        state_json = _dumps(state)
         async with self._db.transaction() as tx:
             await _status(tx, game_id, GameStatus.LOBBY)
             await tx.execute(
@@ -358,7 +358,7 @@ class GameStore:
         game: status finished, timers cleared, finished_games and game_results written.
         Any failure rolls back all of it.
         """
-        action_json, state_json = dumps(action), dumps(new_state)
+        action_json, state_json = _dumps(action), _dumps(new_state)
         async with self._db.transaction() as tx:
             game = await _status(tx, game_id, GameStatus.RUNNING)
             if expected_seq != game["last_seq"] + 1:

@@ -103,6 +103,28 @@ async def test_only_the_missing_steps_run_on_an_older_database(tmp_path):
     assert {"one", "two"} <= tables(path)
 
 
+async def test_a_version_1_database_with_a_game_upgrades_and_keeps_it(tmp_path):
+    path = tmp_path / "lama.sqlite3"
+    await (await open_database(path, migrations=load_migrations()[:1])).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
+            "turn_timeout_s, ai_delay_s, created_at, updated_at) "
+            "VALUES (1, 2, 3, 'party', 40, 120, 1.5, 0, 0)")
+    database = await open_database(path)
+    async with database.read() as tx:
+        row = await tx.fetchone("SELECT variant FROM games")
+    await database.close()
+    assert row["variant"] == "party"
+    assert user_version(path) == load_migrations()[-1].version
+
+
+async def test_close_twice_is_harmless(tmp_path):
+    database = await open_database(tmp_path / "lama.sqlite3")
+    await database.close()
+    await database.close()
+
+
 async def test_a_failing_step_leaves_the_previous_version_and_nothing_of_itself(tmp_path):
     path = tmp_path / "lama.sqlite3"
     steps = [
