@@ -1,0 +1,399 @@
+"""The test's side of Discord: users using slash commands, autocomplete, buttons and selects.
+
+Interactions are built from the commands the bot registered (so options carry the types the
+bot declared) and refused the way the Discord client would refuse them (unknown option,
+missing required option, a disabled button) with an exception in the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    DEFER,
+    DEFER_UPDATE,
+    MESSAGE_COMPONENT,
+    InteractionRecord,
+)
+from .model import FakeAttachment, FakeChannel, FakeMessage, FakeRole, FakeUser
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
+DM_APP_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+    read_message_history=True, add_reactions=True, use_external_emojis=True,
+).value
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+class InteractionResult:
+    """What Discord showed for one interaction; properties read the *current* state."""
+
+    def __init__(self, fake: FakeDiscord, record: InteractionRecord) -> None:
+        self.fake, self.record = fake, record
+
+    def __repr__(self) -> str:
+        return (f"<InteractionResult type={self.response_type} ephemeral={self.ephemeral} "
+                f"content={self.content!r} followups={len(self.followups)}>")
+
+    @property
+    def response_type(self) -> int | None:
+        return self.record.response_type
+
+    @property
+    def refused(self):
+        """The Discord error the bot got for its first answer (late, invalid...), if any."""
+        return self.record.refused
+
+    @property
+    def deferred(self) -> bool:
+        return self.response_type in (DEFER, DEFER_UPDATE)
+
+    @property
+    def message(self) -> FakeMessage | None:
+        """The response message: the reply, the "thinking" message, or the updated message."""
+        return self.record.original
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.ephemeral)
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message else ""
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.message.embeds if self.message else []
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.message.components if self.message else []
+
+    @property
+    def text(self) -> str:
+        return self.message.text if self.message else ""
+
+    @property
+    def followups(self) -> list[FakeMessage]:
+        return self.record.followups
+
+    @property
+    def choices(self) -> list[dict[str, Any]] | None:
+        return self.record.choices
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.record.modal
+
+    @property
+    def elapsed(self) -> float | None:
+        """Real seconds from dispatch to the bot's first answer."""
+        return self.record.answered_after
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
+        """Wait until ``predicate()`` holds, re-checking whenever Discord's side changes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (timeout if timeout is not None else self.fake.wait_timeout)
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within the time allowed: {self!r}")
+            changed = self.record.changed
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                continue
+
+    async def followup(self, index: int = 0, timeout: float | None = None) -> FakeMessage:
+        """The ``index``-th follow-up (waiting for it). After a defer the first follow-up is
+        the former "thinking" message, as on Discord."""
+        await self.wait_for(lambda: len(self.followups) > index, timeout)
+        return self.followups[index]
+
+    async def edited(self, timeout: float | None = None) -> FakeMessage:
+        """The response message once the bot has edited it since its first answer (after a
+        defer, say)."""
+        baseline = self.record.edits_at_answer
+        await self.wait_for(lambda: self.message is not None and self.message.edits > baseline,
+                            timeout)
+        assert self.message is not None
+        return self.message
+
+
+class Driver:
+    """Mixed into :class:`FakeDiscord`: the actions of users and what they can see."""
+
+    # ---- what users see -----------------------------------------------------------------
+    def dms(self: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+        channel = self.dm_channels.get(user.id)
+        return channel.visible_messages() if channel else []
+
+    def public_messages(self: FakeDiscord, channel: FakeChannel | str) -> list[FakeMessage]:
+        return self._channel(channel).visible_messages()
+
+    def ephemeral_messages(self: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+        found = []
+        for record in self.interactions_by_token.values():
+            if record.user.id == user.id:
+                found += [m for m in (record.original, *record.followups)
+                          if m is not None and m.ephemeral and not m.deleted and m not in found]
+        return found
+
+    def rest_calls(self: FakeDiscord, route: str | None = None):
+        """Every REST call so far (``route`` like "POST /channels/{channel_id}/messages")."""
+        return [c for c in self.calls if route is None or c.route == route]
+
+    # ---- what users do ------------------------------------------------------------------
+    async def slash(
+        self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str,
+        **options: Any,
+    ) -> InteractionResult:
+        """Use ``/command`` (subcommands separated by spaces) and wait for the first answer."""
+        channel = self._channel(channel, user)
+        registered, leaf, path = self._find_command(user, channel, command)
+        data: dict[str, Any] = {"id": registered["id"], "name": registered["name"], "type": 1}
+        if registered.get("guild_id"):
+            data["guild_id"] = registered["guild_id"]
+        resolved: dict[str, dict[str, Any]] = {}
+        data["options"] = _nest(path, self._options(leaf, options, resolved, channel, None))
+        if resolved:
+            data["resolved"] = resolved
+        return await self._interact(user, channel, APPLICATION_COMMAND, data)
+
+    async def autocomplete(
+        self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str, *,
+        focused: str, **options: Any,
+    ) -> list[dict[str, Any]]:
+        """Type into option ``focused`` of ``/command``; returns the bot's choices."""
+        channel = self._channel(channel, user)
+        registered, leaf, path = self._find_command(user, channel, command)
+        options.setdefault(focused, "")
+        data: dict[str, Any] = {"id": registered["id"], "name": registered["name"], "type": 1}
+        data["options"] = _nest(path, self._options(leaf, options, {}, channel, focused))
+        result = await self._interact(user, channel, AUTOCOMPLETE, data)
+        return result.choices or []
+
+    async def click(
+        self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str
+    ) -> InteractionResult:
+        """Press a button, found by ``custom_id`` or, failing that, by its label."""
+        component = message.component(custom_id)
+        if component is None:
+            component = next((c for c in message.walk_components()
+                              if c.get("type") == 2 and c.get("label") == custom_id), None)
+        if component is None or component.get("type") != 2:
+            raise LookupError(f"no button {custom_id!r} on message {message.id}: "
+                              f"{message.buttons}")
+        if component.get("disabled"):
+            raise PermissionError(f"button {custom_id!r} is disabled; Discord would not send it")
+        data = {"custom_id": component["custom_id"], "component_type": 2}
+        return await self._component(user, message, data)
+
+    async def select(
+        self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
+    ) -> InteractionResult:
+        component = message.component(custom_id)
+        if component is None or component.get("type") not in (3, 5, 6, 7, 8):
+            raise LookupError(f"no select menu {custom_id!r} on message {message.id}")
+        if component.get("disabled"):
+            raise PermissionError(f"select {custom_id!r} is disabled")
+        offered = {o["value"] for o in component.get("options") or []}
+        if offered and not set(values) <= offered:
+            raise ValueError(f"{values} not among the options {sorted(offered)}")
+        data = {"custom_id": custom_id, "component_type": component["type"], "values": values}
+        return await self._component(user, message, data)
+
+    # ---- building interactions ----------------------------------------------------------
+    async def _component(
+        self: FakeDiscord, user: FakeUser, message: FakeMessage, data: dict[str, Any]
+    ) -> InteractionResult:
+        if message.deleted:
+            raise LookupError(f"message {message.id} was deleted")
+        owner_id = (message.interaction or {}).get("user", {}).get("id")
+        if message.ephemeral and owner_id != str(user.id):
+            raise PermissionError("only the user who got an ephemeral message can use it")
+        channel = self.channels[message.channel_id]
+        return await self._interact(user, channel, MESSAGE_COMPONENT, data, message)
+
+    def _channel(
+        self: FakeDiscord, channel: FakeChannel | str | None, user: FakeUser | None = None
+    ) -> FakeChannel:
+        if channel is None:
+            assert user is not None, "a DM needs the user"
+            return self.dm_channel(user)
+        return self.guild.channel(channel) if isinstance(channel, str) else channel
+
+    def _find_command(self: FakeDiscord, user: FakeUser, channel: FakeChannel, command: str):
+        name, *path = command.lstrip("/").split()
+        scopes = [None] if channel.is_dm else [self.guild.id, None]
+        registered = next((c for scope in scopes for c in self.commands.get(scope, [])
+                           if c["name"] == name and c.get("type", 1) == 1), None)
+        if registered is None:
+            known = sorted(c["name"] for s in scopes for c in self.commands.get(s, []))
+            raise LookupError(f"/{name} is not registered (registered: {known}); did the bot sync?")
+        contexts = registered.get("contexts")
+        in_dm_allowed = (1 in contexts) if contexts else registered.get("dm_permission", True)
+        if channel.is_dm and not in_dm_allowed:
+            raise PermissionError(f"/{name} is not available in DMs")
+        required = registered.get("default_member_permissions")
+        if not channel.is_dm and required is not None:
+            have = self.guild.base_permissions(user)
+            if have & int(required) != int(required):
+                raise PermissionError(f"{user.name} cannot see /{name} (needs {required})")
+        leaf = registered
+        for word in path:
+            leaf = next((o for o in leaf.get("options") or []
+                         if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
+                        None)
+            if leaf is None:
+                raise LookupError(f"/{command}: no subcommand {word!r}")
+        if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in leaf.get("options") or []):
+            raise LookupError(f"/{command} needs a subcommand")
+        return registered, leaf, [(w, _option_type(registered, path[: i + 1]))
+                                  for i, w in enumerate(path)]
+
+    def _options(
+        self: FakeDiscord, leaf: dict[str, Any], given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]], channel: FakeChannel, focused: str | None,
+    ) -> list[dict[str, Any]]:
+        declared = {o["name"]: o for o in leaf.get("options") or []}
+        out = []
+        for key, value in given.items():
+            name = key if key in declared else key.replace("_", "-")
+            option = declared.get(name)
+            if option is None:
+                raise TypeError(f"option {key!r} not declared; declared: {sorted(declared)}")
+            if name == focused:
+                if not option.get("autocomplete"):
+                    raise TypeError(f"option {name!r} has no autocomplete")
+                out.append({"name": name, "type": option["type"], "value": str(value),
+                            "focused": True})
+                continue
+            out.append({"name": name, "type": option["type"],
+                        "value": self._value(option, value, resolved, channel)})
+        if focused is None:
+            missing = [n for n, o in declared.items() if o.get("required") and n not in
+                       {x["name"] for x in out}]
+            if missing:
+                raise TypeError(f"required options missing: {missing}")
+        return out
+
+    def _value(self: FakeDiscord, option, value, resolved, channel: FakeChannel) -> Any:
+        kind, name = option["type"], option["name"]
+        if kind in (STRING, INTEGER, NUMBER):
+            value = {STRING: str, INTEGER: int, NUMBER: float}[kind](value)
+            choices = [c["value"] for c in option.get("choices") or []]
+            if choices and value not in choices:
+                raise ValueError(f"{name}={value!r} is not one of the choices {choices}")
+            low, high = option.get("min_value"), option.get("max_value")
+            if kind != STRING and ((low is not None and value < low)
+                                   or (high is not None and value > high)):
+                raise ValueError(f"{name}={value} outside [{low}, {high}]")
+            if kind == STRING and not (option.get("min_length", 0) <= len(value)
+                                       <= option.get("max_length", 6000)):
+                raise ValueError(f"{name}={value!r} has the wrong length")
+            return value
+        if kind == BOOLEAN:
+            return bool(value)
+        if isinstance(value, FakeUser) and kind in (USER, MENTIONABLE):
+            resolved.setdefault("users", {})[str(value.id)] = value.to_json()
+            if not channel.is_dm and value.id in self.guild.members:
+                member = self.guild.member_json(
+                    value, permissions=self.guild.channel_permissions(value, channel))
+                member.pop("user")
+                resolved.setdefault("members", {})[str(value.id)] = member
+            return str(value.id)
+        if isinstance(value, FakeRole) and kind in (ROLE, MENTIONABLE):
+            resolved.setdefault("roles", {})[str(value.id)] = value.to_json()
+            return str(value.id)
+        if isinstance(value, FakeChannel) and kind == CHANNEL:
+            data = value.to_json()
+            data["permissions"] = str(self.guild.channel_permissions(self.bot, value))
+            resolved.setdefault("channels", {})[str(value.id)] = data
+            return str(value.id)
+        if kind == ATTACHMENT and isinstance(value, tuple):
+            filename, content = value
+            attachment_id = self.snowflakes.next()
+            attachment = FakeAttachment(attachment_id, filename, content,
+                                        f"{self.base_url}/attachments/0/{attachment_id}/{filename}")
+            self.uploads[attachment_id] = attachment
+            resolved.setdefault("attachments", {})[str(attachment_id)] = attachment.to_json()
+            return str(attachment_id)
+        raise TypeError(f"option {name!r} (type {kind}) cannot take {value!r}")
+
+    async def _interact(
+        self: FakeDiscord, user: FakeUser, channel: FakeChannel, kind: int,
+        data: dict[str, Any], message: FakeMessage | None = None,
+    ) -> InteractionResult:
+        interaction_id = self.snowflakes.next()
+        token = f"aW50ZXJhY3Rpb24:{interaction_id}:{secrets.token_urlsafe(32)}"
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(self.application_id),
+            "type": kind, "data": data, "token": token, "version": 1,
+            "locale": user.locale, "entitlements": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "channel_id": str(channel.id), "channel": channel.to_json(),
+        }
+        if channel.is_dm:
+            payload.update(user=user.to_json(), context=1,
+                           app_permissions=str(DM_APP_PERMISSIONS),
+                           authorizing_integration_owners={"1": str(user.id)})
+        else:
+            guild = self.guild
+            member_permissions = guild.channel_permissions(user, channel)
+            payload["channel"]["permissions"] = str(member_permissions)
+            payload.update(
+                guild_id=str(guild.id), guild_locale=guild.preferred_locale, context=0,
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                member=guild.member_json(user, permissions=member_permissions),
+                app_permissions=str(guild.channel_permissions(self.bot, channel)),
+                authorizing_integration_owners={"0": str(guild.id)},
+            )
+        if message is not None:
+            payload["message"] = message.to_json()
+        session = self.gateway.newest_session()
+        if session is None:
+            await self.gateway.wait_connected(self.wait_timeout)
+            session = self.gateway.newest_session()
+        assert session is not None
+        record = InteractionRecord(interaction_id, token, kind, user, channel, payload,
+                                   self.clock(), source_message=message)
+        self.interactions_by_token[token] = record
+        record.started = time.perf_counter()
+        await session.dispatch("INTERACTION_CREATE", payload)
+        result = InteractionResult(self, record)
+        try:
+            await result.wait_for(lambda: record.response_type is not None or record.refused)
+        except TimeoutError:
+            raise AssertionError(
+                f"the bot did not answer interaction {data.get('name') or data.get('custom_id')!r}"
+                f" within {self.wait_timeout} s; Discord shows 'The application did not respond'"
+            ) from None
+        return result
+
+
+def _option_type(command: dict[str, Any], path: list[str]) -> int:
+    node: dict[str, Any] = command
+    for word in path:
+        node = next(o for o in node.get("options") or [] if o["name"] == word)
+    return node["type"]
+
+
+def _nest(path: list[tuple[str, int]], leaf_options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Wrap a leaf's options in its subcommand (group) options, as Discord sends them."""
+    options = leaf_options
+    for name, kind in reversed(path):
+        options = [{"name": name, "type": kind, "options": options}]
+    return options

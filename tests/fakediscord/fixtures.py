@@ -1,0 +1,121 @@
+"""pytest fixtures and helpers: a loopback Discord, and any discord.py bot running against it.
+
+Register with ``pytest_plugins = ["tests.fakediscord.fixtures"]`` (tests/conftest.py does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+
+from .hook import ENV_VAR, point_discord_at, restore_real_discord
+from .server import FakeDiscord
+
+BOT_TOKEN = "fake-bot-token"
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """A started loopback Discord with discord.py pointed at it.
+
+    Teardown fails the test if the fake recorded any error (an unknown route, a body Discord
+    would reject, a late or double interaction answer...) that the test did not ``take_errors``.
+    """
+    fake = FakeDiscord()
+    await fake.start()
+    point_discord_at(fake.base_url)
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+        restore_real_discord()
+    fake.assert_no_errors()
+
+
+async def _wait_ready(bot: discord.Client, task: asyncio.Task, timeout: float) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not bot.is_ready():
+        if task.done():
+            task.result()  # raises what start() raised (LoginFailure, ...)
+            raise RuntimeError("bot.start() returned before the bot was ready")
+        if loop.time() > deadline:
+            raise TimeoutError(f"bot not ready within {timeout} s")
+        await asyncio.sleep(0.005)
+
+
+@asynccontextmanager
+async def run_bot(
+    fake: FakeDiscord, bot: discord.Client, token: str = BOT_TOKEN, *,
+    sync_commands: bool = True, timeout: float = 5.0,
+) -> AsyncIterator[discord.Client]:
+    """Run ``bot`` in-process against ``fake`` until the block ends, then close it cleanly.
+
+    Waits for ``on_ready`` (build the bot with ``guild_ready_timeout=0.05`` or ready takes 2 s)
+    and, with ``sync_commands``, syncs ``bot.tree`` globally so the driver knows the commands.
+    """
+    point_discord_at(fake.base_url)
+    task = asyncio.create_task(bot.start(token), name=f"run_bot:{type(bot).__name__}")
+    try:
+        await _wait_ready(bot, task, timeout)
+        tree = getattr(bot, "tree", None)
+        if sync_commands and tree is not None:
+            await tree.sync()
+        yield bot
+    finally:
+        await bot.close()
+        with suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, timeout)
+
+
+@dataclass
+class BotProcess:
+    process: asyncio.subprocess.Process
+    log_path: Path
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or ``kill -9`` would."""
+        if self.process.returncode is None:
+            self.process.kill()
+
+
+@asynccontextmanager
+async def run_bot_process(
+    fake: FakeDiscord, args: Sequence[str], *, env: dict[str, str] | None = None,
+    cwd: str | Path | None = None, wait_connected: bool = True, timeout: float = 15.0,
+) -> AsyncIterator[BotProcess]:
+    """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with ``LAMABOT_FAKE_DISCORD_URL``
+    set to the fake; optionally wait until it is connected to the gateway. Output goes to
+    ``BotProcess.log_path``. On exit the process is killed if still running."""
+    log = tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False)  # noqa: SIM115
+    full_env = {**os.environ, ENV_VAR: fake.base_url, "PYTHONUNBUFFERED": "1", **(env or {})}
+    process = await asyncio.create_subprocess_exec(
+        *args, env=full_env, cwd=cwd, stdout=log, stderr=asyncio.subprocess.STDOUT,
+        stdin=asyncio.subprocess.DEVNULL)
+    log.close()
+    bot = BotProcess(process, Path(log.name))
+    try:
+        if wait_connected:
+            try:
+                await fake.gateway.wait_connected(timeout)
+            except TimeoutError:
+                raise AssertionError(f"bot process never connected:\n{bot.output()}") from None
+        yield bot
+    finally:
+        bot.kill()
+        await process.wait()
+
+
+PYTHON = sys.executable

@@ -1,0 +1,218 @@
+"""The gateway websocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, drops.
+
+Every dispatch is logged per session with its sequence number, so a client that resumes after a
+drop is replayed exactly what it missed (as Discord does) and an interaction created while the
+bot was away reaches it once it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+log = logging.getLogger(__name__)
+
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HELLO, HEARTBEAT_ACK = (
+    0, 1, 2, 6, 7, 9, 10, 11,
+)
+HEARTBEAT_INTERVAL_MS = 41_250
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+CLOSE_AUTHENTICATION_FAILED = 4004
+CLOSE_UNKNOWN_ERROR = 4000
+
+
+class Connection:
+    """One websocket; compresses as the client asked (zlib-stream), else plain TEXT frames."""
+
+    def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
+        self.ws = ws
+        self.request = request
+        # discord.py asks zstd-stream only when zstandard is importable; we cannot produce it
+        # without that package, and a TEXT frame is read as plain JSON, so fall back to that.
+        wants_zlib = request.query.get("compress") == "zlib-stream"
+        self._zlib = zlib.compressobj() if wants_zlib else None
+        self._lock = asyncio.Lock()
+        self.session: Session | None = None
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        text = json.dumps(payload, separators=(",", ":"))
+        async with self._lock:
+            if self.ws.closed:
+                return
+            if self._zlib is None:
+                await self.ws.send_str(text)
+            else:
+                data = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(data)
+
+
+@dataclass
+class Session:
+    id: str
+    token: str
+    intents: int
+    seq: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+    connection: Connection | None = None
+    ended: bool = False
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> int:
+        self.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.log.append(payload)
+        if self.connection is not None:
+            await self.connection.send(payload)
+        return self.seq
+
+
+class Gateway:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.sessions: list[Session] = []
+        self.connections: set[Connection] = set()
+        self.identifies = 0
+        self.resumes = 0
+        self._changed = asyncio.Condition()
+
+    # ---- what the rest of the fake uses -------------------------------------------------
+    def live_sessions(self) -> list[Session]:
+        return [s for s in self.sessions if not s.ended]
+
+    def newest_session(self) -> Session | None:
+        live = self.live_sessions()
+        return live[-1] if live else None
+
+    def is_connected(self) -> bool:
+        session = self.newest_session()
+        return session is not None and session.connection is not None
+
+    async def wait_connected(self, timeout: float = 5.0) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(self.is_connected), timeout)
+
+    async def broadcast(self, event: str, data: dict[str, Any], *, intent: int) -> None:
+        """A guild or DM event for every session whose intents ask for it."""
+        for session in self.live_sessions():
+            if session.intents & intent:
+                await session.dispatch(event, data)
+
+    async def drop(self, *, resumable: bool = True, abrupt: bool = False) -> None:
+        """Cut every connection, as a network blip or a Discord restart does.
+
+        ``resumable=False`` also forgets the sessions, so the client's RESUME is refused with
+        INVALID_SESSION and it must IDENTIFY again. ``abrupt`` closes the TCP connection without
+        a close frame instead of closing with code 4000.
+        """
+        for connection in list(self.connections):
+            if connection.session is not None and not resumable:
+                connection.session.ended = True
+            if connection.session is not None:
+                connection.session.connection = None
+            if abrupt:
+                transport = connection.request.transport
+                if transport is not None:
+                    transport.abort()
+            else:
+                await connection.ws.close(code=CLOSE_UNKNOWN_ERROR, message=b"dropped by test")
+        await self._notify()
+
+    async def close_all(self) -> None:
+        for connection in list(self.connections):
+            await connection.ws.close(code=1001, message=b"fake discord shutting down")
+
+    # ---- the websocket ------------------------------------------------------------------
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        connection = Connection(ws, request)
+        self.connections.add(connection)
+        try:
+            await connection.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            async for message in ws:
+                if message.type is WSMsgType.TEXT:
+                    await self._on_payload(connection, json.loads(message.data))
+                elif message.type is WSMsgType.BINARY:
+                    self.fake.record_error("gateway", "client sent a binary frame")
+        finally:
+            self.connections.discard(connection)
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+                # A client that closes with 1000/1001 ends its session (Discord forgets it).
+                if ws.close_code in (1000, 1001):
+                    session.ended = True
+            await self._notify()
+        return ws
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _on_payload(self, connection: Connection, payload: dict[str, Any]) -> None:
+        op, data = payload.get("op"), payload.get("d")
+        if op == HEARTBEAT:
+            await connection.send({"op": HEARTBEAT_ACK})
+        elif op == IDENTIFY:
+            await self._identify(connection, data)
+        elif op == RESUME:
+            await self._resume(connection, data)
+        elif op in (3, 4, 8):  # presence, voice state, member requests: accepted, ignored
+            pass
+        else:
+            self.fake.record_error("gateway", f"unexpected gateway op {op}: {payload}")
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if not self.fake.token_ok(data.get("token")):
+            await connection.ws.close(
+                code=CLOSE_AUTHENTICATION_FAILED, message=b"Authentication failed.")
+            return
+        self.identifies += 1
+        session = Session(secrets.token_hex(16), data["token"], int(data.get("intents", 0)))
+        self.sessions.append(session)
+        session.connection = connection
+        connection.session = session
+        fake = self.fake
+        ready = {
+            "v": 10, "user": {**fake.bot.to_json(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(fake.guild.id), "unavailable": True}],
+            "session_id": session.id, "resume_gateway_url": fake.ws_url,
+            "application": {"id": str(fake.application_id), "flags": 0},
+            "private_channels": [], "relationships": [], "presences": [],
+            "guild_join_requests": [], "geo_ordered_rtc_regions": [], "session_type": "normal",
+            "_trace": ["fakediscord"],
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        await session.dispatch("READY", ready)
+        if session.intents & INTENT_GUILDS:
+            await session.dispatch("GUILD_CREATE", fake.guild.create_event())
+        await self._notify()
+
+    async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = next((s for s in self.live_sessions() if s.id == data.get("session_id")), None)
+        if session is None or session.token != data.get("token"):
+            await connection.send({"op": INVALID_SESSION, "d": False})
+            return
+        self.resumes += 1
+        if session.connection is not None and session.connection is not connection:
+            await session.connection.ws.close(code=CLOSE_UNKNOWN_ERROR)
+        session.connection = connection
+        connection.session = session
+        seen = data.get("seq") or 0
+        for payload in session.log:
+            if payload["s"] > seen:
+                await connection.send(payload)
+        await session.dispatch("RESUMED", {"_trace": ["fakediscord"]})
+        await self._notify()

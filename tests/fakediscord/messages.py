@@ -1,0 +1,200 @@
+"""Channel messages and DMs: create (JSON or multipart with files), edit, delete, fetch."""
+
+from __future__ import annotations
+
+import mimetypes
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
+from .ids import iso_now
+from .model import EPHEMERAL, LOADING, FakeAttachment, FakeChannel, FakeMessage
+from .rest import DiscordError, RestCall, UploadedFile, handles, unknown
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+IS_COMPONENTS_V2 = 1 << 15
+_SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+
+CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
+MISSING_PERMISSIONS = DiscordError(403, 50013, "Missing Permissions")
+
+
+def _attachments(
+    fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any], files: list[UploadedFile]
+) -> list[FakeAttachment]:
+    """New attachments: ``files[n]`` parts, described by ``attachments[{id: n, ...}]``."""
+    described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+    made = []
+    for upload in files:
+        index = upload.field.removeprefix("files[").removesuffix("]")
+        meta = described.get(index, {})
+        filename = meta.get("filename") or upload.filename
+        attachment_id = fake.snowflakes.next()
+        made.append(FakeAttachment(
+            attachment_id, filename, upload.data,
+            f"{fake.base_url}/attachments/{channel.id}/{attachment_id}/{filename}",
+            upload.content_type or mimetypes.guess_type(filename)[0], meta.get("description"),
+        ))
+    return made
+
+
+def new_message(
+    fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any], files: list[UploadedFile],
+    **extra: Any,
+) -> FakeMessage:
+    flags = (body.get("flags") or 0) & _SETTABLE_FLAGS
+    message = FakeMessage(
+        id=fake.snowflakes.next(), channel_id=channel.id, author=fake.bot,
+        content=body.get("content") or "", embeds=_embeds(body.get("embeds")),
+        components=body.get("components") or [], guild_id=channel.guild_id,
+        attachments=_attachments(fake, channel, body, files), flags=flags | extra.pop("flags", 0),
+        **extra,
+    )
+    channel.messages.append(message)
+    return message
+
+
+def _embeds(embeds: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    return [{"type": "rich", **e} for e in embeds or []]
+
+
+def apply_edit(
+    fake: FakeDiscord, message: FakeMessage, body: dict[str, Any], files: list[UploadedFile]
+) -> None:
+    """Discord's PATCH semantics: fields present replace, absent ones stay."""
+    body = body or {}
+    if "content" in body:
+        message.content = body["content"] or ""
+    if "embeds" in body:
+        message.embeds = _embeds(body["embeds"])
+    if "components" in body:
+        message.components = body["components"] or []
+    if "flags" in body and body["flags"] is not None:
+        keep = message.flags & (EPHEMERAL | IS_COMPONENTS_V2)
+        message.flags = keep | (body["flags"] & SUPPRESS_EMBEDS)
+    channel = fake.channels[message.channel_id]
+    if "attachments" in body and body["attachments"] is not None:
+        keep_ids = {str(a.get("id")) for a in body["attachments"] if isinstance(a, dict)}
+        message.attachments = [a for a in message.attachments if str(a.id) in keep_ids]
+    message.attachments += _attachments(fake, channel, body, files)
+    message.flags &= ~LOADING
+    message.edited_timestamp = iso_now()
+    message.edits += 1
+
+
+def _event(fake: FakeDiscord, message: FakeMessage) -> tuple[dict[str, Any], int]:
+    data = message.to_json(with_guild=True)
+    if message.guild_id is not None:
+        member = fake.guild.member_json(message.author)
+        member.pop("user")
+        data["member"] = member
+        return data, INTENT_GUILD_MESSAGES
+    return data, INTENT_DIRECT_MESSAGES
+
+
+async def announce(fake: FakeDiscord, event: str, message: FakeMessage) -> None:
+    """MESSAGE_CREATE/UPDATE to the bot; ephemeral messages are never dispatched."""
+    if message.ephemeral:
+        return
+    data, intent = _event(fake, message)
+    await fake.gateway.broadcast(event, data, intent=intent)
+
+
+def _sendable(fake: FakeDiscord, channel: FakeChannel, files: list[UploadedFile]) -> None:
+    if channel.is_dm:
+        assert channel.recipient is not None
+        if not channel.recipient.dms_open:
+            raise CANNOT_DM
+        return
+    allowed = discord.Permissions(fake.guild.channel_permissions(fake.bot, channel))
+    if not (allowed.view_channel and allowed.send_messages):
+        raise MISSING_PERMISSIONS
+    if files and not allowed.attach_files:
+        raise MISSING_PERMISSIONS
+
+
+@handles("create_dm")
+async def create_dm(fake: FakeDiscord, call: RestCall) -> Any:
+    user = fake.users_by_id.get(int(call.body.get("recipient_id") or 0))
+    if user is None:
+        raise unknown("User", 10013)
+    if user.bot:
+        raise CANNOT_DM
+    return fake.dm_channel(user).to_json()
+
+
+@handles("create_message")
+async def create_message(fake: FakeDiscord, call: RestCall) -> Any:
+    channel = fake.channel_or_404(call.params["channel_id"])
+    _sendable(fake, channel, call.files)
+    body = call.body or {}
+    if not (body.get("content") or body.get("embeds") or body.get("components")
+            or call.files or body.get("sticker_ids") or body.get("poll")):
+        fake.record_error("invalid_body", f"{call.route}: empty message", call)
+        raise DiscordError(400, 50006, "Cannot send an empty message")
+    if (body.get("flags") or 0) & EPHEMERAL:
+        fake.record_error("invalid_body", f"{call.route}: ephemeral outside interactions", call)
+        raise DiscordError(400, 50035, "Invalid Form Body")
+    message = new_message(fake, channel, body, call.files)
+    await announce(fake, "MESSAGE_CREATE", message)
+    return message.to_json()
+
+
+def _message(fake: FakeDiscord, call: RestCall) -> tuple[FakeChannel, FakeMessage]:
+    channel = fake.channel_or_404(call.params["channel_id"])
+    wanted = int(call.params["message_id"])
+    for message in channel.messages:
+        if message.id == wanted and not message.deleted and not message.ephemeral:
+            return channel, message
+    raise unknown("Message", 10008)
+
+
+@handles("get_message")
+async def get_message(fake: FakeDiscord, call: RestCall) -> Any:
+    return _message(fake, call)[1].to_json()
+
+
+@handles("list_messages")
+async def list_messages(fake: FakeDiscord, call: RestCall) -> Any:
+    channel = fake.channel_or_404(call.params["channel_id"])
+    messages = channel.visible_messages()
+    if "before" in call.query:
+        messages = [m for m in messages if m.id < int(call.query["before"])]
+    if "after" in call.query:
+        messages = [m for m in messages if m.id > int(call.query["after"])]
+    limit = int(call.query.get("limit", 50))
+    return [m.to_json() for m in reversed(messages)][:limit]
+
+
+@handles("update_message")
+async def update_message(fake: FakeDiscord, call: RestCall) -> Any:
+    _, message = _message(fake, call)
+    if message.author.id != fake.bot.id:
+        raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+    apply_edit(fake, message, call.body, call.files)
+    await announce(fake, "MESSAGE_UPDATE", message)
+    return message.to_json()
+
+
+@handles("delete_message")
+async def delete_message(fake: FakeDiscord, call: RestCall) -> Any:
+    channel, message = _message(fake, call)
+    if message.author.id != fake.bot.id and channel.is_dm:
+        raise DiscordError(403, 50003, "Cannot execute action on a DM channel")
+    await delete(fake, message)
+
+
+async def delete(fake: FakeDiscord, message: FakeMessage) -> None:
+    message.deleted = True
+    if message.ephemeral:
+        return
+    data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
+    if message.guild_id is not None:
+        data["guild_id"] = str(message.guild_id)
+    intent = INTENT_GUILD_MESSAGES if message.guild_id else INTENT_DIRECT_MESSAGES
+    await fake.gateway.broadcast("MESSAGE_DELETE", data, intent=intent)

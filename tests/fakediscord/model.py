@@ -1,0 +1,333 @@
+"""The fake's world: users, a guild with roles and channels, DM channels and messages.
+
+Each object renders itself as the JSON Discord would send, so discord.py builds real
+models from it; messages keep their current state (after edits) for tests to inspect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from .ids import iso_now
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+ALL_PERMISSIONS = discord.Permissions.all().value
+
+EVERYONE_PERMISSIONS = discord.Permissions(
+    create_instant_invite=True, add_reactions=True, view_channel=True, send_messages=True,
+    embed_links=True, attach_files=True, read_message_history=True, mention_everyone=True,
+    use_external_emojis=True, connect=True, speak=True, use_voice_activation=True,
+    change_nickname=True, use_application_commands=True, create_public_threads=True,
+    create_private_threads=True, use_external_stickers=True, send_messages_in_threads=True,
+    use_embedded_activities=True,
+).value
+BOT_ROLE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+    read_message_history=True, add_reactions=True, use_external_emojis=True,
+    manage_messages=True, send_messages_in_threads=True,
+).value
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+    locale: str = "en-US"
+    dms_open: bool = True
+    role_ids: list[int] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "id": str(self.id), "username": self.name, "global_name": self.name.title(),
+            "discriminator": "0", "avatar": None, "public_flags": 0, "flags": 0,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+
+@dataclass
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "name": self.name, "permissions": str(self.permissions),
+            "position": self.position, "color": 0, "colors": {"primary_color": 0},
+            "hoist": False, "managed": self.managed, "mentionable": False, "flags": 0,
+            "icon": None, "unicode_emoji": None, "description": None,
+        }
+
+
+@dataclass
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes
+    url: str
+    content_type: str | None = None
+    description: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "id": str(self.id), "filename": self.filename, "size": len(self.data),
+            "url": self.url, "proxy_url": self.url, "description": self.description,
+        }
+        if self.content_type:
+            data["content_type"] = self.content_type
+        return data
+
+
+@dataclass(frozen=True)
+class Button:
+    custom_id: str | None
+    label: str | None
+    disabled: bool
+    style: int
+    url: str | None = None
+    emoji: str | None = None
+
+
+@dataclass
+class FakeMessage:
+    """A message as Discord holds it now; ``content``/``embeds``/``components`` follow edits."""
+
+    id: int
+    channel_id: int
+    author: FakeUser
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    guild_id: int | None = None
+    application_id: int | None = None  # set on interaction responses (webhook messages)
+    interaction: dict[str, Any] | None = None  # interaction_metadata
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    edits: int = 0
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    def walk_components(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        stack = list(reversed(self.components))
+        while stack:
+            component = stack.pop()
+            found.append(component)
+            children = component.get("components") or []
+            accessory = component.get("accessory")
+            stack.extend(reversed([*children, *([accessory] if accessory else [])]))
+        return found
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.walk_components() if c.get("custom_id")]
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [
+            Button(
+                c.get("custom_id"), c.get("label"), bool(c.get("disabled")), c.get("style", 1),
+                c.get("url"), (c.get("emoji") or {}).get("name"),
+            )
+            for c in self.walk_components()
+            if c.get("type") == 2
+        ]
+
+    def button(self, label_or_custom_id: str) -> Button:
+        for button in self.buttons:
+            if label_or_custom_id in (button.label, button.custom_id):
+                return button
+        raise LookupError(f"no button {label_or_custom_id!r} in message {self.id}: {self.buttons}")
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        return next((c for c in self.walk_components() if c.get("custom_id") == custom_id), None)
+
+    @property
+    def embed_text(self) -> str:
+        """Every human-readable string of every embed, one per line (handy for asserts)."""
+        lines: list[str] = []
+        for embed in self.embeds:
+            lines += [embed.get("title") or "", embed.get("description") or ""]
+            for f in embed.get("fields") or []:
+                lines += [f.get("name") or "", f.get("value") or ""]
+            lines += [(embed.get("footer") or {}).get("text") or ""]
+        return "\n".join(line for line in lines if line)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(part for part in (self.content, self.embed_text) if part)
+
+    def to_json(self, *, with_guild: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id), "channel_id": str(self.channel_id),
+            "author": self.author.to_json(), "content": self.content,
+            "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [a.to_json() for a in self.attachments], "embeds": self.embeds,
+            "components": self.components, "pinned": False, "type": self.type,
+            "flags": self.flags,
+        }
+        if self.application_id is not None:
+            data["webhook_id"] = str(self.application_id)
+            data["application_id"] = str(self.application_id)
+        if self.interaction is not None:
+            data["interaction_metadata"] = self.interaction
+        if with_guild and self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        return data
+
+
+@dataclass
+class FakeChannel:
+    id: int
+    name: str | None
+    type: int = 0  # 0 guild text, 1 DM
+    guild_id: int | None = None
+    position: int = 0
+    recipient: FakeUser | None = None  # DM channels only
+    # target id → (type 0 role / 1 member, allow, deny)
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    messages: list[FakeMessage] = field(default_factory=list)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def to_json(self, *, me: FakeUser | None = None) -> dict[str, Any]:
+        last = str(self.messages[-1].id) if self.messages else None
+        if self.is_dm:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id), "type": 1, "last_message_id": last, "flags": 0,
+                "recipients": [self.recipient.to_json()],
+            }
+        return {
+            "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id),
+            "name": self.name, "position": self.position, "parent_id": None, "nsfw": False,
+            "topic": None, "last_message_id": last, "rate_limit_per_user": 0, "flags": 0,
+            "permission_overwrites": [
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (kind, allow, deny) in self.overwrites.items()
+            ],
+        }
+
+    def visible_messages(self) -> list[FakeMessage]:
+        return [m for m in self.messages if not m.deleted and not m.ephemeral]
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner: FakeUser
+    preferred_locale: str = "en-US"
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    members: dict[int, FakeUser] = field(default_factory=dict)
+
+    @property
+    def everyone(self) -> FakeRole:
+        return self.roles[self.id]
+
+    def channel(self, name: str) -> FakeChannel:
+        for channel in self.channels.values():
+            if channel.name == name.lstrip("#"):
+                return channel
+        raise LookupError(f"no channel #{name} in {self.name}")
+
+    def base_permissions(self, user: FakeUser) -> int:
+        if user.id == self.owner.id:
+            return ALL_PERMISSIONS
+        value = self.everyone.permissions
+        for role_id in user.role_ids:
+            value |= self.roles[role_id].permissions
+        administrator = discord.Permissions(administrator=True).value
+        return ALL_PERMISSIONS if value & administrator else value
+
+    def channel_permissions(self, user: FakeUser, channel: FakeChannel) -> int:
+        """Discord's permission algorithm: roles, then @everyone, role and member overwrites."""
+        value = self.base_permissions(user)
+        if value == ALL_PERMISSIONS:
+            return value
+        overwrites = channel.overwrites
+        if self.id in overwrites:
+            _, allow, deny = overwrites[self.id]
+            value = (value & ~deny) | allow
+        role_allow = role_deny = 0
+        for role_id in user.role_ids:
+            if role_id in overwrites:
+                role_allow |= overwrites[role_id][1]
+                role_deny |= overwrites[role_id][2]
+        value = (value & ~role_deny) | role_allow
+        if user.id in overwrites:
+            _, allow, deny = overwrites[user.id]
+            value = (value & ~deny) | allow
+        return value
+
+    def member_json(self, user: FakeUser, *, permissions: int | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "user": user.to_json(), "nick": None, "avatar": None, "banner": None,
+            "roles": [str(r) for r in user.role_ids], "joined_at": user.joined_at,
+            "premium_since": None, "deaf": False, "mute": False, "flags": 0, "pending": False,
+            "communication_disabled_until": None,
+        }
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "name": self.name, "icon": None, "splash": None,
+            "discovery_splash": None, "banner": None, "description": None,
+            "owner_id": str(self.owner.id), "afk_channel_id": None, "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 1,
+            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
+            "premium_subscription_count": 0, "system_channel_id": None,
+            "system_channel_flags": 0, "rules_channel_id": None,
+            "public_updates_channel_id": None, "safety_alerts_channel_id": None,
+            "preferred_locale": self.preferred_locale, "features": [],
+            "roles": [r.to_json() for r in self.roles.values()], "emojis": [], "stickers": [],
+            "vanity_url_code": None, "max_members": 500000, "max_video_channel_users": 25,
+            "premium_progress_bar_enabled": False,
+        }
+
+    def create_event(self) -> dict[str, Any]:
+        """The GUILD_CREATE payload: the guild plus members, channels and the rest."""
+        data = self.to_json()
+        data.update(
+            unavailable=False, large=False, member_count=len(self.members),
+            joined_at=self.owner.joined_at, lazy=True,
+            members=[self.member_json(u) for u in self.members.values()],
+            channels=[c.to_json() for c in self.channels.values()],
+            threads=[], presences=[], voice_states=[], stage_instances=[],
+            guild_scheduled_events=[], soundboard_sounds=[],
+        )
+        return data

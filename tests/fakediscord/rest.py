@@ -1,0 +1,224 @@
+"""REST under /api/v10: matching against the OpenAPI document, auth, faults, validation.
+
+Handlers register by the spec's ``operationId`` (see :func:`handles`); a route the spec does
+not know, or one no handler implements, is recorded as an error and answered 404, so a test
+whose bot wanders off the map fails loudly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from . import limits
+from .spec import Operation
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+API_PREFIX = "/api/v10"
+JSON = "application/json"  # exactly: discord.py parses nothing else as JSON
+
+
+class DiscordError(Exception):
+    """Raised by a handler to answer the way Discord answers a refused request."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body
+
+
+def unknown(what: str, code: int) -> DiscordError:
+    return DiscordError(404, code, f"Unknown {what}")
+
+
+@dataclass
+class UploadedFile:
+    field: str  # "files[0]"
+    filename: str
+    data: bytes
+    content_type: str | None
+
+
+@dataclass
+class RestCall:
+    """One REST request as the bot made it (tests count these to price a move)."""
+
+    method: str
+    route: str  # "POST /channels/{channel_id}/messages", or the raw path if unknown
+    path: str
+    params: dict[str, str]
+    query: dict[str, str]
+    body: Any
+    files: list[UploadedFile]
+    time: float  # the fake's clock
+    status: int = 0
+
+    @property
+    def rate_limited(self) -> bool:
+        """Counts against Discord's rate limits (everything but interaction callbacks)."""
+        return not self.route.startswith("POST /interactions/")
+
+    @property
+    def filenames(self) -> list[str]:
+        return [f.filename for f in self.files]
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+Handler = Callable[["FakeDiscord", RestCall], Awaitable[Any]]
+HANDLERS: dict[str, Handler] = {}
+# Told when a request is refused before its handler runs (e.g. an invalid interaction reply).
+REFUSAL_HOOKS: dict[str, Callable[["FakeDiscord", RestCall, DiscordError], None]] = {}
+
+# Routes authenticated by the token in the path instead of the Authorization header.
+_TOKEN_ROUTES = ("/interactions/", "/webhooks/")
+# Operations whose body is a message (reply, follow-up, edit) and gets Discord's extra limits.
+MESSAGE_BODIES = {
+    "create_message", "update_message", "execute_webhook", "update_webhook_message",
+    "update_original_webhook_message",
+}
+
+
+def handles(*operation_ids: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        for operation_id in operation_ids:
+            HANDLERS[operation_id] = handler
+        return handler
+
+    return register
+
+
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
+    if status == 204 or body is None:
+        return web.Response(status=204 if status < 300 else status, headers=headers)
+    return web.Response(
+        status=status, body=json.dumps(body).encode(), content_type=JSON, headers=headers
+    )
+
+
+def _path_params(template: str, path: str) -> dict[str, str]:
+    return {
+        name[1:-1]: value
+        for name, value in zip(template.split("/"), path.split("/"), strict=True)
+        if name.startswith("{")
+    }
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    if not request.can_read_body:
+        return None, []
+    if request.content_type == "multipart/form-data":
+        body, files = None, []
+        reader = await request.multipart()
+        async for part in reader:
+            data = await part.read()  # type: ignore[union-attr]
+            if part.name == "payload_json":
+                body = json.loads(data)
+            else:
+                files.append(UploadedFile(part.name or "", part.filename or "", bytes(data),
+                                          part.headers.get("Content-Type")))
+        return body, files
+    text = await request.text()
+    return (json.loads(text) if text else None), []
+
+
+def _ratelimit_headers(route: str, *, remaining: int, reset_after: float) -> dict[str, str]:
+    bucket = hashlib.sha1(route.encode()).hexdigest()[:16]
+    return {
+        "X-RateLimit-Limit": "5" if remaining == 0 else "50",
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        "X-RateLimit-Bucket": bucket,
+    }
+
+
+def _fault_reply(fault: dict[str, Any], route: str) -> Reply:
+    if fault["status"] == 429:
+        retry_after = fault["retry_after"]
+        headers = _ratelimit_headers(route, remaining=0, reset_after=retry_after)
+        headers.update({
+            "Retry-After": str(max(1, round(retry_after))),
+            "X-RateLimit-Scope": "global" if fault["global"] else "user",
+            "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
+        })
+        if fault["global"]:
+            headers["X-RateLimit-Global"] = "true"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after,
+                "global": fault["global"], "code": 0}
+        return Reply(429, body, headers)
+    return Reply(fault["status"], {"message": "500: Internal Server Error", "code": 0})
+
+
+async def dispatch(fake: FakeDiscord, request: web.Request) -> web.Response:
+    path = request.path[len(API_PREFIX):] or "/"
+    operation: Operation | None = fake.spec.match(request.method, path)
+    body, files = await _read_body(request)
+    call = RestCall(
+        request.method, operation.route if operation else f"{request.method} {path}", path,
+        _path_params(operation.template, path) if operation else {}, dict(request.query),
+        body, files, fake.clock(),
+    )
+    fake.calls.append(call)
+    reply = await _answer(fake, request, operation, call)
+    call.status = reply.status
+    headers = dict(reply.headers)
+    if reply.status != 429 and not path.startswith("/interactions/"):
+        headers.update(_ratelimit_headers(call.route, remaining=49, reset_after=1.0))
+    return json_response(reply.status, reply.body, headers)
+
+
+async def _answer(
+    fake: FakeDiscord, request: web.Request, operation: Operation | None, call: RestCall
+) -> Reply:
+    if operation is None:
+        what = "no such route in Discord's API" if not fake.spec.path_exists(call.path) else (
+            "method not allowed by Discord's API")
+        fake.record_error("unknown_route", f"{call.method} {call.path}: {what}")
+        return Reply(404, {"message": "404: Not Found", "code": 0})
+    if not call.path.startswith(_TOKEN_ROUTES):
+        auth = request.headers.get("Authorization", "")
+        if not (auth.startswith("Bot ") and fake.token_ok(auth[4:])):
+            return Reply(401, {"message": "401: Unauthorized", "code": 0})
+    fault = fake.take_fault(call)
+    if fault is not None:
+        return _fault_reply(fault, call.route)
+    problems = fake.spec.body_problems(operation, call.body)
+    if operation.operation_id in MESSAGE_BODIES:
+        problems += limits.message_problems(call.body)
+    if problems:
+        fake.record_error("invalid_body", f"{call.route}: {problems}", call)
+        body = limits.discord_error_body(problems)
+        hook = REFUSAL_HOOKS.get(operation.operation_id)
+        if hook is not None:
+            hook(fake, call, DiscordError(400, 50035, body["message"], body["errors"]))
+        return Reply(400, body)
+    handler = HANDLERS.get(operation.operation_id)
+    if handler is None:
+        fake.record_error("unimplemented_route", f"{call.route} ({operation.operation_id})")
+        return Reply(404, {"message": "404: Not Found", "code": 0})
+    try:
+        result = await handler(fake, call)
+    except DiscordError as error:
+        return Reply(error.status, error.body())
+    if isinstance(result, Reply):
+        return result
+    return Reply(204 if result is None else 200, result)

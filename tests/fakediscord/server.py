@@ -1,0 +1,247 @@
+"""FakeDiscord: the loopback Discord's state, its aiohttp server, faults and error records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from aiohttp import web
+
+from . import interactions, messages, rest_basic  # noqa: F401  (register REST handlers)
+from .driver import Driver
+from .gateway import INTENT_GUILDS, Gateway
+from .hook import gateway_url_for
+from .ids import Clock, Snowflakes
+from .interactions import InteractionRecord
+from .model import (
+    BOT_ROLE_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeRole,
+    FakeUser,
+)
+from .rest import RestCall, dispatch, unknown
+from .spec import OpenApiSpec, load_spec
+
+BAD_TOKEN = "bad-token"
+DEFAULT_MEMBERS = ("alice", "bob", "carol", "dave")
+DEFAULT_CHANNELS = ("general", "lama", "lama-2")
+
+
+@dataclass
+class RecordedError:
+    kind: str  # unknown_route, invalid_body, late_response, double_response, ...
+    message: str
+    call: RestCall | None = None
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.message}"
+
+
+class FakeDiscord(Driver):
+    """Discord on 127.0.0.1: one guild, its members and channels, DMs, commands, interactions.
+
+    Construct, ``await start()``, point discord.py at ``base_url`` (see hook.py), drive it with
+    the :class:`Driver` methods, ``await stop()``. Anything a real Discord would refuse is
+    answered like Discord does *and* recorded in ``errors``; fixtures fail the test on them.
+    """
+
+    def __init__(
+        self, *, members: tuple[str, ...] = DEFAULT_MEMBERS,
+        channels: tuple[str, ...] = DEFAULT_CHANNELS, guild_name: str = "LAMA Club",
+        clock: Clock | None = None, spec: OpenApiSpec | None = None,
+    ) -> None:
+        self.spec = spec or load_spec()
+        self.clock = clock or Clock()
+        self.snowflakes = Snowflakes()
+        self.response_deadline = 3.0  # seconds (fake clock) to the first interaction answer
+        self.wait_timeout = 5.0  # real seconds the driver waits for the bot
+        self.errors: list[RecordedError] = []
+        self.calls: list[RestCall] = []
+        self.faults: list[dict[str, Any]] = []
+        self.bad_tokens = {BAD_TOKEN}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self.uploads: dict[int, FakeAttachment] = {}
+        self.gateway = Gateway(self)
+        self.port: int | None = None
+        self._runner: web.AppRunner | None = None
+
+        self.application_id = self.snowflakes.next()
+        self.bot = FakeUser(self.application_id, "LamaBot", bot=True)
+        owner = FakeUser(self.snowflakes.next(), "owner")
+        guild_id = self.snowflakes.next()
+        self.guild = FakeGuild(guild_id, guild_name, owner)
+        self.guild.roles[guild_id] = FakeRole(guild_id, "@everyone", EVERYONE_PERMISSIONS)
+        bot_role = FakeRole(self.snowflakes.next(), "LamaBot", BOT_ROLE_PERMISSIONS, 1, True)
+        self.guild.roles[bot_role.id] = bot_role
+        self.bot.role_ids.append(bot_role.id)
+        self.users_by_id: dict[int, FakeUser] = {}
+        self.users: list[FakeUser] = []  # the members who play (not the owner, not the bot)
+        for user in (owner, self.bot):
+            self._join(user)
+        for name in members:
+            self.add_user(name)
+        self.channels: dict[int, FakeChannel] = {}
+        self.dm_channels: dict[int, FakeChannel] = {}
+        for position, name in enumerate(channels):
+            channel = FakeChannel(self.snowflakes.next(), name, 0, guild_id, position)
+            self.guild.channels[channel.id] = self.channels[channel.id] = channel
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        assert self.port is not None, "start() the fake first"
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return gateway_url_for(self.base_url)
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._file)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        return await dispatch(self, request)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        self.record_error("unknown_route", f"{request.method} {request.path} (outside /api/v10)")
+        return web.Response(status=404)
+
+    async def _file(self, request: web.Request) -> web.Response:
+        wanted = int(request.match_info["attachment_id"])
+        attachments = [a for c in self.channels.values() for m in c.messages
+                       for a in m.attachments] + list(self.uploads.values())
+        for attachment in attachments:
+            if attachment.id == wanted:
+                kind = attachment.content_type or "application/octet-stream"
+                return web.Response(body=attachment.data, content_type=kind)
+        return web.Response(status=404)
+
+    # ---- errors -------------------------------------------------------------------------
+    def record_error(self, kind: str, message: str, call: RestCall | None = None) -> None:
+        self.errors.append(RecordedError(kind, message, call))
+
+    def take_errors(self, kind: str | None = None) -> list[RecordedError]:
+        """Remove and return recorded errors (of one kind), for tests that provoke them."""
+        taken = [e for e in self.errors if kind is None or e.kind == kind]
+        self.errors = [e for e in self.errors if e not in taken]
+        return taken
+
+    def assert_no_errors(self) -> None:
+        if self.errors:
+            lines = "\n  ".join(str(e) for e in self.errors)
+            count = len(self.errors)
+            raise AssertionError(f"the loopback Discord saw {count} error(s):\n  {lines}")
+
+    # ---- users, channels, permissions ---------------------------------------------------
+    def token_ok(self, token: str | None) -> bool:
+        return bool(token) and token not in self.bad_tokens
+
+    def _join(self, user: FakeUser) -> None:
+        self.users_by_id[user.id] = user
+        self.guild.members[user.id] = user
+
+    def add_user(self, name: str, *, locale: str = "en-US", dms_open: bool = True) -> FakeUser:
+        user = FakeUser(self.snowflakes.next(), name, locale=locale, dms_open=dms_open)
+        self._join(user)
+        self.users.append(user)
+        return user
+
+    def add_users(self, count: int, prefix: str = "player") -> list[FakeUser]:
+        start = len(self.users)
+        return [self.add_user(f"{prefix}{start + i + 1}") for i in range(count)]
+
+    def user(self, name: str) -> FakeUser:
+        for user in self.users_by_id.values():
+            if user.name == name:
+                return user
+        raise LookupError(f"no user {name!r}")
+
+    def channel(self, name: str) -> FakeChannel:
+        return self.guild.channel(name)
+
+    def channel_or_404(self, channel_id: str | int) -> FakeChannel:
+        channel = self.channels.get(int(channel_id))
+        if channel is None:
+            raise unknown("Channel", 10003)
+        return channel
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(self.snowflakes.next(), None, 1, recipient=user)
+            self.dm_channels[user.id] = self.channels[channel.id] = channel
+        return channel
+
+    async def grant(self, user: FakeUser, **permissions: bool) -> FakeRole:
+        """Give ``user`` guild permissions (e.g. ``manage_guild=True``) through a role of
+        their own; they show in the interaction's ``member.permissions``."""
+        role = FakeRole(self.snowflakes.next(), f"{user.name}-role",
+                        discord.Permissions(**permissions).value, position=2)
+        self.guild.roles[role.id] = role
+        user.role_ids.append(role.id)
+        await self.gateway.broadcast(
+            "GUILD_ROLE_CREATE", {"guild_id": str(self.guild.id), "role": role.to_json()},
+            intent=INTENT_GUILDS)
+        return role
+
+    # ---- faults -------------------------------------------------------------------------
+    def close_dms(self, user: FakeUser) -> None:
+        """Messages to ``user``'s DM channel get 403 code 50007, as with DMs turned off."""
+        user.dms_open = False
+
+    def rate_limit_next(self, route: str, *, retry_after: float = 0.05, is_global: bool = False,
+                        times: int = 1) -> None:
+        """The next ``times`` calls of ``route`` (e.g. "POST /channels/{channel_id}/messages")
+        get a 429 with ``retry_after`` and Discord's rate-limit headers."""
+        self.faults.append({"route": route, "status": 429, "retry_after": retry_after,
+                            "global": is_global, "times": times})
+
+    def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
+        self.faults.append({"route": route, "status": status, "times": times})
+
+    def take_fault(self, call: RestCall) -> dict[str, Any] | None:
+        for fault in self.faults:
+            if fault["route"] == call.route:
+                fault["times"] -= 1
+                if fault["times"] <= 0:
+                    self.faults.remove(fault)
+                return fault
+        return None
+
+    async def deny_bot(self, channel: FakeChannel, *permissions: str) -> None:
+        """Take ``permissions`` (e.g. "send_messages") from the bot in ``channel`` by a member
+        overwrite, announced with CHANNEL_UPDATE; sending there then gets 403 code 50013."""
+        kind, allow, deny = channel.overwrites.get(self.bot.id, (1, 0, 0))
+        deny |= discord.Permissions(**dict.fromkeys(permissions, True)).value
+        channel.overwrites[self.bot.id] = (kind, allow & ~deny, deny)
+        await self.gateway.broadcast("CHANNEL_UPDATE", channel.to_json(), intent=INTENT_GUILDS)
+
+    async def drop_gateway(self, *, resumable: bool = True, abrupt: bool = False) -> None:
+        await self.gateway.drop(resumable=resumable, abrupt=abrupt)

@@ -1,0 +1,454 @@
+"""The loopback Discord, proved against real discord.py with a tiny bot defined here."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+import time
+from typing import Literal
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.fixtures import run_bot, run_bot_process
+from tests.fakediscord.server import BAD_TOKEN
+
+CHANNEL_MESSAGES = "POST /channels/{channel_id}/messages"
+CARDS = [f"card {n}" for n in range(1, 31)]
+
+
+class DrawButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lama:draw:(?P<game>\d+)"):
+    """A persistent button: the game id lives in the custom_id, so it works after a restart."""
+
+    def __init__(self, game: int, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label="Draw", custom_id=f"lama:draw:{game}",
+                                           disabled=disabled))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        draws = interaction.client.draws
+        draws[self.game] = draws.get(self.game, 0) + 1
+        await interaction.response.edit_message(  # type 7: update the message in place
+            content=f"game {self.game}: {draws[self.game]} draws",
+            view=table_view(self.game, done=draws[self.game] >= 2))
+
+
+class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lama:pass:(?P<game>\d+)"):
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(label="Pass", custom_id=f"lama:pass:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # type 6, then edit @original (the table message)
+        await interaction.edit_original_response(content=f"game {self.game}: passed")
+
+
+def table_view(game: int, *, done: bool = False) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DrawButton(game, disabled=done))
+    view.add_item(PassButton(game))
+    return view
+
+
+class TinyBot(commands.AutoShardedBot):
+    """Shaped like LamaBot: an AutoShardedBot, no privileged intents, dynamic items."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         guild_ready_timeout=0.05)
+        self.fake = fake
+        self.draws: dict[int, int] = {}
+        self.errors: list[Exception] = []
+        self.release = asyncio.Event()
+        add_commands(self)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(DrawButton, PassButton)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py sleeps 5 s before every re-IDENTIFY to respect Discord's identify rate
+        # limit; against a loopback gateway that is only a slower test.
+        pass
+
+
+def add_commands(bot: TinyBot) -> None:
+    tree = bot.tree
+
+    @tree.command(description="Greet someone")
+    async def hello(interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"hi {name}")
+
+    lama = app_commands.Group(name="lama", description="LAMA games")
+    admin = app_commands.Group(name="admin", description="Server settings", parent=lama)
+
+    @lama.command(description="Start a game")
+    async def new(interaction: discord.Interaction,
+                  variant: Literal["classic", "party", "komarami"], seats: int = 4) -> None:
+        await interaction.response.send_message(f"new {variant} game, {seats} seats")
+
+    @admin.command(description="Reset the leaderboard")
+    async def reset(interaction: discord.Interaction) -> None:
+        allowed = interaction.permissions.manage_guild
+        await interaction.response.send_message("reset" if allowed else "not allowed",
+                                                ephemeral=True)
+
+    tree.add_command(lama)
+
+    @tree.command(description="Play a card")
+    async def play(interaction: discord.Interaction, card: str) -> None:
+        await interaction.response.send_message(f"played {card}")
+
+    @play.autocomplete("card")
+    async def play_card(interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=c, value=c) for c in CARDS if current in c][:25]
+
+    @tree.command(description="Who am I, where?")
+    async def whoami(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"locale={interaction.locale.value} guild_locale={interaction.guild_locale} "
+            f"in_guild={interaction.guild is not None} "
+            f"manage_guild={interaction.permissions.manage_guild} "
+            f"app_send={interaction.app_permissions.send_messages}", ephemeral=True)
+
+    @tree.command(description="Think, then answer")
+    async def slow(interaction: discord.Interaction, wait: bool = False) -> None:
+        await interaction.response.defer(thinking=True)
+        if wait:
+            await bot.release.wait()
+        try:
+            await interaction.followup.send("done thinking")
+        except discord.HTTPException as error:
+            bot.errors.append(error)
+
+    @tree.command(description="Show a table with buttons")
+    async def table(interaction: discord.Interaction, game: int) -> None:
+        await interaction.response.send_message(f"game {game}", view=table_view(game))
+
+    @tree.command(description="Deal a hand by DM")
+    async def deal(interaction: discord.Interaction, player: discord.User) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            hand = await player.send("your hand", file=discord.File(io.BytesIO(b"PNG"), "hand.png"))
+            await hand.edit(content="your hand (sorted)")
+        except discord.Forbidden as error:
+            bot.errors.append(error)
+            await interaction.followup.send(f"cannot DM {player.name}: {error.code}")
+        else:
+            await interaction.followup.send("dealt")
+
+    @tree.command(description="Post to the channel")
+    async def announce(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            message = await interaction.channel.send(text)
+            await message.edit(content=f"{text}!", embed=discord.Embed(title="Table"))
+        except discord.HTTPException as error:
+            bot.errors.append(error)
+            await interaction.followup.send(f"failed: {error.status} {error.code}")
+        else:
+            await interaction.followup.send("posted")
+
+    @tree.command(description="Send a picture")
+    async def picture(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            "here", file=discord.File(io.BytesIO(b"\x89PNG..."), "table.png"))
+
+    @tree.command(description="Misbehave on purpose")
+    async def misbehave(interaction: discord.Interaction,
+                        how: Literal["label", "long", "fields", "late", "double"]) -> None:
+        try:
+            if how == "label":  # the spec caps button labels at 80 characters
+                view = discord.ui.View()
+                view.add_item(discord.ui.Button(label="x" * 81, custom_id="lama:x"))
+                await interaction.response.send_message("bad button", view=view)
+            elif how == "long":
+                await interaction.response.send_message("x" * 2001)
+            elif how == "fields":
+                embed = discord.Embed(title="too many fields")
+                for n in range(26):
+                    embed.add_field(name=f"f{n}", value="v")
+                await interaction.response.send_message(embed=embed)
+            elif how == "late":
+                bot.fake.clock.advance(3.5)  # as if the handler had been slow
+                await interaction.response.send_message("too late")
+            elif how == "double":
+                await interaction.response.send_message("once")
+                interaction.response._response_type = None  # defeat discord.py's own guard
+                await interaction.response.send_message("twice")
+        except discord.HTTPException as error:
+            bot.errors.append(error)
+
+
+@pytest.fixture
+async def bot(fake_discord: FakeDiscord):
+    async with run_bot(fake_discord, TinyBot(fake_discord)) as running:
+        yield running
+
+
+# ---- login, gateway, slash commands ----------------------------------------------------
+
+async def test_bot_logs_in_and_answers_a_slash_command(fake_discord: FakeDiscord, bot) -> None:
+    alice = fake_discord.user("alice")
+    result = await fake_discord.slash(alice, "lama", "hello", name="bob")
+
+    assert result.content == "hi bob"
+    assert not result.ephemeral and not result.deferred
+    assert result.message.author.id == bot.user.id == fake_discord.bot.id
+    assert fake_discord.public_messages("lama") == [result.message]
+    assert result.elapsed < 1
+    routes = [c.route for c in fake_discord.rest_calls()]
+    assert routes[:4] == ["GET /users/@me", "GET /oauth2/applications/@me", "GET /gateway/bot",
+                          "PUT /applications/{application_id}/commands"]
+    callback = fake_discord.rest_calls()[-1]
+    assert callback.query["with_response"] == "1" and not callback.rate_limited
+    assert bot.guilds[0].name == "LAMA Club" and len(bot.guilds[0].text_channels) == 3
+    assert all(c._zlib is not None for c in fake_discord.gateway.connections)  # zlib-stream
+
+
+async def test_a_plain_client_connects_without_asking_for_the_gateway(fake_discord) -> None:
+    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    started = time.perf_counter()
+    async with run_bot(fake_discord, client):
+        assert client.user.name == "LamaBot"
+    assert time.perf_counter() - started < 1.5
+    assert "GET /gateway/bot" not in [c.route for c in fake_discord.rest_calls()]
+
+
+async def test_a_bad_token_fails_login(fake_discord: FakeDiscord) -> None:
+    client = discord.Client(intents=discord.Intents.default())
+    with pytest.raises(discord.LoginFailure):
+        async with run_bot(fake_discord, client, BAD_TOKEN):
+            pass
+
+
+async def test_subcommands_typed_options_permissions_and_locales(fake_discord, bot) -> None:
+    alice = fake_discord.user("alice")
+    result = await fake_discord.slash(alice, "lama", "lama new", variant="party")
+    assert result.content == "new party game, 4 seats"
+    result = await fake_discord.slash(alice, "lama", "lama new", variant="classic", seats=6)
+    assert result.content == "new classic game, 6 seats"
+    with pytest.raises(ValueError):  # not among the declared choices: Discord would not send it
+        await fake_discord.slash(alice, "lama", "lama new", variant="uno")
+    with pytest.raises(TypeError):
+        await fake_discord.slash(alice, "lama", "lama new", colour="red", variant="party")
+
+    assert (await fake_discord.slash(alice, "lama", "lama admin reset")).content == "not allowed"
+    await fake_discord.grant(alice, manage_guild=True)
+    result = await fake_discord.slash(alice, "lama", "lama admin reset")
+    assert result.content == "reset" and result.ephemeral
+
+    alice.locale = "pl"
+    fake_discord.guild.preferred_locale = "cs"
+    result = await fake_discord.slash(alice, "general", "whoami")
+    assert result.content == ("locale=pl guild_locale=cs in_guild=True manage_guild=True "
+                              "app_send=True")
+
+
+async def test_autocomplete_returns_the_bots_choices(fake_discord, bot) -> None:
+    bob = fake_discord.user("bob")
+    choices = await fake_discord.autocomplete(bob, "lama", "play", focused="card", card="")
+    assert len(choices) == 25 and choices[0] == {"name": "card 1", "value": "card 1"}
+    choices = await fake_discord.autocomplete(bob, "lama", "play", focused="card", card="card 3")
+    assert [c["value"] for c in choices] == ["card 3", "card 30"]
+
+
+async def test_ephemeral_reply_is_seen_only_by_its_user(fake_discord, bot) -> None:
+    carol = fake_discord.user("carol")
+    result = await fake_discord.slash(carol, "lama", "whoami")
+    assert result.ephemeral and result.content.startswith("locale=en-US")
+    assert fake_discord.public_messages("lama") == []
+    assert fake_discord.ephemeral_messages(carol) == [result.message]
+
+
+async def test_defer_then_follow_up(fake_discord, bot) -> None:
+    result = await fake_discord.slash(fake_discord.user("dave"), "lama", "slow")
+    assert result.deferred and result.response_type == 5
+    followup = await result.followup()
+    assert followup.content == "done thinking"
+    assert followup is result.message and not followup.loading  # replaced the "thinking…"
+
+
+async def test_slash_and_click_in_a_dm(fake_discord, bot) -> None:
+    alice = fake_discord.user("alice")
+    result = await fake_discord.slash(alice, None, "whoami")  # None: the user's DM channel
+    assert "in_guild=False" in result.content
+    payload = result.record.payload
+    assert "user" in payload and "member" not in payload and "guild_id" not in payload
+
+    table = await fake_discord.slash(alice, None, "table", game=3)
+    await fake_discord.click(alice, table.message, "lama:draw:3")
+    assert fake_discord.dms(alice)[-1].content == "game 3: 1 draws"
+
+
+# ---- buttons ---------------------------------------------------------------------------
+
+async def test_persistent_buttons_update_the_message_and_survive_a_restart(fake_discord) -> None:
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    async with run_bot(fake_discord, TinyBot(fake_discord)):
+        table = (await fake_discord.slash(alice, "lama", "table", game=7)).message
+        assert table.custom_ids == ["lama:draw:7", "lama:pass:7"]
+        click = await fake_discord.click(bob, table, "lama:draw:7")
+        assert click.response_type == 7 and click.message is table
+        assert table.content == "game 7: 1 draws"
+
+    async with run_bot(fake_discord, TinyBot(fake_discord)):  # a new process, same message
+        await fake_discord.click(alice, table, "Draw")  # by label works too
+        assert table.content == "game 7: 1 draws"  # state was in the old bot: counts afresh
+        await fake_discord.click(alice, table, "lama:draw:7")
+        assert table.content == "game 7: 2 draws" and table.button("Draw").disabled
+        with pytest.raises(PermissionError):
+            await fake_discord.click(alice, table, "lama:draw:7")
+
+        passed = await fake_discord.click(bob, table, "lama:pass:7")
+        assert passed.deferred and passed.response_type == 6
+        await passed.edited()
+        assert table.content == "game 7: passed"
+
+
+# ---- messages, DMs, attachments --------------------------------------------------------
+
+async def test_dm_with_attachment_then_edit(fake_discord, bot) -> None:
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    result = await fake_discord.slash(alice, "lama", "deal", player=bob)
+    assert (await result.followup()).content == "dealt" and result.ephemeral
+    [hand] = fake_discord.dms(bob)
+    assert hand.content == "your hand (sorted)" and hand.edits == 1
+    assert [(a.filename, a.data) for a in hand.attachments] == [("hand.png", b"PNG")]
+    upload = fake_discord.rest_calls("POST /channels/{channel_id}/messages")[0]
+    assert upload.filenames == ["hand.png"]
+
+
+async def test_channel_message_edit_and_reply_with_file(fake_discord, bot) -> None:
+    alice = fake_discord.user("alice")
+    await (await fake_discord.slash(alice, "general", "announce", text="hello")).followup()
+    [posted] = fake_discord.public_messages("general")
+    assert posted.content == "hello!" and posted.embeds[0]["title"] == "Table"
+
+    picture = await fake_discord.slash(alice, "general", "picture")
+    assert picture.message.attachments[0].filename == "table.png"
+    assert picture.message.attachments[0].data == b"\x89PNG..."
+
+
+# ---- what Discord refuses --------------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["label", "long", "fields"])
+async def test_a_body_discord_would_reject_is_caught(fake_discord, bot, how) -> None:
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "misbehave", how=how)
+    assert result.refused.code == 50035
+    [error] = bot.errors
+    assert isinstance(error, discord.HTTPException) and error.code == 50035
+    assert [e.kind for e in fake_discord.take_errors()] == ["invalid_body"]
+
+
+async def test_a_late_answer_is_caught(fake_discord, bot) -> None:
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "misbehave", how="late")
+    assert result.refused.code == 10062 and result.response_type is None
+    assert isinstance(bot.errors[0], discord.NotFound)
+    assert [e.kind for e in fake_discord.take_errors()] == ["late_response"]
+
+
+async def test_a_second_answer_is_caught(fake_discord, bot) -> None:
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "misbehave",
+                                      how="double")
+    await asyncio.sleep(0.05)
+    assert result.content == "once"
+    assert bot.errors[0].code == 40060
+    assert [e.kind for e in fake_discord.take_errors()] == ["double_response"]
+
+
+async def test_the_interaction_token_expires_after_15_minutes(fake_discord, bot) -> None:
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "slow", wait=True)
+    fake_discord.clock.advance(15 * 60 + 1)
+    bot.release.set()
+    await asyncio.sleep(0.1)
+    assert bot.errors[0].status == 401 and bot.errors[0].code == 50027
+    assert result.followups == []
+    assert [e.kind for e in fake_discord.take_errors()] == ["expired_token"]
+
+
+async def test_unknown_routes_fail_the_test(fake_discord, bot) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/no/such/thing"))
+    with pytest.raises(discord.NotFound):  # in Discord's API, but the fake does not do it
+        await bot.get_channel(fake_discord.channel("lama").id).create_invite()
+    kinds = [e.kind for e in fake_discord.take_errors()]
+    assert kinds == ["unknown_route", "unimplemented_route"]
+
+
+# ---- faults ----------------------------------------------------------------------------
+
+async def test_closed_dms_raise_forbidden_50007_in_the_bot(fake_discord, bot) -> None:
+    bob = fake_discord.user("bob")
+    fake_discord.close_dms(bob)
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "deal", player=bob)
+    assert (await result.followup()).content == "cannot DM bob: 50007"
+    assert isinstance(bot.errors[0], discord.Forbidden)
+    assert fake_discord.dms(bob) == []
+
+
+async def test_a_429_is_retried_by_discord_py(fake_discord, bot) -> None:
+    fake_discord.rate_limit_next(CHANNEL_MESSAGES, retry_after=0.05)
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "announce", text="hi")
+    assert (await result.followup()).content == "posted"
+    assert [c.status for c in fake_discord.rest_calls(CHANNEL_MESSAGES)] == [429, 200]
+    assert len(fake_discord.public_messages("lama")) == 1
+
+
+async def test_a_500_is_retried_by_discord_py(fake_discord, bot) -> None:
+    fake_discord.fail_next(CHANNEL_MESSAGES)
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "announce", text="hi")
+    assert (await result.followup(timeout=5)).content == "posted"  # discord.py waits 1 s
+    assert [c.status for c in fake_discord.rest_calls(CHANNEL_MESSAGES)] == [500, 200]
+
+
+async def test_a_missing_channel_permission_is_403_50013(fake_discord, bot) -> None:
+    lama = fake_discord.channel("lama")
+    await fake_discord.deny_bot(lama, "send_messages")
+    result = await fake_discord.slash(fake_discord.user("alice"), lama, "announce", text="hi")
+    assert (await result.followup()).content == "failed: 403 50013"
+    await asyncio.sleep(0.05)
+    assert not bot.get_channel(lama.id).permissions_for(bot.get_guild(fake_discord.guild.id).me
+                                                        ).send_messages  # saw CHANNEL_UPDATE
+
+
+@pytest.mark.parametrize("resumable", [True, False])
+async def test_the_bot_reconnects_after_a_gateway_drop(fake_discord, bot, resumable) -> None:
+    await fake_discord.drop_gateway(resumable=resumable)
+    # Sent while the bot is away: delivered on RESUME, or lost with the session.
+    result = await fake_discord.slash(fake_discord.user("alice"), "lama", "hello", name="again")
+    assert result.content == "hi again"
+    assert (fake_discord.gateway.resumes, fake_discord.gateway.identifies) == (
+        (1, 1) if resumable else (0, 2))
+
+
+async def test_an_abrupt_drop_is_resumed(fake_discord, bot) -> None:
+    await fake_discord.drop_gateway(abrupt=True)
+    await fake_discord.gateway.wait_connected()
+    result = await fake_discord.slash(fake_discord.user("bob"), "lama", "hello", name="back")
+    assert result.content == "hi back"
+
+
+async def test_a_bot_in_a_subprocess_finds_the_fake_through_the_env_var(fake_discord) -> None:
+    script = (
+        "import asyncio, discord\n"
+        "from tests.fakediscord.hook import point_discord_at_env\n"
+        "assert point_discord_at_env()\n"
+        "client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)\n"
+        "client.run('subprocess-token', log_handler=None)\n"
+    )
+    async with run_bot_process(fake_discord, [sys.executable, "-c", script]) as process:
+        assert fake_discord.gateway.is_connected()
+        process.kill()  # kill -9: the session stays resumable, as on Discord
+    assert fake_discord.gateway.identifies == 1
