@@ -86,7 +86,7 @@ class Reply:
 Handler = Callable[["FakeDiscord", RestCall], Awaitable[Any]]
 HANDLERS: dict[str, Handler] = {}
 # Told when a request is refused before its handler runs (e.g. an invalid interaction reply).
-REFUSAL_HOOKS: dict[str, Callable[["FakeDiscord", RestCall, DiscordError], None]] = {}
+REFUSAL_HOOKS: dict[str, Callable[[FakeDiscord, RestCall, DiscordError], None]] = {}
 
 # Routes authenticated by the token in the path instead of the Authorization header.
 _TOKEN_ROUTES = ("/interactions/", "/webhooks/")
