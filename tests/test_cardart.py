@@ -1,0 +1,150 @@
+"""Card images: valid PNGs, every card drawable, playable cards marked, cached."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import cardart
+from cardart import layout
+from cardart.codes import VARIANT_CODES
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ALL_CODES = [(v, c) for v, codes in VARIANT_CODES.items() for c in sorted(codes)]
+
+
+def _open(png: bytes) -> Image.Image:
+    assert png.startswith(PNG_MAGIC)
+    img = Image.open(io.BytesIO(png))
+    img.load()  # decodes fully: a truncated or corrupt file raises here
+    return img
+
+
+@pytest.mark.parametrize(("variant", "code"), ALL_CODES)
+def test_every_card_renders_in_hand_and_on_table(variant, code):
+    hand = _open(cardart.render_hand([code], [code], variant))
+    assert hand.size == layout.hand_size(1)
+    table = _open(cardart.render_table(code, 10, 3, variant))
+    assert table.size == (layout.TABLE_W, layout.TABLE_H)
+
+
+@pytest.mark.parametrize("count", [0, 1, 6, 8, 9, 16, 20])
+def test_hand_size_grows_in_rows(count):
+    cards = (["1", "2", "3", "4", "5", "6", "L"] * 3)[:count]
+    img = _open(cardart.render_hand(cards, [], "classic"))
+    assert img.size == layout.hand_size(count)
+    if count > layout.PER_ROW:
+        assert img.size[1] > layout.hand_size(layout.PER_ROW)[1]
+
+
+def test_card_sizes_are_exact():
+    assert cardart.card_tile("4", "classic").size == (150, 220)
+    assert cardart.card_tile("P", "party", width=210).size == (210, 309)
+
+
+@pytest.mark.parametrize(
+    ("cards", "playable", "variant"),
+    [
+        (["7"], [], "classic"),
+        ([""], [], "classic"),
+        (["l"], [], "classic"),
+        (["0"], [], "classic"),
+        (["L+"], [], "party"),
+        (["P"], [], "classic"),      # the pink llama is Party only
+        (["3+"], [], "komarami"),    # so are plus cards
+        (["3"], ["9"], "classic"),   # junk among the playable codes
+        (["3"], [], "uno"),
+        ([3], [], "classic"),        # an int, not a code
+    ],
+)
+def test_junk_is_rejected(cards, playable, variant):
+    with pytest.raises(ValueError):
+        cardart.render_hand(cards, playable, variant)
+
+
+@pytest.mark.parametrize(
+    ("top", "pile", "discard", "variant"),
+    [("X", 1, 1, "classic"), ("P", 1, 1, "classic"), ("3", -1, 1, "classic"),
+     ("3", 1, 0, "classic"), ("3", 1, 1, "nope")],
+)
+def test_table_junk_is_rejected(top, pile, discard, variant):
+    with pytest.raises(ValueError):
+        cardart.render_table(top, pile, discard, variant)
+
+
+def test_different_inputs_give_different_images():
+    images = {
+        cardart.render_hand(["1", "2", "3"], ["2"], "classic"),
+        cardart.render_hand(["1", "2", "4"], ["2"], "classic"),
+        cardart.render_hand(["1", "2", "3"], ["3"], "classic"),
+        cardart.render_hand(["1", "2", "3"], [], "classic"),
+        cardart.render_hand(["1", "2", "3"], [], "classic", highlight=False),
+        cardart.render_hand(["3", "2", "1"], ["2"], "classic"),
+        cardart.render_hand(["L"], [], "classic"),
+        cardart.render_hand(["L"], [], "komarami"),        # a mosquito
+        cardart.render_hand(["L"], [], "komarami", "cs"),  # K for komár
+        cardart.render_hand(["3+"], [], "party"),
+        cardart.render_hand(["P"], [], "party"),
+    }
+    assert len(images) == 11
+    tables = {
+        cardart.render_table("4", 20, 5, "classic"),
+        cardart.render_table("5", 20, 5, "classic"),
+        cardart.render_table("4", 19, 5, "classic"),
+        cardart.render_table("4", 20, 6, "classic"),
+        cardart.render_table("4", 0, 5, "classic"),
+        cardart.render_table("L", 20, 5, "komarami"),
+    }
+    assert len(tables) == 6
+
+
+def test_same_inputs_hit_the_cache():
+    args = (["6", "L", "1", "1"], {"6", "L"}, "classic", "es")
+    first = cardart.render_hand(*args)
+    hits = layout._hand_png.cache_info().hits
+    again = cardart.render_hand(list(args[0]), list(args[1]), "classic", "es")
+    assert again is first
+    assert layout._hand_png.cache_info().hits == hits + 1
+    table = cardart.render_table("2", 12, 4, "party")
+    assert cardart.render_table("2", 12, 4, "party") is table
+
+
+def test_number_cards_look_the_same_in_every_variant_and_language():
+    # Keyed by what is drawn: one tile and one cached image serve them all.
+    assert cardart.render_hand(["1", "5"], ["5"], "classic") is cardart.render_hand(
+        ["1", "5"], ["5"], "komarami", "cs"
+    )
+    assert cardart.card_tile("6", "classic") is cardart.card_tile("6", "party", "es")
+
+
+def test_playable_cards_are_raised_and_framed():
+    """Shape, not colour: above an unplayable card is felt; above a playable one, its frame."""
+    img = _open(cardart.render_hand(["2", "5"], ["5"], "classic")).convert("RGB")
+    y = layout.MARGIN + 3  # within a playable card's raised frame, above any lowered card
+    x_unplayable = layout.MARGIN + layout.CARD_W // 2
+    x_playable = x_unplayable + layout.CARD_W + layout.GAP
+    felt = img.getpixel((2, 2))
+    assert img.getpixel((x_unplayable, y)) == felt
+    assert img.getpixel((x_playable, y)) != felt
+    # the tick badge hangs below the playable card only
+    badge_y = layout.MARGIN + layout.CARD_H + 5
+    assert img.getpixel((x_playable, badge_y)) != felt
+
+
+def test_plain_hand_marks_nothing():
+    a = _open(cardart.render_hand(["2", "5"], ["5"], "classic", highlight=False))
+    left, right = (a.crop((x, 0, x + layout.CARD_W, a.height)).tobytes() for x in (
+        layout.MARGIN, layout.MARGIN + layout.CARD_W + layout.GAP))
+    assert left != right  # different cards...
+    b = _open(cardart.render_hand(["2", "5"], [], "classic", highlight=False))
+    assert a.tobytes() == b.tobytes()  # ...but the playable set is ignored
+
+
+def test_warm_up_fills_the_tile_cache():
+    cardart.warm_up()
+    before = cardart.tiles.face_tile.cache_info().misses
+    cardart.render_hand(["1", "2", "3+", "P", "L"], ["P"], "party", "cs")
+    cardart.render_table("L", 0, 30, "komarami", "es")
+    assert cardart.tiles.face_tile.cache_info().misses == before
