@@ -192,8 +192,8 @@ async def _write_results(
     tx: Transaction, game: sqlite3.Row, finished: FinishedGame, now: int
 ) -> None:
     game_id = game["id"]
-    seats = {s.seat: s for s in map(_seat, await tx.fetchall(
-        "SELECT * FROM seats WHERE game_id = ?", (game_id,)))}
+    rows = await tx.fetchall("SELECT * FROM seats WHERE game_id = ?", (game_id,))
+    seats = {row["seat"]: _seat(row) for row in rows}
     given = [r.seat for r in finished.results]
     if sorted(given) != sorted(seats):
         raise ValueError(f"game {game_id}: results for seats {given}, the game has {list(seats)}")
