@@ -571,3 +571,17 @@ def test_inconsistent_saved_games_are_refused(change):
 def test_saved_state_where_the_player_on_turn_must_quit_is_refused():
     with pytest.raises(ValueError):
         scenario("classic", ["1", "3"], top="3")
+
+
+def test_forced_quits_right_after_a_deal_are_taken_at_once():
+    # A made-up 13-card deck leaves 2 players an empty draw pile from the start; when the
+    # face-up card is the 4, nobody can play a 1, so both are out before anyone moves.
+    from lama import Ruleset
+
+    tiny = Ruleset("tiny", deck=cards("1") * 12 + cards("4"))
+    games = [Game.new(tiny, 2, seed=s) for s in range(300)]
+    skipped = [g for g in games if g.round_number > 1]
+    assert skipped, "some seed turns the 4 face up"
+    for g in skipped:
+        assert g.scores == (g.round_number - 1,) * 2  # 1 point each per all-quit round
+        assert g.top_card == card("1") and g.legal_plays(g.current_seat)
