@@ -6,6 +6,7 @@ import asyncio
 import io
 import sys
 import time
+from pathlib import Path
 from typing import Literal
 
 import discord
@@ -233,6 +234,13 @@ async def test_a_bad_token_fails_login(fake_discord: FakeDiscord) -> None:
             pass
 
 
+async def test_privileged_intents_are_refused_unless_enabled(fake_discord) -> None:
+    client = discord.Client(intents=discord.Intents.all())
+    with pytest.raises(discord.PrivilegedIntentsRequired):
+        async with run_bot(fake_discord, client):
+            pass
+
+
 async def test_subcommands_typed_options_permissions_and_locales(fake_discord, bot) -> None:
     alice = fake_discord.user("alice")
     result = await fake_discord.slash(alice, "lama", "lama new", variant="party")
@@ -448,7 +456,8 @@ async def test_a_bot_in_a_subprocess_finds_the_fake_through_the_env_var(fake_dis
         "client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)\n"
         "client.run('subprocess-token', log_handler=None)\n"
     )
-    async with run_bot_process(fake_discord, [sys.executable, "-c", script]) as process:
+    repo = Path(__file__).resolve().parent.parent
+    async with run_bot_process(fake_discord, [sys.executable, "-c", script], cwd=repo) as process:
         assert fake_discord.gateway.is_connected()
         process.kill()  # kill -9: the session stays resumable, as on Discord
     assert fake_discord.gateway.identifies == 1

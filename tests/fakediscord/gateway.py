@@ -30,6 +30,8 @@ INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 CLOSE_AUTHENTICATION_FAILED = 4004
+CLOSE_DISALLOWED_INTENTS = 4014
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
 CLOSE_UNKNOWN_ERROR = 4000
 
 
@@ -178,8 +180,13 @@ class Gateway:
             await connection.ws.close(
                 code=CLOSE_AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
+        intents = int(data.get("intents", 0))
+        if intents & PRIVILEGED_INTENTS & ~self.fake.privileged_intents:
+            # As Discord does when the developer portal has not enabled the intent.
+            await connection.ws.close(code=CLOSE_DISALLOWED_INTENTS, message=b"Disallowed intents")
+            return
         self.identifies += 1
-        session = Session(secrets.token_hex(16), data["token"], int(data.get("intents", 0)))
+        session = Session(secrets.token_hex(16), data["token"], intents)
         self.sessions.append(session)
         session.connection = connection
         connection.session = session

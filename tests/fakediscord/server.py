@@ -63,6 +63,7 @@ class FakeDiscord(Driver):
         self.calls: list[RestCall] = []
         self.faults: list[dict[str, Any]] = []
         self.bad_tokens = {BAD_TOKEN}
+        self.privileged_intents = 0  # the privileged intents the "developer portal" enabled
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.uploads: dict[int, FakeAttachment] = {}
