@@ -397,3 +397,16 @@ async def test_cancelling_a_game_clears_its_timers(games):
     await games.set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 120))
     await games.cancel_game(game.id, now=T0 + 1)
     assert await games.all_timers() == []
+
+
+async def test_set_host_hands_a_lobby_to_another_player(games):
+    game = await lobby(games, seats=[NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest")])
+    await games.set_host(game.id, GUEST, now=T0 + 5)
+    reloaded = await games.get_game(game.id)
+    assert (reloaded.host_user_id, reloaded.updated_at) == (GUEST, T0 + 5)
+
+
+async def test_set_host_is_refused_once_the_game_runs(games):
+    game = await running(games)
+    with pytest.raises(WrongGameStatus):
+        await games.set_host(game.id, GUEST, now=T0)
