@@ -64,7 +64,14 @@ def round_rng(seed: int, round_number: int) -> random.Random:
 
 
 def _hand_cards(counts: Sequence[int]) -> tuple[Card, ...]:
-    return tuple([CARDS[i] for i in range(NUM_CARD_TYPES) for _ in range(counts[i])])
+    out: list[Card] = []
+    for i, k in enumerate(counts):
+        if k:
+            out += _REPEAT[i][:k] if k <= 8 else [CARDS[i]] * k
+    return tuple(out)
+
+
+_REPEAT = tuple([c] * 8 for c in CARDS)
 
 
 class Game:
@@ -261,23 +268,28 @@ class Game:
         actions: list[Action] = [Play(c) for c in self.legal_plays(seat)]
         if self.can_draw(seat):
             actions.append(_DRAW)
+        # Quit is always allowed on turn, even for the last player left in the round
+        # (RULES.md: "A player may quit even when they could play").
         actions.append(_QUIT)
         return tuple(actions)
 
     def observation(self, seat: int) -> Observation:
         self._check_seat(seat)
         mine = seat == self._cur and not self._over
+        hand = self._hands[seat]
         return Observation(
             seat=seat,
             variant=self._ruleset.name,
             round_number=self._round,
-            hand=_hand_cards(self._hands[seat]),
-            legal_plays=self.legal_plays(seat),
-            can_draw=self.can_draw(seat),
+            hand=_hand_cards(hand),
+            legal_plays=tuple([CARDS[c] for c in self._followers[self._top] if hand[c]])
+            if mine
+            else (),
+            can_draw=mine and self._active > 1 and self._pos < len(self._pile),
             is_my_turn=mine,
             current_seat=self._cur,
             top_card=CARDS[self._top],
-            discard_pile=self.discard_pile,
+            discard_pile=tuple(map(CARDS.__getitem__, self._discard)),
             draw_pile_size=len(self._pile) - self._pos,
             hand_sizes=tuple(self._sizes),
             has_quit=tuple(self._quit),
