@@ -461,3 +461,35 @@ async def test_a_bot_in_a_subprocess_finds_the_fake_through_the_env_var(fake_dis
         assert fake_discord.gateway.is_connected()
         process.kill()  # kill -9: the session stays resumable, as on Discord
     assert fake_discord.gateway.identifies == 1
+
+
+# ---- the README's example, kept honest -------------------------------------------------
+
+class ReadmeBot(commands.AutoShardedBot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(),
+                         guild_ready_timeout=0.05)
+
+
+async def test_the_readme_example(fake_discord) -> None:
+    bot = ReadmeBot()
+
+    @bot.tree.command(description="Start a game")
+    async def new(interaction: discord.Interaction, variant: str) -> None:
+        await interaction.response.send_message(f"new {variant} game")
+
+    @bot.tree.command(description="Settings")
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("settings", ephemeral=True)
+
+    async with run_bot(fake_discord, bot):
+        alice = fake_discord.user("alice")
+        result = await fake_discord.slash(alice, "lama", "new", variant="party")
+        assert result.content == "new party game" and not result.ephemeral
+        assert len(fake_discord.rest_calls()) == 5
+
+        with pytest.raises(PermissionError):  # Discord hides the command from her
+            await fake_discord.slash(alice, "lama", "settings")
+        await fake_discord.grant(alice, manage_guild=True)
+        assert (await fake_discord.slash(alice, "lama", "settings")).content == "settings"
