@@ -1,7 +1,8 @@
 """Computer players. A policy sees only an `Observation` and a seeded RNG it is given.
 
-Only the uniform-random baseline lives here for now; stronger policies plug into the same
-`Policy` protocol and the `POLICIES` registry.
+Three levels, registered in `POLICIES`: ``random`` (uniform over the distinct legal
+actions), ``normal`` (a fixed greedy rule, the reference opponent) and ``hard`` (Monte-Carlo
+search over the hidden cards, see docs/ai.md).
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from lama.actions import DRAW, QUIT, Action, Play
-from lama.cards import Card
+from lama.actions import DRAW, QUIT, Action, Draw, Play
+from lama.cards import CARDS, NUM_CARD_TYPES, Card
 from lama.observation import Observation
 from lama.rules import get_ruleset
 
@@ -64,11 +65,50 @@ class NormalPolicy:
         return QUIT
 
 
+class HardPolicy:
+    """Monte-Carlo search on determinized deals (see docs/ai.md).
+
+    For each distinct legal action it samples ``samples`` guesses of the hidden cards that
+    agree with the observation (the unseen cards, deck minus own hand minus the public
+    discard pile, dealt to the opponents by their hand sizes, the rest as the draw pile), plays
+    the round out from there with every seat following `NormalPolicy`, and picks the action
+    with the best mean outcome. The same guesses are used for every action (common random
+    numbers), so the comparison is sharper than the sample count suggests. The outcome is the
+    round's effect on the game: the opponents' mean score change minus ours, plus a bonus
+    for winning and a malus for losing when the round ends the game.
+
+    Deterministic for a given ``rng`` state; never returns an illegal action."""
+
+    name = "hard"
+    samples = 48
+
+    def choose(self, observation: Observation, rng: random.Random) -> Action:
+        obs = observation
+        plays = obs.legal_plays
+        hand = obs.hand
+        if len(hand) == 1 and plays:
+            return Play(plays[0])  # going out is never worse than anything else
+        actions: list[Action] = [Play(c) for c in plays]
+        if obs.can_draw:
+            actions.append(DRAW)
+        actions.append(QUIT)
+        if len(actions) == 1:
+            return QUIT
+        table = _tables(obs.variant)
+        worlds = _worlds(obs, table, rng, self.samples)
+        totals = [0.0] * len(actions)
+        for world in worlds:
+            for k, action in enumerate(actions):
+                totals[k] += _evaluate(obs, table, world, action)
+        best = max(range(len(actions)), key=totals.__getitem__)
+        return actions[best]
+
+
 def _penalty_rank(card: Card) -> int:
     return card.penalty_rank
 
 
-POLICIES: dict[str, type] = {"random": RandomPolicy, "normal": NormalPolicy}
+POLICIES: dict[str, type] = {"random": RandomPolicy, "normal": NormalPolicy, "hard": HardPolicy}
 
 
 def get_policy(name: str | Policy) -> Policy:
@@ -79,3 +119,179 @@ def get_policy(name: str | Policy) -> Policy:
         return POLICIES[name.strip().lower()]()
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
+
+
+# --------------------------------------------------------------------- rollouts for `hard`
+# A bare-bones round on card-index counts, every seat playing `normal`. It re-implements the
+# turn rules of RULES.md on purpose (the engine is built for checked, evented play; this is
+# the inner loop of a search); tests/test_ai_hard.py checks it against `Game`.
+
+
+class _Tables:
+    __slots__ = ("best_play", "deck_counts", "extra", "penalty", "ruleset", "token_return")
+
+    def __init__(self, variant: str) -> None:
+        rs = get_ruleset(variant)
+        self.ruleset = rs
+        self.penalty = rs.penalty_of_counts
+        self.token_return = rs.token_return
+        self.deck_counts = rs.deck_counts
+        self.extra = rs.extra_turn_index
+        # For each top card: the playable card indices, most costly first (normal's order).
+        self.best_play = tuple(
+            tuple(sorted(f, key=lambda i: CARDS[i].penalty_rank, reverse=True))
+            for f in rs.followers
+        )
+
+
+_TABLES: dict[str, _Tables] = {}
+
+
+def _tables(variant: str) -> _Tables:
+    t = _TABLES.get(variant)
+    if t is None:
+        t = _TABLES[variant] = _Tables(variant)
+    return t
+
+
+def _worlds(
+    obs: Observation, table: _Tables, rng: random.Random, samples: int
+) -> list[tuple[list[list[int]], list[int]]]:
+    """``samples`` guesses of (every seat's hand as counts, draw pile with the next card
+    last), consistent with what ``obs.seat`` can see."""
+    left = list(table.deck_counts)
+    for c in obs.hand:
+        left[c.index] -= 1
+    for c in obs.discard_pile:
+        left[c.index] -= 1
+    unseen = [i for i in range(NUM_CARD_TYPES) for _ in range(left[i])]
+    me = obs.seat
+    mine = [0] * NUM_CARD_TYPES
+    for c in obs.hand:
+        mine[c.index] += 1
+    sizes = obs.hand_sizes
+    shuffle = rng.shuffle
+    out = []
+    for _ in range(samples):
+        shuffle(unseen)
+        hands = []
+        pos = 0
+        for s, size in enumerate(sizes):
+            if s == me:
+                hands.append(mine)
+                continue
+            h = [0] * NUM_CARD_TYPES
+            for c in unseen[pos : pos + size]:
+                h[c] += 1
+            pos += size
+            hands.append(h)
+        out.append((hands, unseen[pos:]))
+    return out
+
+
+def _evaluate(
+    obs: Observation, table: _Tables, world: tuple[list[list[int]], list[int]], action: Action
+) -> float:
+    """Utility for ``obs.seat`` of doing ``action`` in ``world`` and playing on as `normal`."""
+    hands = [h[:] for h in world[0]]
+    pile = world[1][:]
+    sizes = list(obs.hand_sizes)
+    quit_ = list(obs.has_quit)
+    me = obs.seat
+    n = len(sizes)
+    active = n - sum(quit_)
+    cur = me
+    top = obs.top_card.index
+    emptier = -1
+    extra = table.extra
+    if isinstance(action, Play):
+        c = action.card.index
+        hands[me][c] -= 1
+        sizes[me] -= 1
+        top = c
+        if sizes[me] == 0:
+            emptier = me
+        elif not extra[c]:
+            cur = _next(quit_, me, n)
+    elif isinstance(action, Draw):
+        hands[me][pile.pop()] += 1
+        sizes[me] += 1
+        cur = _next(quit_, me, n)
+    else:
+        quit_[me] = True
+        active -= 1
+        if active:
+            cur = _next(quit_, me, n)
+    if emptier < 0 and active:
+        emptier = _play_out(table, hands, sizes, quit_, active, top, pile, cur)
+    return _utility(obs, table, hands, emptier)
+
+
+def _next(quit_: list[bool], seat: int, n: int) -> int:
+    s = seat
+    while True:
+        s += 1
+        if s == n:
+            s = 0
+        if not quit_[s]:
+            return s
+
+
+def _play_out(
+    table: _Tables,
+    hands: list[list[int]],
+    sizes: list[int],
+    quit_: list[bool],
+    active: int,
+    top: int,
+    pile: list[int],
+    cur: int,
+) -> int:
+    """Play the round to its end with every seat following `normal`; returns the seat that
+    emptied its hand, or -1 if everyone quit."""
+    best_play = table.best_play
+    extra = table.extra
+    penalty = table.penalty
+    n = len(sizes)
+    while True:
+        hand = hands[cur]
+        for c in best_play[top]:
+            if hand[c]:
+                hand[c] -= 1
+                top = c
+                size = sizes[cur] - 1
+                sizes[cur] = size
+                if size == 0:
+                    return cur
+                if not extra[c]:
+                    cur = _next(quit_, cur, n)
+                break
+        else:
+            if active > 1 and pile and penalty(hand) > 5:
+                hand[pile.pop()] += 1
+                sizes[cur] += 1
+            else:
+                quit_[cur] = True
+                active -= 1
+                if not active:
+                    return -1
+            cur = _next(quit_, cur, n)
+
+
+def _utility(obs: Observation, table: _Tables, hands: list[list[int]], emptier: int) -> float:
+    scores = obs.scores
+    n = len(scores)
+    me = obs.seat
+    new = [
+        scores[s] - table.token_return(scores[s]) if s == emptier else scores[s] + table.penalty(h)
+        for s, h in enumerate(hands)
+    ]
+    mine = new[me] - scores[me]
+    others = (sum(new) - new[me] - sum(scores) + scores[me]) / (n - 1)
+    u = others - mine
+    if max(new) >= obs.target:
+        u += WIN_BONUS if new[me] == min(new) else -WIN_BONUS
+    return u
+
+
+WIN_BONUS = 30.0

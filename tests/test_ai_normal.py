@@ -17,8 +17,8 @@ def choose(game):
     return action
 
 
-def test_registry_has_the_levels():
-    assert {"random", "normal"} <= set(POLICIES)
+def test_registry_has_the_three_levels():
+    assert {"random", "normal", "hard"} <= set(POLICIES)
     assert isinstance(get_policy("normal"), NormalPolicy)
     assert isinstance(get_policy(" Random "), RandomPolicy)
     with pytest.raises(ValueError):
