@@ -56,6 +56,13 @@ class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lama:pass
         await interaction.edit_original_response(content=f"game {self.game}: passed")
 
 
+class RenameModal(discord.ui.Modal, title="Rename the game"):
+    name = discord.ui.TextInput(label="New name", custom_id="lama:rename:name", max_length=40)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}")
+
+
 def table_view(game: int, *, done: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(DrawButton(game, disabled=done))
@@ -165,6 +172,10 @@ def add_commands(bot: TinyBot) -> None:
     async def picture(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(
             "here", file=discord.File(io.BytesIO(b"\x89PNG..."), "table.png"))
+
+    @tree.command(description="Name your game")
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
 
     @tree.command(description="Misbehave on purpose")
     async def misbehave(interaction: discord.Interaction,
@@ -323,6 +334,14 @@ async def test_persistent_buttons_update_the_message_and_survive_a_restart(fake_
         assert passed.deferred and passed.response_type == 6
         await passed.edited()
         assert table.content == "game 7: passed"
+
+
+async def test_a_modal_is_opened_and_submitted(fake_discord, bot) -> None:
+    alice = fake_discord.user("alice")
+    opened = await fake_discord.slash(alice, "lama", "rename")
+    assert opened.response_type == 9 and opened.modal["title"] == "Rename the game"
+    submitted = await fake_discord.submit_modal(alice, opened, **{"lama:rename:name": "Spots"})
+    assert submitted.content == "renamed to Spots"
 
 
 # ---- messages, DMs, attachments --------------------------------------------------------

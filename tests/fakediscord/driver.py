@@ -21,6 +21,7 @@ from .interactions import (
     DEFER,
     DEFER_UPDATE,
     MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
     InteractionRecord,
 )
 from .model import FakeAttachment, FakeChannel, FakeMessage, FakeRole, FakeUser
@@ -214,6 +215,40 @@ class Driver:
             raise ValueError(f"{values} not among the options {sorted(offered)}")
         data = {"custom_id": custom_id, "component_type": component["type"], "values": values}
         return await self._component(user, message, data)
+
+    async def submit_modal(
+        self: FakeDiscord, user: FakeUser, opened: InteractionResult, **values: str
+    ) -> InteractionResult:
+        """Fill in and submit the modal the bot opened (response type 9), by text-input
+        custom_id. Inputs left out are sent empty; a required one left out raises."""
+        modal = opened.modal
+        if modal is None:
+            raise LookupError(f"the bot opened no modal: {opened!r}")
+
+        def answer(component: dict[str, Any]) -> dict[str, Any] | None:
+            kind = component.get("type")
+            if kind == 1:
+                row = [a for c in component.get("components") or [] if (a := answer(c))]
+                return {"type": 1, "components": row}
+            if kind == 18:  # a label wrapping its input
+                inner = answer(component["component"])
+                return {"type": 18, "id": component.get("id", 0), "component": inner}
+            if kind == 4:
+                custom_id = component["custom_id"]
+                value = values.pop(custom_id, component.get("value") or "")
+                if component.get("required", True) and not value:
+                    raise ValueError(f"text input {custom_id!r} is required")
+                return {"type": 4, "id": component.get("id", 0), "custom_id": custom_id,
+                        "value": value}
+            return None
+
+        components = [a for c in modal.get("components") or [] if (a := answer(c))]
+        if values:
+            raise TypeError(f"no text inputs named {sorted(values)} in the modal")
+        data = {"custom_id": modal["custom_id"], "components": components}
+        record = opened.record
+        return await self._interact(user, record.channel, MODAL_SUBMIT, data,
+                                    record.source_message)
 
     # ---- building interactions ----------------------------------------------------------
     async def _component(
