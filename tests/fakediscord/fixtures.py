@@ -98,7 +98,8 @@ async def run_bot_process(
 ) -> AsyncIterator[BotProcess]:
     """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with ``LAMABOT_FAKE_DISCORD_URL``
     set to the fake; optionally wait until it is connected to the gateway. Output goes to
-    ``BotProcess.log_path``. On exit the process is killed if still running."""
+    ``BotProcess.log_path`` (deleted after a clean exit, kept when the block fails). On exit
+    the process is killed if still running."""
     log = tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False)  # noqa: SIM115
     full_env = {**os.environ, ENV_VAR: fake.base_url, "PYTHONUNBUFFERED": "1", **(env or {})}
     process = await asyncio.create_subprocess_exec(
@@ -113,6 +114,11 @@ async def run_bot_process(
             except TimeoutError:
                 raise AssertionError(f"bot process never connected:\n{bot.output()}") from None
         yield bot
+    except BaseException:
+        print(f"bot process output kept in {bot.log_path}")
+        raise
+    else:
+        bot.log_path.unlink(missing_ok=True)
     finally:
         bot.kill()
         await process.wait()
