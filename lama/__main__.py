@@ -2,6 +2,7 @@
 
 python -m lama simulate --variant classic --players 4 --rounds 100000
 python -m lama arena --players hard,normal,normal,normal --games 2000 --seed 1 --json
+python -m lama play --variant party --ais 3 --level hard
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ar.add_argument("--json", action="store_true", help="print one JSON object")
 
+    pl = sub.add_parser("play", help="play a game in the terminal against computer players")
+    pl.add_argument("--variant", choices=sorted(RULESETS))
+    pl.add_argument("--ais", type=int, choices=range(1, 6), help="computer players (1-5)")
+    pl.add_argument("--level", choices=["easy", "random", "normal", "hard"])
+    pl.add_argument("--seed", type=int, help="deal seed (default: random)")
+    pl.add_argument("--target", type=_positive)
     return parser
 
 
@@ -89,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
             print()
         else:
             print(format_report(result))
+    elif args.command == "play":
+        from lama.play import run_from_args
+
+        return run_from_args(args)
     return 0
 
 
