@@ -138,7 +138,7 @@ class GameService:
             return view
         mine = [v for v in self.active_games_of(user_id) if v.status is Status.RUNNING]
         if not mine:
-            raise HostingError(Problem.NO_GAME_HERE)
+            raise HostingError(Problem.NO_GAME_HERE, in_dm=True)
         if len(mine) > 1:
             raise HostingError(Problem.AMBIGUOUS_GAME, channel_ids=[v.channel_id for v in mine])
         return mine[0]
@@ -507,12 +507,9 @@ class GameService:
             )
             return
         timeout = hosted.options.turn_timeout
-        if timeout > 0:
-            if start + timeout / 2 > self._clock.now():
-                self.timers.add(
-                    Timer(start + timeout / 2, hosted.id, TimerKind.REMINDER, hosted.seq)
-                )
-            self.timers.add(Timer(start + timeout, hosted.id, TimerKind.TURN, hosted.seq))
+        if start + timeout / 2 > self._clock.now():
+            self.timers.add(Timer(start + timeout / 2, hosted.id, TimerKind.REMINDER, hosted.seq))
+        self.timers.add(Timer(start + timeout, hosted.id, TimerKind.TURN, hosted.seq))
 
     async def fire_due_timers(self) -> int:
         """Run every timer that is due now; returns how many fired."""
@@ -579,7 +576,7 @@ def _validate_options(options: GameOptions, ai_seats: int) -> None:
         raise HostingError(Problem.BAD_OPTION, option="variant", value=options.variant)
     if not 10 <= options.target <= 200:
         raise HostingError(Problem.BAD_OPTION, option="target", value=options.target)
-    if not (options.turn_timeout == 0 or 10 <= options.turn_timeout <= 3600):
+    if not 10 <= options.turn_timeout <= 3600:
         raise HostingError(Problem.BAD_OPTION, option="turn_timeout", value=options.turn_timeout)
     if options.ai_level not in AI_LEVELS:
         raise HostingError(Problem.BAD_OPTION, option="ai_level", value=options.ai_level)

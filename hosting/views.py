@@ -24,7 +24,7 @@ class Status(StrEnum):
 class GameOptions:
     variant: str = "classic"
     target: int = 40
-    turn_timeout: int = 120  # seconds; 0 turns the turn timer off
+    turn_timeout: int = 120  # seconds a human has for a turn (10 to 3600)
     ai_delay: float = 1.5  # seconds an AI "thinks" before it moves
     ai_level: str = "normal"
 

@@ -1,1 +1,1 @@
-pytest_plugins = ["tests.fakediscord.fixtures"]
+pytest_plugins = ["tests.fakediscord.fixtures", "tests.lamabot"]

@@ -1,0 +1,192 @@
+"""LamaBot's composition root: settings from .env, logging, the database, the service, the cogs.
+
+python bot.py           run the bot
+python bot.py --sync    register the slash commands with Discord now, then run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.components import DYNAMIC_ITEMS
+from cogs.errors import report
+from cogs.renderer import Renderer
+from cogs.text import locale_of, public_locale
+from hosting import GameService, SystemClock
+from hosting.clock import Clock
+from store import Store
+
+log = logging.getLogger("lamabot")
+
+EXTENSIONS = ("cogs.lama", "cogs.moves")
+TOKEN_HELP = (
+    "DISCORD_TOKEN is {problem}. Create a bot at https://discord.com/developers/applications "
+    "(Bot → Reset Token), put the token in .env as DISCORD_TOKEN=..., and start again."
+)
+# What the bot does in a channel, and nothing more: see the invite URL logged at start-up.
+NEEDED_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    use_application_commands=True,
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str = ""
+    database_path: Path = Path("data/lama.sqlite3")
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    fake_discord_url: str | None = None  # tests only: a loopback Discord stand-in
+    render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+
+        def optional_int(name: str) -> int | None:
+            value = env.get(name, "").strip()
+            return int(value) if value else None
+
+        shard_ids = env.get("SHARD_IDS", "").strip()
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip(),
+            database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/lama.sqlite3"),
+            dev_guild_id=optional_int("DEV_GUILD_ID"),
+            log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            shard_count=optional_int("SHARD_COUNT"),
+            shard_ids=tuple(int(s) for s in shard_ids.split(",")) if shard_ids else None,
+            fake_discord_url=env.get("LAMABOT_FAKE_DISCORD_URL", "").strip() or None,
+            render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
+        )
+
+
+class LamaBot(commands.AutoShardedBot):
+    """The bot: owns the database and the game service for as long as it runs."""
+
+    def __init__(
+        self, settings: Settings, *, clock: Clock | None = None, sync: bool = False, **options
+    ) -> None:
+        options.setdefault("shard_count", settings.shard_count)
+        options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash commands only; no message content
+            intents=discord.Intents.default(),  # no privileged intents
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.force_sync = sync
+        self.store: Store | None = None
+        self.user_locales: dict[int, str] = {}  # users who chose a language themselves
+        self._background: list[asyncio.Task] = []
+
+    async def setup_hook(self) -> None:
+        """Open the database, build the service, load cogs, restore games — before connecting."""
+        self.store = await Store.open(self.settings.database_path)
+        self.service = GameService(self.store, self.clock)
+        self.renderer = Renderer(self, self.service, coalesce_delay=self.settings.render_delay)
+        self.service.add_listener(self.renderer.on_update)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again
+        self.tree.on_error = report
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        restored = await self.service.restore()
+        log.info("Restored %d unfinished games", len(restored))
+        await self.sync_commands_if_changed()
+        self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
+
+    async def close(self) -> None:
+        for task in self._background:
+            task.cancel()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+
+    def locale_of(self, interaction: discord.Interaction) -> str:
+        return locale_of(interaction, self.user_locales.get(interaction.user.id))
+
+    def public_locale_of(self, guild: discord.Guild | None) -> str:
+        return public_locale(guild)
+
+    # --------------------------------------------------------------- commands
+
+    def command_tree_hash(self) -> str:
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        blob = json.dumps(payload, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    async def sync_commands_if_changed(self) -> None:
+        """Sync on purpose: when the command tree changed since the last sync, or when asked."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        digest = f"{self.command_tree_hash()}:{guild.id if guild else 'global'}"
+        meta = self.store.settings
+        if not self.force_sync and await meta.get_meta("command_tree_hash") == digest:
+            log.info("Slash commands unchanged since the last sync; not syncing")
+            return
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        await meta.set_meta("command_tree_hash", digest)
+        log.info(
+            "Synced %d slash commands %s",
+            len(synced),
+            f"to guild {guild.id}" if guild else "globally",
+        )
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (%s) on %d servers", self.user, self.user.id, len(self.guilds))
+        log.info("Invite URL: %s", self.invite_url())
+
+    def invite_url(self) -> str:
+        return discord.utils.oauth_url(
+            self.application_id,
+            permissions=NEEDED_PERMISSIONS,
+            scopes=("bot", "applications.commands"),
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run LamaBot.")
+    parser.add_argument("--sync", action="store_true", help="register slash commands now")
+    args = parser.parse_args(argv)
+    load_dotenv()
+    settings = Settings.from_env()
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    if not settings.token:
+        print(TOKEN_HELP.format(problem="missing"), file=sys.stderr)
+        return 2
+    if settings.fake_discord_url:
+        from tests.fakediscord.hook import point_discord_at
+
+        point_discord_at(settings.fake_discord_url)
+    bot = LamaBot(settings, sync=args.sync)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(TOKEN_HELP.format(problem="not accepted by Discord"), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

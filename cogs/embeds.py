@@ -1,0 +1,258 @@
+"""Game views as Discord embeds. Pure functions: a view and a language in, an embed out.
+
+Public embeds (lobby, table, summaries) take a `GameView`; the hand embed takes a seat's
+`Observation` and is only ever sent to that seat's owner.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from hosting.views import GameView, SeatView, Status
+from lama import events as ev
+from lama.rules import get_ruleset
+
+from .text import card_label, cards_text, seat_name, t, tokens_text, variant_name
+
+COLOUR = {"classic": 0xF4D35E, "party": 0xF15BB5, "komarami": 0x4CAF50}
+RECENT_SHOWN = 5
+
+
+def _colour(view: GameView) -> int:
+    return COLOUR.get(view.options.variant, 0xF4D35E)
+
+
+def _score(view: GameView, score: int, locale: str) -> str:
+    """A score as its tokens, e.g. '⚫×2 ⚪×7 (27)'."""
+    tokens = get_ruleset(view.options.variant).tokens(score)
+    return f"{tokens_text(tokens, locale)} ({score})"
+
+
+def _name_of(view: GameView, seat: int | None, locale: str) -> str:
+    if seat is None or not 0 <= seat < len(view.seats):
+        return "?"
+    return seat_name(view.seats[seat], locale)
+
+
+# ----------------------------------------------------------------- lobby
+
+
+def lobby_embed(view: GameView, locale: str) -> discord.Embed:
+    opts = view.options
+    embed = discord.Embed(
+        title=t("lobby.title", locale, variant=variant_name(view, locale)), colour=_colour(view)
+    )
+    if view.status is Status.CANCELLED:
+        embed.description = t("game.cancelled", locale)
+    elif view.status is not Status.LOBBY:
+        embed.description = t("lobby.started", locale)
+    else:
+        embed.description = "\n".join(
+            [
+                t("lobby.description", locale, name=f"<@{view.host_id}>"),
+                t("lobby.settings", locale, target=opts.target, seconds=opts.turn_timeout),
+                _lobby_readiness(view, locale),
+            ]
+        )
+    embed.add_field(
+        name=t("lobby.seats", locale, taken=len(view.seats), max=6),
+        value="\n".join(_lobby_seat(view, s, locale) for s in view.seats) or "—",
+    )
+    embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
+    return embed
+
+
+def _lobby_seat(view: GameView, seat: SeatView, locale: str) -> str:
+    number = seat.index + 1
+    if seat.is_ai:
+        level = t(f"ai.level.{seat.ai_level}", locale)
+        return t("lobby.seat.ai", locale, number=number, name=seat.name, level=level)
+    key = "lobby.seat.host" if seat.user_id == view.host_id else "lobby.seat.human"
+    return t(key, locale, number=number, name=seat.name)
+
+
+def _lobby_readiness(view: GameView, locale: str) -> str:
+    missing = 2 - len(view.seats)
+    if missing > 0:
+        return t("lobby.waiting", locale, count=missing)
+    return t("lobby.ready", locale)
+
+
+# ----------------------------------------------------------------- table
+
+
+def table_embed(view: GameView, locale: str) -> discord.Embed:
+    variant = view.options.variant
+    embed = discord.Embed(
+        title=t("table.title", locale, variant=variant_name(view, locale), round=view.round_number),
+        colour=_colour(view),
+    )
+    top = card_label(view.top_card, locale, variant) if view.top_card else "—"
+    pile = (
+        t("table.draw_pile", locale, count=view.draw_pile_size)
+        if view.draw_pile_size
+        else t("table.draw_pile.empty", locale)
+    )
+    lines = [t("table.top_card", locale, card=top), pile]
+    if view.status is Status.RUNNING and view.current_seat is not None:
+        lines.append(t("table.on_turn", locale, name=_name_of(view, view.current_seat, locale)))
+    embed.description = "\n".join(lines)
+    embed.add_field(name=t("table.seats", locale), value=_seat_lines(view, locale), inline=False)
+    recent = [line for e in view.recent if (line := describe_event(e, view, locale))]
+    if recent:
+        embed.add_field(
+            name=t("table.last_moves", locale),
+            value="\n".join(recent[-RECENT_SHOWN:]),
+            inline=False,
+        )
+    footer = f"{t('table.target', locale, target=view.options.target)} · "
+    embed.set_footer(text=footer + t("game.footer", locale, game_id=view.game_id))
+    return embed
+
+
+def _seat_lines(view: GameView, locale: str) -> str:
+    lines = []
+    for seat in view.seats:
+        on_turn = seat.index == view.current_seat and view.status is Status.RUNNING
+        marker = "▶️" if on_turn else ("🚪" if seat.has_quit else "▫️")
+        name = f"**{seat_name(seat, locale)}**"
+        key = "table.seat.quit" if seat.has_quit else "table.seat"
+        state = t(key, locale, name=name, count=seat.card_count)
+        lines.append(f"{marker} {state} · {_score(view, seat.score, locale)}")
+    return "\n".join(lines)
+
+
+def describe_event(event, view: GameView, locale: str) -> str | None:
+    """One line of the table's "last moves"; None for events that need no line."""
+    variant = view.options.variant
+    name = _name_of(view, getattr(event, "seat", None), locale)
+    if isinstance(event, ev.CardPlayed):
+        card = card_label(event.card.code, locale, variant)
+        if event.cards_left == 0:
+            return t("move.emptied_hand", locale, name=name)
+        return t("move.played", locale, name=name, card=card)
+    if isinstance(event, ev.CardDrawn):
+        return t("move.drew", locale, name=name)
+    if isinstance(event, ev.PlayerQuit):
+        return t("move.quit", locale, name=name)
+    if isinstance(event, ev.ForcedQuit):
+        alone = event.reason is ev.ForcedQuitReason.ALONE
+        return t("move.forced_quit.alone" if alone else "move.forced_quit", locale, name=name)
+    if isinstance(event, ev.ExtraTurn):
+        return t("move.extra_turn", locale, name=name)
+    if isinstance(event, ev.RoundStarted):
+        return t("round.starts", locale, name=_name_of(view, event.starting_seat, locale))
+    return None
+
+
+# --------------------------------------------------------- round and game
+
+
+def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> discord.Embed:
+    variant = view.options.variant
+    embed = discord.Embed(
+        title=t("round.over", locale, round=ended.round_number), colour=_colour(view)
+    )
+    lines = []
+    for r in ended.results:
+        name = _name_of(view, r.seat, locale)
+        if r.emptied_hand:
+            lines.append(t("round.emptied", locale, name=name))
+            if r.token_returned:
+                token = t(f"token.kind.{_token_kind(r.token_returned)}", locale)
+                total = _score(view, r.score_after, locale)
+                lines.append(t("round.returned", locale, name=name, token=token, total=total))
+            elif r.score_before == 0:
+                lines.append(t("round.nothing_to_return", locale, name=name))
+            continue
+        cards = cards_text(r.hand, locale, variant) or "—"
+        lines.append(
+            t(
+                "round.line",
+                locale,
+                name=name,
+                cards=cards,
+                penalty=r.penalty,
+                total=_score(view, r.score_after, locale),
+            )
+        )
+    if ended.ended_by is ev.RoundEndReason.ALL_QUIT:
+        lines.insert(0, t("round.all_quit", locale))
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def _token_kind(value: int) -> str:
+    return {1: "white", 10: "black", 20: "pink"}[value]
+
+
+def game_end_embed(view: GameView, locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t("game.over", locale), colour=_colour(view))
+    winners = [_name_of(view, s, locale) for s in view.winners]
+    best = view.seats[view.winners[0]].score if view.winners else 0
+    if len(winners) == 1:
+        embed.description = t("game.winner", locale, name=winners[0], count=best)
+    else:
+        names = ", ".join(winners)
+        embed.description = t("game.shared_winners", locale, names=names, count=best)
+    standings = sorted(view.seats, key=lambda s: (s.score, s.index))
+    lines = [
+        t(
+            "game.standing",
+            locale,
+            rank=1 + sum(1 for o in view.seats if o.score < s.score),
+            name=seat_name(s, locale),
+            count=s.score,
+        )
+        for s in standings
+    ]
+    embed.add_field(name=t("game.standings", locale), value="\n".join(lines), inline=False)
+    embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
+    return embed
+
+
+# ------------------------------------------------------------------ hand
+
+
+def hand_embed(view: GameView, observation, locale: str) -> discord.Embed:
+    """A seat's private hand: only ever sent to that seat's owner."""
+    variant = view.options.variant
+    obs = observation
+    embed = discord.Embed(
+        title=t("hand.title", locale, round=obs.round_number), colour=_colour(view)
+    )
+    top = card_label(obs.top_card.code, locale, variant) if obs.top_card else "—"
+    pile = (
+        t("table.draw_pile", locale, count=obs.draw_pile_size)
+        if obs.draw_pile_size
+        else t("table.draw_pile.empty", locale)
+    )
+    embed.description = "\n".join(
+        [
+            t("hand.game_in", locale, channel=f"<#{view.channel_id}>"),
+            t("hand.cards", locale, count=len(obs.hand)),
+            cards_text(obs.hand, locale, variant) or "—",
+            "",
+            t("table.top_card", locale, card=top),
+            pile,
+            _turn_line(view, obs, locale),
+        ]
+    )
+    embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
+    return embed
+
+
+def _turn_line(view: GameView, obs, locale: str) -> str:
+    variant = view.options.variant
+    if view.status is not Status.RUNNING or obs.round_number != view.round_number:
+        return t("round.over", locale, round=obs.round_number)
+    if obs.has_quit[obs.seat]:
+        return t("hand.quit", locale, cards=cards_text(obs.hand, locale, variant) or "—")
+    if not obs.is_my_turn:
+        return t("hand.waiting", locale, name=_name_of(view, obs.current_seat, locale))
+    first = t("hand.extra_turn" if obs.extra_turn else "hand.your_turn", locale)
+    if obs.legal_plays:
+        cards = ", ".join(card_label(c.code, locale, variant) for c in obs.legal_plays)
+        return f"**{first}** {t('hand.playable', locale, cards=cards)}"
+    top = card_label(obs.top_card.code, locale, variant)
+    return f"**{first}** {t('hand.nothing_playable', locale, top=top)}"

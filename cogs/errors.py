@@ -1,0 +1,155 @@
+"""One place that turns a refusal into a friendly, ephemeral answer in the reader's language.
+
+Domain errors (the engine's IllegalAction, the hosting layer's HostingError) are expected:
+they get an explanation and change nothing. Anything else is a bug: it is logged with the
+game and user ids, and the user still gets an answer instead of "did not respond".
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+
+from hosting import HostingError, Problem
+from hosting.views import GameView
+from lama import IllegalAction, Reason
+
+from .text import card_label, locale_of, seat_name, t
+
+log = logging.getLogger(__name__)
+
+
+_PROBLEM_KEYS = {
+    Problem.NO_GAME_HERE: "error.no_game_here",
+    Problem.GAME_EXISTS: "error.game_exists_here",
+    Problem.NOT_A_LOBBY: "error.game_already_started",
+    Problem.NOT_IN_GAME: "error.not_in_game",
+    Problem.ALREADY_JOINED: "error.already_in_lobby",
+    Problem.LOBBY_FULL: "error.lobby_full",
+    Problem.SEATED_ELSEWHERE: "error.already_seated_elsewhere",
+    Problem.NOT_HOST: "error.not_host",
+    Problem.NOT_ENOUGH_PLAYERS: "error.not_enough_players",
+    Problem.GAME_NOT_STARTED: "error.game_not_started",
+    Problem.GAME_FINISHED: "error.game_already_over",
+    Problem.AMBIGUOUS_GAME: "error.dm_ambiguous",
+    Problem.STALE_BUTTON: "error.stale_button",
+    Problem.NOT_SEATED: "error.user_not_in_game",
+    Problem.BAD_OPTION: "error.bad_option",
+    Problem.WRONG_CHANNEL: "error.guild_only",
+}
+_REASON_KEYS = {
+    Reason.NOT_YOUR_TURN: "error.not_your_turn",
+    Reason.CARD_NOT_IN_HAND: "error.card_not_in_hand",
+    Reason.CARD_NOT_PLAYABLE: "error.card_not_playable",
+    Reason.DRAW_PILE_EMPTY: "error.draw_pile_empty",
+    Reason.DRAW_ALONE: "error.draw_alone",
+    Reason.ROUND_OVER: "error.round_over",
+    Reason.GAME_OVER: "error.game_over",
+    Reason.NO_SUCH_SEAT: "error.not_in_game",
+}
+
+
+def explain(error: Exception, locale: str, view: GameView | None = None) -> str:
+    """The sentence that tells a user why nothing happened, in their language."""
+    if isinstance(error, IllegalAction):
+        return _explain_illegal(error, locale, view)
+    if isinstance(error, HostingError):
+        return _explain_problem(error, locale)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("error.guild_only", locale)
+    if isinstance(error, app_commands.CheckFailure):
+        return t("error.missing_permission", locale)
+    return t("error.unexpected", locale)
+
+
+def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -> str:
+    variant = view.options.variant if view else "party"
+    key = _REASON_KEYS[error.reason]
+    params = {
+        "card": card_label(error.card.code, locale, variant) if error.card else "?",
+        "top": card_label(view.top_card, locale, variant) if view and view.top_card else "?",
+        "cards": ", ".join(card_label(c.code, locale, variant) for c in error.playable),
+    }
+    if error.reason is Reason.NOT_YOUR_TURN:
+        if view is None or view.current_seat is None:
+            return t("error.not_your_turn.short", locale)
+        params["name"] = seat_name(view.seats[view.current_seat], locale)
+    if error.reason is Reason.CARD_NOT_PLAYABLE and not error.playable:
+        key = "error.card_not_playable.none"
+    return t(key, locale, **params)
+
+
+def _explain_problem(error: HostingError, locale: str) -> str:
+    details = error.details
+    params = {
+        "command": "/lama new" if error.problem is Problem.NO_GAME_HERE else "/lama hand",
+        "max": details.get("limit", 6),
+        "count": details.get("minimum", 2),
+        "name": details.get("host", "?"),
+        "option": details.get("option", "?"),
+        "value": details.get("value", "?"),
+        "link": f"#{details['game_id']}" if "game_id" in details else "",
+    }
+    if "channel_id" in details:
+        params["channel"] = f"<#{details['channel_id']}>"
+    if "channel_ids" in details:
+        params["games"] = ", ".join(f"<#{c}>" for c in details["channel_ids"])
+    key = _PROBLEM_KEYS[error.problem]
+    if error.problem is Problem.WRONG_CHANNEL and "channel" in params:
+        key = "error.games_channel_only"
+    if error.problem is Problem.NO_GAME_HERE and details.get("in_dm"):
+        key = "error.dm_no_game"
+    return t(key, locale, **params)
+
+
+async def answer(interaction: discord.Interaction, content: str) -> None:
+    """Answer ephemerally whether or not the interaction was already responded to."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
+
+
+async def report(interaction: discord.Interaction, error: Exception) -> None:
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    expected = isinstance(error, IllegalAction | HostingError | app_commands.CheckFailure)
+    if not expected:
+        log.exception(
+            "unexpected error for user %s in channel %s",
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+    try:
+        await answer(interaction, explain(error, locale_of(interaction), _game_of(interaction)))
+    except discord.HTTPException:
+        log.warning("could not tell user %s about %r", interaction.user.id, error)
+
+
+def _game_of(interaction: discord.Interaction) -> GameView | None:
+    """The game an interaction is about, if any, to explain a refusal with its state."""
+    service = getattr(interaction.client, "service", None)
+    if service is None:
+        return None
+    try:
+        return service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
+    except HostingError:
+        return None
+
+
+def guarded(callback: Callable[..., Awaitable[None]]):
+    """Wrap a component callback so a refusal or a bug still gets an ephemeral answer."""
+
+    @functools.wraps(callback)
+    async def wrapper(self, interaction: discord.Interaction, *args, **kwargs):
+        try:
+            await callback(self, interaction, *args, **kwargs)
+        except Exception as error:
+            await report(interaction, error)
+
+    return wrapper

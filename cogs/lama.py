@@ -1,0 +1,228 @@
+"""/lama …: open a lobby, join, leave, start, cancel, kick, see your hand, the table, the rules.
+
+Each command is a thin adapter: check who and where, one service call, show the result.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from hosting import GameOptions, HostingError, Problem
+from hosting.views import Status
+
+from . import embeds
+from .components import hand_view, lobby_view
+from .errors import guarded, report
+from .text import t
+
+Variant = Literal["classic", "party", "komarami"]
+Level = Literal["easy", "normal", "hard"]
+
+
+def _is_admin(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+class Lama(commands.GroupCog, group_name="lama", group_description="Play LAMA in this server"):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.renderer = bot.renderer
+        super().__init__()
+
+    def _locale(self, interaction: discord.Interaction) -> str:
+        locale = self.bot.locale_of(interaction)
+        self.renderer.remember_locale(interaction.user.id, locale)
+        return locale
+
+    def _public_locale(self, interaction: discord.Interaction) -> str:
+        return self.bot.public_locale_of(interaction.guild)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error) -> None:
+        await report(interaction, error)
+
+    def _game_here(self, interaction: discord.Interaction):
+        if interaction.guild_id is None:
+            raise HostingError(Problem.WRONG_CHANNEL)
+        view = self.service.game_in_channel(interaction.channel_id)
+        if view is None:
+            raise HostingError(Problem.NO_GAME_HERE)
+        return view
+
+    async def _show_lobby(self, interaction: discord.Interaction, update) -> None:
+        """Answer with the lobby itself (public) and remember where it is."""
+        locale = self._public_locale(interaction)
+        view = update.view
+        self.renderer.handled_by_interaction(view.game_id, lobby=True)
+        response = await interaction.response.send_message(
+            embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
+        )
+        message_id = getattr(response, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.service.remember_message(
+            view.game_id, "lobby", interaction.channel_id, message_id
+        )
+
+    # ---------------------------------------------------------------- lobby
+
+    @app_commands.command(name="new", description="Open a LAMA lobby in this channel")
+    @app_commands.describe(
+        variant="Rules: classic LAMA, the Party edition, or Lato z Komarami",
+        target="The game ends when someone reaches this many points (default 40)",
+        turn_timeout="Seconds a player has for a turn (default 120)",
+        ai_seats="How many AI players to seat right away",
+        ai_level="How strong the AI players are",
+    )
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        variant: Variant | None = None,
+        target: app_commands.Range[int, 10, 200] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
+        ai_seats: app_commands.Range[int, 0, 5] = 0,
+        ai_level: Level | None = None,
+    ) -> None:
+        self._locale(interaction)
+        defaults = await self.service.guild_defaults(interaction.guild_id)
+        options = GameOptions(
+            variant=variant or defaults.variant,
+            target=target or defaults.target,
+            turn_timeout=defaults.turn_timeout if turn_timeout is None else turn_timeout,
+            ai_delay=defaults.ai_delay,
+            ai_level=ai_level or defaults.ai_level,
+        )
+        self.service.check_channel_allowed(interaction.guild_id, interaction.channel_id)
+        update = await self.service.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            interaction.user.display_name,
+            options,
+            ai_seats=ai_seats,
+        )
+        await self._show_lobby(interaction, update)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        locale = self._locale(interaction)
+        view = self._game_here(interaction)
+        name = interaction.user.display_name
+        await self.service.join(view.game_id, interaction.user.id, name)
+        await interaction.response.send_message(
+            t("lobby.joined", locale, name=name), ephemeral=True
+        )
+
+    @app_commands.command(name="leave", description="Leave the lobby, or hand your seat to an AI")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        locale = self._locale(interaction)
+        view = self._game_here(interaction)
+        await self.service.leave(view.game_id, interaction.user.id)
+        key = "lobby.left" if view.status is Status.LOBBY else "game.left"
+        name = interaction.user.display_name
+        await interaction.response.send_message(t(key, locale, name=name), ephemeral=True)
+
+    @app_commands.command(name="start", description="Start the game (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        locale = self._locale(interaction)
+        view = self._game_here(interaction)
+        await self.service.start(view.game_id, interaction.user.id, is_admin=_is_admin(interaction))
+        await interaction.response.send_message(t("lobby.started", locale), ephemeral=True)
+
+    @app_commands.command(
+        name="cancel", description="Cancel this channel's game (host or Manage Server)"
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        locale = self._locale(interaction)
+        view = self._game_here(interaction)
+        await self.service.cancel(
+            view.game_id, interaction.user.id, is_admin=_is_admin(interaction)
+        )
+        await interaction.response.send_message(t("game.cancelled", locale), ephemeral=True)
+
+    @app_commands.command(name="kick", description="Remove a player (host or Manage Server)")
+    @app_commands.describe(user="The player to remove; in a running game an AI takes the seat")
+    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        locale = self._locale(interaction)
+        view = self._game_here(interaction)
+        await self.service.kick(
+            view.game_id, interaction.user.id, user.id, is_admin=_is_admin(interaction)
+        )
+        await interaction.response.send_message(
+            t("lobby.kicked", locale, name=user.display_name, host=interaction.user.display_name),
+            ephemeral=True,
+        )
+
+    @guarded
+    async def lobby_button(self, interaction: discord.Interaction, game_id: int, action: str):
+        self._locale(interaction)
+        user = interaction.user
+        is_admin = _is_admin(interaction)
+        if action == "join":
+            update = await self.service.join(game_id, user.id, user.display_name)
+        elif action == "leave":
+            update = await self.service.leave(game_id, user.id)
+        elif action == "ai":
+            update = await self.service.add_ai(game_id, user.id, is_admin=is_admin)
+        elif action == "start":
+            update = await self.service.start(game_id, user.id, is_admin=is_admin)
+        else:
+            update = await self.service.cancel(game_id, user.id, is_admin=is_admin)
+        self.renderer.handled_by_interaction(game_id, lobby=True)
+        locale = self._public_locale(interaction)
+        await interaction.response.edit_message(
+            embed=embeds.lobby_embed(update.view, locale), view=lobby_view(update.view, locale)
+        )
+
+    @guarded
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        self._locale(interaction)
+        update = await self.service.rematch(
+            game_id, interaction.user.id, interaction.user.display_name
+        )
+        await self._show_lobby(interaction, update)
+
+    # ----------------------------------------------------------------- play
+
+    @app_commands.command(name="hand", description="Show your hand again, privately")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        locale = self._locale(interaction)
+        view = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
+        observation = self.service.observation(view.game_id, interaction.user.id)
+        await interaction.response.send_message(
+            embed=embeds.hand_embed(view, observation, locale),
+            view=hand_view(view, observation, locale),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="table", description="Post the table again at the bottom of the channel"
+    )
+    async def table(self, interaction: discord.Interaction) -> None:
+        locale = self._locale(interaction)
+        view = self._game_here(interaction)
+        if view.status is not Status.RUNNING:
+            raise HostingError(Problem.GAME_NOT_STARTED)
+        await interaction.response.send_message(t("table.reposted", locale), ephemeral=True)
+        await self.renderer.refresh_table(view)
+
+    @app_commands.command(name="rules", description="The rules of LAMA")
+    @app_commands.describe(variant="Which rules (default: classic)")
+    async def rules(self, interaction: discord.Interaction, variant: Variant = "classic") -> None:
+        locale = self._locale(interaction)
+        embed = discord.Embed(
+            title=t(f"variant.{variant}", locale),
+            description=t(f"rules.{variant}", locale),
+            colour=embeds.COLOUR[variant],
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Lama(bot))

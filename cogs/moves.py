@@ -1,0 +1,130 @@
+"""/play, /draw, /quit and the hand buttons: one service call each, then show the result.
+
+They work in a game's channel and in a DM with the bot (routed to the caller's game).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from lama import DRAW, QUIT, Card, Play
+
+from . import embeds
+from .components import hand_view
+from .errors import guarded, report
+from .text import card_label, t
+
+MAX_CHOICES = 25  # Discord's limit for autocomplete answers
+
+
+def _action(code: str):
+    if code == "draw":
+        return DRAW
+    if code == "quit":
+        return QUIT
+    return Play(Card.from_code(code))
+
+
+class Moves(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.renderer = bot.renderer
+
+    def _locale(self, interaction: discord.Interaction) -> str:
+        locale = self.bot.locale_of(interaction)
+        self.renderer.remember_locale(interaction.user.id, locale)
+        return locale
+
+    async def _move(self, interaction: discord.Interaction, action) -> None:
+        """A move from a slash command: answer with the caller's fresh hand, privately."""
+        locale = self._locale(interaction)
+        game = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
+        update = await self.service.human_move(game.game_id, interaction.user.id, action)
+        seat = update.view.seat_of(interaction.user.id)
+        observation = update.hands.get(seat.index) if seat else None
+        if observation is None:  # the game ended with this move
+            await interaction.response.send_message(t("game.over", locale), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            embed=embeds.hand_embed(update.view, observation, locale),
+            view=hand_view(update.view, observation, locale),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="play", description="Play a card from your hand")
+    @app_commands.describe(card="The card to play (only your playable cards are offered)")
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        try:
+            action = Play(Card.from_code(card))
+        except ValueError:
+            locale = self._locale(interaction)
+            await interaction.response.send_message(
+                t("error.unknown_card", locale, card=card[:20]), ephemeral=True
+            )
+            return
+        await self._move(interaction, action)
+
+    @play.autocomplete("card")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+        """Exactly the caller's legal cards when it is their turn; nothing otherwise."""
+        try:
+            game = self.service.route(
+                interaction.user.id, interaction.channel_id, interaction.guild_id
+            )
+        except Exception:
+            return []
+        locale = self.bot.locale_of(interaction)
+        variant = game.options.variant
+        choices = []
+        for card in self.service.legal_plays(game.game_id, interaction.user.id):
+            label = card_label(card.code, locale, variant)
+            if current.lower() in label.lower() or current.lower() == card.code.lower():
+                choices.append(app_commands.Choice(name=label, value=card.code))
+        return choices[:MAX_CHOICES]
+
+    @app_commands.command(name="draw", description="Draw a card from the draw pile")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self._move(interaction, DRAW)
+
+    @app_commands.command(name="quit", description="Quit this round (your cards still score)")
+    async def quit(self, interaction: discord.Interaction) -> None:
+        await self._move(interaction, QUIT)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error) -> None:
+        await report(interaction, error)
+
+    # -------------------------------------------------------------- buttons
+
+    @guarded
+    async def hand_button(
+        self, interaction: discord.Interaction, game_id: int, round_number: int, code: str
+    ) -> None:
+        """A press on a hand message: move, then redraw that same message in the response."""
+        locale = self._locale(interaction)
+        update = await self.service.human_move(
+            game_id, interaction.user.id, _action(code), round_number=round_number
+        )
+        seat = update.view.seat_of(interaction.user.id)
+        observation = update.hands.get(seat.index) if seat else None
+        if seat is None or observation is None:
+            await interaction.response.edit_message(view=None)
+            return
+        if interaction.message is not None and self._is_hand_message(
+            game_id, seat.index, interaction.message.id
+        ):
+            self.renderer.handled_by_interaction(game_id, seat.index)
+        await interaction.response.edit_message(
+            embed=embeds.hand_embed(update.view, observation, locale),
+            view=hand_view(update.view, observation, locale),
+        )
+
+    def _is_hand_message(self, game_id: int, seat: int, message_id: int) -> bool:
+        ref = self.service.message_ref(game_id, f"hand:{seat}")
+        return ref is not None and ref[1] == message_id
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Moves(bot))

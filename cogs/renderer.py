@@ -1,0 +1,303 @@
+"""Shows committed game updates on Discord: the lobby, the table, the hands, the news.
+
+The service calls `on_update` after every commit. Work is collected per game and flushed
+shortly after, so a burst of moves (an AI answering at once, a forced quit) costs one table
+edit, not several. An interaction that will show a change itself — a button press answered
+by editing its own message — claims that part, so it is not edited twice.
+
+REST budget per move (rate-limited calls; interaction responses are free):
+- the table: one edit, coalesced across moves that land within `coalesce_delay`;
+- the next human on turn: one fresh DM with their hand and buttons — that DM is the ping;
+- the mover: nothing when they used their hand's buttons (the response edits it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+import discord
+
+from hosting.views import GameUpdate, GameView, NoticeKind, Status
+from lama import events as ev
+
+from . import embeds
+from .components import hand_view, lobby_view, rematch_view
+from .text import public_locale, seat_name, t
+
+log = logging.getLogger(__name__)
+DMS_CLOSED = 50007
+
+
+@dataclass
+class _Work:
+    view: GameView
+    hands: dict = field(default_factory=dict)
+    lobby: bool = False
+    table: bool = False
+    new_table: bool = False
+    send_hands: set[int] = field(default_factory=set)
+    edit_hands: set[int] = field(default_factory=set)
+    posts: list = field(default_factory=list)  # (embed | str, view | None), in order
+    pings: list[int] = field(default_factory=list)  # seats to remind
+
+
+class Renderer:
+    def __init__(self, bot, service, *, coalesce_delay: float = 0.3) -> None:
+        self.bot = bot
+        self.service = service
+        self.coalesce_delay = coalesce_delay
+        self._work: dict[int, _Work] = {}
+        self._flushing: dict[int, asyncio.Task] = {}
+        self._dm_channel: dict[int, int] = {}
+        self._dms_closed: set[int] = set()
+        self._user_locale: dict[int, str] = {}
+
+    # ------------------------------------------------------------ bookkeeping
+
+    def remember_locale(self, user_id: int, locale: str) -> None:
+        self._user_locale[user_id] = locale
+
+    def locale_for_user(self, user_id: int | None) -> str:
+        return self._user_locale.get(user_id or 0, "en")
+
+    def locale_for_view(self, view: GameView) -> str:
+        return public_locale(self.bot.get_guild(view.guild_id))
+
+    def handled_by_interaction(self, game_id: int, seat: int | None = None, *, lobby=False):
+        """The answering interaction shows this seat's hand (or the lobby) itself."""
+        work = self._work.get(game_id)
+        if work is None:
+            return
+        if lobby:
+            work.lobby = False
+        if seat is not None:
+            work.edit_hands.discard(seat)
+
+    # --------------------------------------------------------------- updates
+
+    async def on_update(self, update: GameUpdate) -> None:
+        view = update.view
+        work = self._work.get(view.game_id)
+        if work is None:
+            work = self._work[view.game_id] = _Work(view)
+        work.view, work.hands = view, update.hands
+        self._collect(work, update)
+        if view.game_id not in self._flushing:
+            self._flushing[view.game_id] = asyncio.create_task(self._flush_later(view.game_id))
+
+    def _collect(self, work: _Work, update: GameUpdate) -> None:
+        view = update.view
+        if view.status in (Status.LOBBY, Status.CANCELLED) or (
+            view.status is Status.RUNNING and view.move_count == 0 and not update.actor_seat
+        ):
+            work.lobby = True
+        humans = {s.index for s in view.seats if s.ai_level is None and s.user_id}
+        for event in update.events:
+            if isinstance(event, ev.RoundEnded):
+                work.posts.append(("summary", event))
+            elif isinstance(event, ev.RoundStarted):
+                work.new_table = True
+                work.send_hands |= humans
+                work.edit_hands -= humans
+            elif isinstance(event, ev.GameEnded):
+                work.posts.append(("end", None))
+                work.table = True
+        if update.actor_seat is not None and not work.new_table:
+            work.table = True
+            if update.actor_seat in humans:
+                work.edit_hands.add(update.actor_seat)
+            current = view.current_seat
+            if current is not None and current != update.actor_seat and current in humans:
+                work.send_hands.add(current)
+        for notice in update.notices:
+            self._collect_notice(work, notice, humans)
+
+    def _collect_notice(self, work: _Work, notice, humans: set[int]) -> None:
+        if notice.kind is NoticeKind.REMINDER:
+            work.pings.append(notice.seat)
+        elif notice.kind in (NoticeKind.TIMED_OUT, NoticeKind.AI_TOOK_OVER):
+            work.posts.append((f"notice.{notice.kind.value}", notice))
+            work.table = True
+            if notice.kind is NoticeKind.AI_TOOK_OVER:
+                work.edit_hands.add(notice.seat)
+
+    async def _flush_later(self, game_id: int) -> None:
+        try:
+            if self.coalesce_delay:
+                await asyncio.sleep(self.coalesce_delay)
+            while (work := self._work.pop(game_id, None)) is not None:
+                await self._flush(work)
+        except Exception:
+            log.exception("rendering game %s failed", game_id)
+        finally:
+            self._flushing.pop(game_id, None)
+
+    async def flush_all(self) -> None:
+        """Wait until every pending update is on Discord (tests and shutdown)."""
+        while self._flushing:
+            await asyncio.gather(*list(self._flushing.values()), return_exceptions=True)
+
+    async def _flush(self, work: _Work) -> None:
+        view = work.view
+        locale = self.locale_for_view(view)
+        if work.lobby:
+            await self._edit(
+                view, "lobby", embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
+            )
+        if work.table and not work.new_table:
+            await self._edit(view, "table", embed=embeds.table_embed(view, locale))
+        for kind, payload in work.posts:
+            await self._post(view, kind, payload, locale)
+        if work.new_table and view.status is Status.RUNNING:
+            await self._new_table(view, locale)
+        for seat in sorted(work.edit_hands - work.send_hands):
+            await self._edit_hand(view, work.hands.get(seat), seat)
+        for seat in sorted(work.send_hands):
+            await self._send_hand(view, work.hands.get(seat), seat)
+        for seat in work.pings:
+            await self._remind(view, seat)
+
+    # ------------------------------------------------------------- channel
+
+    def _channel(self, channel_id: int):
+        return self.bot.get_partial_messageable(channel_id)
+
+    async def _edit(self, game: GameView, key: str, **content) -> None:
+        """Edit a message the game put somewhere earlier (`content` may hold a ui `view`)."""
+        ref = self.service.message_ref(game.game_id, key)
+        if ref is None:
+            return
+        channel_id, message_id = ref
+        try:
+            await self._channel(channel_id).get_partial_message(message_id).edit(**content)
+        except discord.NotFound:
+            log.info("the %s message of game %s is gone", key, game.game_id)
+        except discord.HTTPException as error:
+            log.warning("could not edit the %s of game %s: %s", key, game.game_id, error)
+
+    async def _send(self, channel_id: int, **content) -> discord.Message | None:
+        try:
+            return await self._channel(channel_id).send(**content)
+        except discord.HTTPException as error:
+            log.warning("could not post in channel %s: %s", channel_id, error)
+            return None
+
+    async def _new_table(self, view: GameView, locale: str) -> None:
+        message = await self._send(view.channel_id, embed=embeds.table_embed(view, locale))
+        if message is not None:
+            await self.service.remember_message(view.game_id, "table", view.channel_id, message.id)
+
+    async def _post(self, view: GameView, kind: str, payload, locale: str) -> None:
+        if kind == "summary":
+            await self._send(
+                view.channel_id, embed=embeds.round_summary_embed(view, payload, locale)
+            )
+        elif kind == "end":
+            await self._send(
+                view.channel_id,
+                embed=embeds.game_end_embed(view, locale),
+                view=rematch_view(view, locale),
+            )
+        else:
+            text = _notice_text(view, payload, locale)
+            await self._send(
+                view.channel_id, content=text, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def refresh_table(self, view: GameView) -> None:
+        """Re-post the table at the bottom of the channel (`/lama table`, restarts)."""
+        await self._new_table(view, self.locale_for_view(view))
+
+    # ---------------------------------------------------------------- hands
+
+    async def _dm(self, user_id: int):
+        channel_id = self._dm_channel.get(user_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = self._dm_channel[user_id] = int(data["id"])
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def _send_hand(self, view: GameView, observation, seat: int) -> None:
+        user_id = view.seats[seat].user_id
+        if observation is None or user_id is None:
+            return
+        locale = self.locale_for_user(user_id)
+        content = {
+            "embed": embeds.hand_embed(view, observation, locale),
+            "view": hand_view(view, observation, locale),
+        }
+        try:
+            channel = await self._dm(user_id)
+            message = await channel.send(**content)
+        except discord.Forbidden as error:
+            await self._dms_closed_for(view, seat, error)
+            return
+        except discord.HTTPException as error:
+            log.warning("could not DM the hand of user %s: %s", user_id, error)
+            return
+        self._dms_closed.discard(user_id)
+        await self.service.remember_message(view.game_id, f"hand:{seat}", channel.id, message.id)
+
+    async def _edit_hand(self, view: GameView, observation, seat: int) -> None:
+        user_id = view.seats[seat].user_id
+        if observation is None or user_id is None or user_id in self._dms_closed:
+            return
+        locale = self.locale_for_user(user_id)
+        await self._edit(
+            view,
+            f"hand:{seat}",
+            embed=embeds.hand_embed(view, observation, locale),
+            view=hand_view(view, observation, locale),
+        )
+
+    async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
+        """Say in the channel how to get the hand another way; the game carries on."""
+        user_id = view.seats[seat].user_id
+        if error.code != DMS_CLOSED:
+            log.warning("DM to user %s refused: %s", user_id, error)
+        locale = self.locale_for_view(view)
+        first_time = user_id not in self._dms_closed
+        self._dms_closed.add(user_id)
+        mention = f"<@{user_id}>"
+        if first_time:
+            text = t("error.dms_closed", locale, mention=mention)
+        elif view.current_seat == seat:
+            text = t("table.your_turn", locale, mention=mention)
+            text += " " + t("table.hand_by_dm", locale, command="/lama hand")
+        else:
+            return
+        await self._send(
+            view.channel_id, content=text, allowed_mentions=discord.AllowedMentions(users=True)
+        )
+
+    async def _remind(self, view: GameView, seat_index: int) -> None:
+        seat = view.seats[seat_index]
+        if seat.user_id is None:
+            return
+        seconds = view.options.turn_timeout - view.options.turn_timeout // 2
+        mention = f"<@{seat.user_id}>"
+        if seat.user_id not in self._dms_closed:
+            locale = self.locale_for_user(seat.user_id)
+            try:
+                channel = await self._dm(seat.user_id)
+                await channel.send(
+                    content=t("timer.reminder", locale, mention=mention, count=seconds)
+                )
+                return
+            except discord.HTTPException:
+                pass
+        text = t("timer.reminder", self.locale_for_view(view), mention=mention, count=seconds)
+        await self._send(
+            view.channel_id, content=text, allowed_mentions=discord.AllowedMentions(users=True)
+        )
+
+
+def _notice_text(view: GameView, notice, locale: str) -> str:
+    name = seat_name(view.seats[notice.seat], locale)
+    if notice.kind is NoticeKind.TIMED_OUT:
+        return t("timer.timeout", locale, name=name)
+    if notice.reason == "timeouts":
+        return t("timer.handed_to_ai", locale, name=name, count=3)
+    return t("game.left", locale, name=name)

@@ -1,0 +1,80 @@
+"""Words for Discord: which language a reader gets, and how cards, tokens and seats read.
+
+Text is the source of truth (images are a bonus): every card reads as an emoji plus its name,
+so the game is fully playable in plain text and with a screen reader.
+"""
+
+from __future__ import annotations
+
+import discord
+
+import i18n
+from hosting.views import GameView, SeatView
+
+CARD_EMOJI = {"L": "🦙", "P": "🩷"}
+NUMBER_EMOJI = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
+TOKEN_EMOJI = {"WHITE": "⚪", "BLACK": "⚫", "PINK": "🩷"}
+KOMARAMI_EMOJI = "🦟"
+
+
+def t(key: str, locale: str, count: int | None = None, **params) -> str:
+    return i18n.translate(key, locale, count=count, **params)
+
+
+def locale_of(interaction: discord.Interaction, user_override: str | None = None) -> str:
+    """The reader's language: their own choice, else their Discord client's."""
+    return user_override or i18n.resolve_locale(str(interaction.locale))
+
+
+def public_locale(guild: discord.Guild | None, server_setting: str | None = None) -> str:
+    """The language of a server's public messages: its setting, else its preferred locale."""
+    if server_setting:
+        return server_setting
+    return i18n.resolve_locale(str(guild.preferred_locale)) if guild else i18n.DEFAULT_LOCALE
+
+
+def card_emoji(code: str, variant: str) -> str:
+    if code == "L" and variant == "komarami":
+        return KOMARAMI_EMOJI
+    if code in CARD_EMOJI:
+        return CARD_EMOJI[code]
+    return NUMBER_EMOJI[int(code[0])] + ("➕" if code.endswith("+") else "")
+
+
+def card_name(code: str, locale: str, variant: str) -> str:
+    return i18n.card_name(code, variant, locale)
+
+
+def card_label(code: str, locale: str, variant: str) -> str:
+    """A card as text a screen reader can say and a player can scan: emoji plus its name."""
+    return f"{card_emoji(code, variant)} {card_name(code, locale, variant)}"
+
+
+def cards_text(cards, locale: str, variant: str) -> str:
+    return ", ".join(card_label(c.code, locale, variant) for c in cards)
+
+
+def tokens_text(tokens, locale: str) -> str:
+    """A score as tokens, e.g. '⚫×2 ⚪×7'; no tokens reads as 'no tokens'."""
+    parts = [f"{TOKEN_EMOJI[kind.name]}×{count}" for kind, count in tokens if count]
+    return " ".join(parts) if parts else t("token.none", locale)
+
+
+def seat_name(seat: SeatView, locale: str) -> str:
+    """A seat's name, safe inside markdown; AI seats are marked with 🤖."""
+    if seat.user_id is None:
+        return f"🤖 {t('ai.name', locale, number=seat.index + 1)}"
+    name = discord.utils.escape_markdown(seat.name)
+    return f"🤖 {name}" if seat.ai_level is not None else name
+
+
+def mention_or_name(seat: SeatView, locale: str = i18n.DEFAULT_LOCALE) -> str:
+    if seat.user_id and seat.ai_level is None:
+        return f"<@{seat.user_id}>"
+    return seat_name(seat, locale)
+
+
+def variant_name(view_or_variant: GameView | str, locale: str) -> str:
+    if isinstance(view_or_variant, GameView):
+        view_or_variant = view_or_variant.options.variant
+    return t(f"variant.{view_or_variant}", locale)

@@ -1,0 +1,300 @@
+"""What a server remembers of its finished games: leaderboards, statistics, history, replays,
+and its settings. No SQL (the store has it) and no Discord (the cogs render what this returns).
+
+Time enters through the injected clock only, so a test can stand at the last second of a month
+and see "this month" change under it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from lama import Card, Game, RoundEnded, RoundStarted
+from lama.actions import Action, action_from_dict
+from lama.rules import RULESETS
+from store import (
+    MIN_GAMES_FOR_WIN_RATE,
+    Actor,
+    GameStatus,
+    GameSummary,
+    GuildSettings,
+    HeadToHead,
+    LeaderboardRow,
+    LeaderboardSort,
+    PlayerStats,
+    Store,
+)
+
+from .clock import Clock
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+PAGE_SIZE = 10
+HISTORY_SIZE = 10
+
+# The limits /lama new accepts, so a server default is always a valid game option.
+TARGET_RANGE = (10, 200)
+TURN_TIMEOUT_RANGE = (10, 3600)  # or 0: no turn timer
+AI_DELAY_RANGE = (0.0, 10.0)
+
+
+class Period(StrEnum):
+    """A leaderboard's time window; the values are short because they travel in custom ids."""
+
+    ALL_TIME = "all"
+    MONTH = "month"
+    WEEK = "week"
+
+
+class InvalidSetting(ValueError):
+    """A server setting outside what games accept; nothing was saved."""
+
+    def __init__(self, option: str, value: object) -> None:
+        super().__init__(f"{option}={value!r}")
+        self.option, self.value = option, value
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    guild_id: int
+    sort: LeaderboardSort
+    variant: str | None  # None: every variant
+    period: Period
+    page: int  # 0-based, clamped to the pages there are
+    pages: int  # at least 1, even when nobody is ranked
+    total: int  # ranked players
+    rows: tuple[LeaderboardRow, ...]
+    me: LeaderboardRow | None  # the asking user's row wherever it is; None if unranked
+    min_games: int  # games a player needs to be ranked on this board
+
+    @property
+    def me_on_page(self) -> bool:
+        return self.me is not None and any(r.user_id == self.me.user_id for r in self.rows)
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    stats: PlayerStats
+    head_to_head: HeadToHead | None  # the asker (user_a) against the player, if not themselves
+
+
+@dataclass(frozen=True)
+class ReplaySeat:
+    index: int
+    name: str  # '' once a forgotten user's name was erased
+    user_id: int | None
+    is_ai: bool
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    seq: int
+    seat: int | None
+    actor: Actor
+    action: Action
+    events: tuple  # what the engine said, in order (lama.events)
+
+
+@dataclass(frozen=True)
+class ReplayRound:
+    number: int
+    starting_seat: int
+    top_card: Card
+    steps: tuple[ReplayStep, ...]
+    ended: RoundEnded | None  # None only if the log stops mid-round (it never should)
+
+
+@dataclass(frozen=True)
+class Replay:
+    game_id: int
+    guild_id: int
+    variant: str
+    target: int
+    finished_at: int | None
+    seats: tuple[ReplaySeat, ...]
+    rounds: tuple[ReplayRound, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class StatsService:
+    def __init__(self, store: Store, clock: Clock, *, games: GameService | None = None) -> None:
+        """`games`: the running GameService, so saved settings reach its cache at once."""
+        self._store = store
+        self._clock = clock
+        self._games = games
+
+    # ------------------------------------------------------------------ periods
+
+    def since(self, period: Period) -> int | None:
+        """Unix seconds where the period starts (UTC), or None for all time."""
+        now = datetime.fromtimestamp(self._clock.now(), UTC)
+        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        if period is Period.MONTH:
+            return int(midnight.replace(day=1).timestamp())
+        if period is Period.WEEK:
+            return int((midnight - timedelta(days=midnight.weekday())).timestamp())
+        return None
+
+    # ------------------------------------------------------------- leaderboards
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: LeaderboardSort,
+        *,
+        variant: str | None = None,
+        period: Period = Period.ALL_TIME,
+        page: int = 0,
+        user_id: int | None = None,
+    ) -> LeaderboardPage:
+        if variant is not None and variant not in RULESETS:
+            raise InvalidSetting("variant", variant)
+        sort, period = LeaderboardSort(sort), Period(period)
+        stats, since = self._store.stats, self.since(period)
+        total = await stats.count_ranked(guild_id, sort, variant, since)
+        pages = max(1, math.ceil(total / PAGE_SIZE))
+        page = min(max(page, 0), pages - 1)
+        rows = await stats.leaderboard(
+            guild_id, sort, variant, since, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        )
+        me = None
+        if user_id is not None:
+            me = next((r for r in rows if r.user_id == user_id), None)
+            if me is None:
+                me = await stats.rank_of(guild_id, user_id, sort, variant, since)
+        min_games = MIN_GAMES_FOR_WIN_RATE if sort is LeaderboardSort.WIN_RATE else 1
+        return LeaderboardPage(
+            guild_id, sort, variant, period, page, pages, total, tuple(rows), me, min_games
+        )
+
+    # ---------------------------------------------------------------- players
+
+    async def player(
+        self, guild_id: int, user_id: int, *, asked_by: int | None = None
+    ) -> PlayerReport:
+        stats = await self._store.stats.player_stats(guild_id, user_id)
+        versus = None
+        if asked_by is not None and asked_by != user_id:
+            versus = await self._store.stats.head_to_head(guild_id, asked_by, user_id)
+        return PlayerReport(stats, versus)
+
+    async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead:
+        return await self._store.stats.head_to_head(guild_id, user_a, user_b)
+
+    async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[GameSummary]:
+        """The server's most recent finished games, newest first."""
+        return await self._store.stats.recent_games(guild_id, limit=limit)
+
+    # ----------------------------------------------------------------- replays
+
+    async def replay(self, guild_id: int, game_id: int) -> Replay | None:
+        """A finished game of this server rebuilt from seed and move log; None if no such game.
+
+        Games of other servers are "not found" too: a game id is not a way to peek elsewhere.
+        """
+        record = await self._store.games.get_game(game_id)
+        if (
+            record is None
+            or record.guild_id != guild_id
+            or record.status is not GameStatus.FINISHED
+            or record.seed is None
+        ):
+            return None
+        game = Game.new(record.variant, len(record.seats), record.seed, target=record.target)
+        rounds: list[ReplayRound] = []
+        current = ReplayRound(game.round_number, game.current_seat, game.top_card, (), None)
+        steps: list[ReplayStep] = []
+        for move in await self._store.games.list_moves(game_id):
+            action = action_from_dict(move.action)
+            events = tuple(game.apply(move.seat, action))
+            steps.append(ReplayStep(move.seq, move.seat, move.actor, action, events))
+            for event in events:
+                if isinstance(event, RoundEnded):
+                    rounds.append(replace(current, steps=tuple(steps), ended=event))
+                    steps = []
+                elif isinstance(event, RoundStarted):
+                    current = ReplayRound(
+                        event.round_number, event.starting_seat, event.top_card, (), None
+                    )
+        if steps:  # a log that stops mid-round: show what there is
+            rounds.append(replace(current, steps=tuple(steps)))
+        seats = tuple(
+            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai) for s in record.seats
+        )
+        return Replay(
+            game_id=record.id,
+            guild_id=record.guild_id,
+            variant=record.variant,
+            target=record.target,
+            finished_at=record.finished_at,
+            seats=seats,
+            rounds=tuple(rounds),
+            scores=tuple(game.scores),
+            winners=tuple(game.winners) if game.is_over else (),
+        )
+
+    # ---------------------------------------------------------------- settings
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        if self._games is not None:
+            return await self._games.guild_settings(guild_id)
+        return await self._store.settings.get_settings(guild_id)
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        variant: str | None = None,
+        target: int | None = None,
+        turn_timeout_s: int | None = None,
+        ai_delay_s: float | None = None,
+        games_channel_id: int | None = None,
+        clear_channel: bool = False,
+    ) -> GuildSettings:
+        """Change the given settings (None: keep), validated; returns what is now saved."""
+        changes: dict[str, object] = {}
+        if variant is not None:
+            if variant not in RULESETS:
+                raise InvalidSetting("variant", variant)
+            changes["variant"] = variant
+        if target is not None:
+            if not TARGET_RANGE[0] <= target <= TARGET_RANGE[1]:
+                raise InvalidSetting("target", target)
+            changes["target"] = target
+        if turn_timeout_s is not None:
+            low, high = TURN_TIMEOUT_RANGE
+            if not (turn_timeout_s == 0 or low <= turn_timeout_s <= high):
+                raise InvalidSetting("turn_timeout", turn_timeout_s)
+            changes["turn_timeout_s"] = turn_timeout_s
+        if ai_delay_s is not None:
+            if not (AI_DELAY_RANGE[0] <= ai_delay_s <= AI_DELAY_RANGE[1]):
+                raise InvalidSetting("ai_delay", ai_delay_s)
+            changes["ai_delay_s"] = float(ai_delay_s)
+        if clear_channel and games_channel_id is not None:
+            raise InvalidSetting("channel", games_channel_id)
+        if clear_channel:
+            changes["games_channel_id"] = None
+        elif games_channel_id is not None:
+            changes["games_channel_id"] = games_channel_id
+        settings = replace(await self.settings(guild_id), **changes)
+        if changes:
+            await self._save(settings)
+        return settings
+
+    async def _save(self, settings: GuildSettings) -> None:
+        if self._games is not None:  # writes the store and refreshes the service's cache
+            await self._games.save_guild_settings(settings)
+        else:
+            await self._store.settings.save_settings(settings, now=int(self._clock.now()))
+
+    # ----------------------------------------------------------------- privacy
+
+    async def forget(self, user_id: int) -> int:
+        """Erase the user's statistics everywhere; returns how many results were anonymised."""
+        return await self._store.stats.forget_user(user_id)

@@ -1,0 +1,65 @@
+"""Fixtures that run the real LamaBot in-process against the loopback Discord."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot import LamaBot, Settings
+from store import GuildSettings
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+
+HAND_MARKERS = ("lama:h:",)  # hand buttons never belong in a public message
+
+
+class ErrorLog(logging.Handler):
+    """Collects every error the bot logs: in these tests, any logged error is a bug."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def bot_errors():
+    handler = ErrorLog()
+    logging.getLogger().addHandler(handler)
+    yield handler.records
+    logging.getLogger().removeHandler(handler)
+    assert not handler.records, [r.getMessage() for r in handler.records]
+
+
+@pytest.fixture
+async def lamabot(fake_discord, tmp_path, bot_errors):
+    """LamaBot with a fresh database; AIs move at once so games run fast."""
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0)
+    bot = LamaBot(settings, guild_ready_timeout=0.05)
+    async with run_bot(fake_discord, bot, sync_commands=False):
+        await bot.service.save_guild_settings(
+            GuildSettings(fake_discord.guild.id, ai_delay_s=0.0, turn_timeout_s=3600)
+        )
+        yield bot
+        await bot.renderer.flush_all()
+        assert_no_hand_in_public(fake_discord, bot)
+
+
+def assert_no_hand_in_public(fake, bot) -> None:
+    """No public message shows a player's hand: no hand buttons, no hand embed."""
+    hand_titles = {bot_text("hand.title", loc) for loc in ("en", "cs", "es")}
+    for channel in fake.guild.channels.values():
+        for message in fake.public_messages(channel):
+            assert not any(cid.startswith(HAND_MARKERS) for cid in message.custom_ids)
+            for embed in message.embeds:
+                title = embed.get("title", "")
+                assert not any(title.startswith(h) for h in hand_titles), title
+
+
+def bot_text(key: str, locale: str) -> str:
+    """The fixed start of a message (before its first placeholder)."""
+    import i18n
+
+    return i18n.translate(key, locale, round=0).split("0")[0]

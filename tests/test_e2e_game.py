@@ -1,0 +1,53 @@
+"""LamaBot end to end: real discord.py against the loopback Discord, real SQLite."""
+
+from __future__ import annotations
+
+import random
+
+from hosting import Status
+
+RNG = random.Random(3)
+
+
+def game_in(bot, channel):
+    return bot.service.game_in_channel(channel.id)
+
+
+async def slash_move(fake, bot, game_id, channel):
+    """Whoever is on turn moves with a slash command: a legal card, else draw, else quit."""
+    view = bot.service.view(game_id)
+    seat = view.seats[view.current_seat]
+    user = fake.users_by_id[seat.user_id]
+    obs = bot.service.observation(game_id, seat.user_id)
+    if obs.legal_plays and RNG.random() < 0.85:
+        card = RNG.choice(obs.legal_plays).code
+        choices = await fake.autocomplete(user, channel, "play", focused="card", card="")
+        assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+        result = await fake.slash(user, channel, "play", card=card)
+    elif obs.can_draw:
+        result = await fake.slash(user, channel, "draw")
+    else:
+        result = await fake.slash(user, channel, "quit")
+    assert result.ephemeral
+    await bot.renderer.flush_all()
+    return result
+
+
+async def test_two_humans_play_a_whole_game_with_slash_commands(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    channel = fake.channel("lama")
+    lobby = await fake.slash(alice, channel, "lama new", variant="classic")
+    assert not lobby.ephemeral
+    await fake.slash(bob, channel, "lama join")
+    await fake.slash(alice, channel, "lama start")
+    game_id = game_in(bot, channel).game_id
+    for _ in range(3000):
+        if bot.service.view(game_id).status is Status.FINISHED:
+            break
+        await slash_move(fake, bot, game_id, channel)
+    await bot.renderer.flush_all()
+    assert bot.service.view(game_id).status is Status.FINISHED
+    last = fake.public_messages(channel)[-1]
+    assert "Game over" in last.embed_text
+    assert last.button("Rematch") is not None
