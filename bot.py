@@ -98,6 +98,7 @@ class LamaBot(commands.AutoShardedBot):
         self.force_sync = sync
         self.store: Store | None = None
         self.user_locales: dict[int, str] = {}  # users who chose a language themselves
+        self._restored: list = []
         self._background: list[asyncio.Task] = []
 
     async def setup_hook(self) -> None:
@@ -110,8 +111,8 @@ class LamaBot(commands.AutoShardedBot):
         self.tree.on_error = report
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        restored = await self.service.restore()
-        log.info("Restored %d unfinished games", len(restored))
+        self._restored = await self.service.restore()
+        log.info("Restored %d unfinished games", len(self._restored))
         await self.sync_commands_if_changed()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
 
@@ -156,6 +157,11 @@ class LamaBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) on %d servers", self.user, self.user.id, len(self.guilds))
         log.info("Invite URL: %s", self.invite_url())
+        if self._restored:  # once: show every restored game's current state
+            restored, self._restored = self._restored, []
+            self._background.append(
+                asyncio.create_task(self.renderer.refresh_tables(restored), name="refresh")
+            )
 
     def invite_url(self) -> str:
         return discord.utils.oauth_url(
@@ -175,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(TOKEN_HELP.format(problem="missing"), file=sys.stderr)
         return 2
-    if settings.fake_discord_url:
+    if settings.fake_discord_url:  # tests only: talk to the loopback Discord stand-in
         from tests.fakediscord.hook import point_discord_at
 
         point_discord_at(settings.fake_discord_url)

@@ -206,6 +206,14 @@ class Renderer:
                 view.channel_id, content=text, allowed_mentions=discord.AllowedMentions.none()
             )
 
+    async def refresh_tables(self, views) -> None:
+        """After a restart: edit each running game's table to its current state."""
+        for view in views:
+            if view.status is Status.RUNNING:
+                await self._edit(
+                    view, "table", embed=embeds.table_embed(view, self.locale_for_view(view))
+                )
+
     async def refresh_table(self, view: GameView) -> None:
         """Re-post the table at the bottom of the channel (`/lama table`, restarts)."""
         await self._new_table(view, self.locale_for_view(view))
