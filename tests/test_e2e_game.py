@@ -51,3 +51,15 @@ async def test_two_humans_play_a_whole_game_with_slash_commands(fake_discord, la
     last = fake.public_messages(channel)[-1]
     assert "Game over" in last.embed_text
     assert last.button("Rematch") is not None
+
+
+async def test_two_players_open_a_game(fake_discord, lamabot):
+    """The README's example, kept honest."""
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    channel = fake_discord.channel("lama")
+    lobby = await fake_discord.slash(alice, channel, "lama new", variant="party")
+    assert not lobby.ephemeral
+    await fake_discord.slash(bob, channel, "lama join")
+    await fake_discord.slash(alice, channel, "lama start")
+    await lamabot.renderer.flush_all()  # let the table and hands go out
+    assert fake_discord.dms(bob)[-1].buttons  # Bob's hand, with buttons
