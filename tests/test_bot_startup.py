@@ -1,0 +1,111 @@
+"""Starting the bot: settings, token problems, command sync on purpose, the invite URL."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot import LamaBot, Settings, main
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.server import BAD_TOKEN
+
+REPO = Path(__file__).resolve().parents[1]
+SYNC_ROUTE = "PUT /applications/{application_id}/commands"
+
+
+def test_settings_come_from_the_environment(tmp_path):
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": " abc ",
+            "DATABASE_PATH": str(tmp_path / "x.sqlite3"),
+            "DEV_GUILD_ID": "42",
+            "LOG_LEVEL": "debug",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "0,1",
+        }
+    )
+    assert settings.token == "abc"
+    assert settings.database_path == tmp_path / "x.sqlite3"
+    assert settings.dev_guild_id == 42
+    assert settings.log_level == "DEBUG"
+    assert (settings.shard_count, settings.shard_ids) == (4, (0, 1))
+
+
+def test_the_database_defaults_to_the_data_folder():
+    assert Settings.from_env({}).database_path == Path("data/lama.sqlite3")
+
+
+def test_a_missing_token_is_explained_without_a_traceback(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN is missing" in err
+    assert "discord.com/developers/applications" in err
+    assert "Traceback" not in err
+
+
+async def test_an_invalid_token_is_explained_without_a_traceback(fake_discord, tmp_path):
+    env = {
+        "DISCORD_TOKEN": BAD_TOKEN,
+        "DATABASE_PATH": str(tmp_path / "lama.sqlite3"),
+        "LAMABOT_FAKE_DISCORD_URL": fake_discord.base_url,
+        "PATH": "/usr/bin:/bin",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "bot.py",
+        cwd=REPO,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    assert b"not accepted by Discord" in err
+    assert b"Traceback" not in err
+
+
+def _bot(tmp_path, **kw):
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0)
+    return LamaBot(settings, guild_ready_timeout=0.05, **kw)
+
+
+async def test_commands_are_synced_once_and_not_again_when_unchanged(fake_discord, tmp_path):
+    async with run_bot(fake_discord, _bot(tmp_path), sync_commands=False):
+        pass
+    async with run_bot(fake_discord, _bot(tmp_path), sync_commands=False):
+        pass
+    assert len(fake_discord.rest_calls(SYNC_ROUTE)) == 1
+
+
+async def test_sync_can_be_forced(fake_discord, tmp_path):
+    async with run_bot(fake_discord, _bot(tmp_path), sync_commands=False):
+        pass
+    async with run_bot(fake_discord, _bot(tmp_path, sync=True), sync_commands=False):
+        pass
+    assert len(fake_discord.rest_calls(SYNC_ROUTE)) == 2
+
+
+async def test_every_command_is_registered(fake_discord, tmp_path):
+    async with run_bot(fake_discord, _bot(tmp_path), sync_commands=False):
+        pass
+    body = fake_discord.rest_calls(SYNC_ROUTE)[0].body
+    names = {c["name"] for c in body}
+    assert {"lama", "play", "draw", "quit"} <= names
+    lama = next(c for c in body if c["name"] == "lama")
+    subcommands = {o["name"] for o in lama["options"]}
+    expected = {"new", "join", "leave", "start", "cancel", "kick", "hand", "table", "rules"}
+    assert expected <= subcommands
+
+
+async def test_the_invite_url_names_the_scopes_and_permissions(fake_discord, tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="lamabot")
+    async with run_bot(fake_discord, _bot(tmp_path), sync_commands=False) as bot:
+        await asyncio.sleep(0)
+        url = bot.invite_url()
+    assert "scope=bot+applications.commands" in url
+    assert "permissions=" in url
+    assert any("Invite URL" in r.getMessage() for r in caplog.records)
