@@ -159,9 +159,10 @@ class Driver:
     # ---- what users do ------------------------------------------------------------------
     async def slash(
         self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str,
-        **options: Any,
+        /, **options: Any,
     ) -> InteractionResult:
-        """Use ``/command`` (subcommands separated by spaces) and wait for the first answer."""
+        """Use ``/command`` (subcommands separated by spaces) and wait for the first answer.
+        Positional-only, so a command may have options named ``user`` or ``channel``."""
         channel = self._channel(channel, user)
         registered, leaf, path = self._find_command(user, channel, command)
         data: dict[str, Any] = {"id": registered["id"], "name": registered["name"], "type": 1}
@@ -174,7 +175,7 @@ class Driver:
         return await self._interact(user, channel, APPLICATION_COMMAND, data)
 
     async def autocomplete(
-        self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str, *,
+        self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str, /, *,
         focused: str, **options: Any,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` of ``/command``; returns the bot's choices."""

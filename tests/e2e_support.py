@@ -1,0 +1,140 @@
+"""Helpers for LamaBot's end-to-end tests: open games, wait for AIs, find messages, craft deals.
+
+Positions are crafted by choosing the *seed* of the deal, never by rewriting a running game:
+the move log then still replays from the seed, and the game can be played to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from hosting import Status
+from lama import Game
+
+HAND_PREFIX = "lama:h:"
+
+
+def use_seed(bot, seed: int) -> None:
+    """Deal every game this bot starts from now on from ``seed``.
+
+    The one place the tests reach into the service: its seed source is a constructor
+    argument the composition root leaves at its default (fresh system randomness).
+    """
+    bot.service._seed_source = lambda: seed
+
+
+def find_seed(
+    variant: str, seats: int, wanted: Callable[[Game], bool], *, target: int = 40
+) -> int:
+    """The first seed whose opening deal satisfies ``wanted``."""
+    for seed in range(10_000):
+        if wanted(Game.new(variant, seats, seed, target=target)):
+            return seed
+    raise AssertionError("no seed deals the position the test needs")
+
+
+async def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise TimeoutError("condition not met in time")
+        await asyncio.sleep(0.005)
+
+
+async def open_game(fake, bot, channel, host, *others, start: bool = True, **options) -> int:
+    """``host`` opens a lobby with ``options``, ``others`` join, the host starts it."""
+    result = await fake.slash(host, channel, "lama new", **options)
+    assert not result.ephemeral, result.text
+    for user in others:
+        joined = await fake.slash(user, channel, "lama join")
+        assert joined.ephemeral, joined.text
+    game_id = bot.service.game_in_channel(channel.id).game_id
+    if start:
+        started = await fake.slash(host, channel, "lama start")
+        assert started.ephemeral, started.text
+        await settle(bot, game_id)
+    return game_id
+
+
+def humans_turn_or_over(bot, game_id: int) -> bool:
+    view = bot.service.view(game_id)
+    if view.status is not Status.RUNNING:
+        return True
+    return view.current_seat is not None and not view.seats[view.current_seat].is_ai
+
+
+async def settle(bot, game_id: int) -> None:
+    """Wait until the AIs have moved (a human is on turn, or the game is over) and every
+    update is on Discord."""
+    await wait_until(lambda: humans_turn_or_over(bot, game_id))
+    await bot.renderer.flush_all()
+
+
+def on_turn(fake, bot, game_id: int):
+    """The user whose turn it is, with their seat's observation."""
+    view = bot.service.view(game_id)
+    seat = view.seats[view.current_seat]
+    return fake.users_by_id[seat.user_id], bot.service.observation(game_id, seat.user_id)
+
+
+def hand_messages(fake, user, game_id: int) -> list:
+    """The user's DMs that carry hand buttons of this game, oldest first."""
+    marker = f"{HAND_PREFIX}{game_id}:"
+    return [m for m in fake.dms(user) if any(c.startswith(marker) for c in m.custom_ids)]
+
+
+def hand_button(message, action: str) -> str:
+    """The custom id of the button for ``action`` ("draw", "quit" or a card code)."""
+    for custom_id in message.custom_ids:
+        if custom_id.startswith(HAND_PREFIX) and custom_id.rsplit(":", 1)[1] == action:
+            return custom_id
+    raise LookupError(f"no {action!r} button on message {message.id}: {message.custom_ids}")
+
+
+def enabled_hand_buttons(message) -> list[str]:
+    return [
+        b.custom_id
+        for b in message.buttons
+        if b.custom_id and b.custom_id.startswith(HAND_PREFIX) and not b.disabled
+    ]
+
+
+class Unchanged:
+    """Remembers a game's move log and the public messages, to prove a refusal changed
+    nothing."""
+
+    def __init__(self, fake, bot, game_id: int | None, *channels) -> None:
+        self.fake, self.bot, self.game_id, self.channels = fake, bot, game_id, channels
+
+    async def __aenter__(self) -> Unchanged:
+        await self.bot.renderer.flush_all()
+        self.moves = await self._moves()
+        self.public = self._public()
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.bot.renderer.flush_all()
+        if exc_info[0] is None:
+            assert await self._moves() == self.moves, "a refused request added a move"
+            assert self._public() == self.public, "a refused request changed a public message"
+
+    async def _moves(self):
+        if self.game_id is None:
+            return []
+        return await self.bot.store.games.list_moves(self.game_id)
+
+    def _public(self):
+        return [
+            (m.id, m.content, str(m.embeds), str(m.components), m.deleted)
+            for channel in self.channels
+            for m in self.fake.public_messages(channel)
+        ]
+
+
+def refused(result, *fragments: str) -> None:
+    """The answer is private and says what the test expects."""
+    assert result.ephemeral, f"not ephemeral: {result!r}"
+    for fragment in fragments:
+        assert fragment in result.text, f"{fragment!r} not in {result.text!r}"
