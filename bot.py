@@ -26,11 +26,12 @@ from cogs.renderer import Renderer
 from cogs.text import locale_of, public_locale
 from hosting import GameService, SystemClock
 from hosting.clock import Clock
+from hosting.stats import StatsService
 from store import Store
 
 log = logging.getLogger("lamabot")
 
-EXTENSIONS = ("cogs.lama", "cogs.moves")
+EXTENSIONS = ("cogs.lama", "cogs.moves", "cogs.leaderboard")
 TOKEN_HELP = (
     "DISCORD_TOKEN is {problem}. Create a bot at https://discord.com/developers/applications "
     "(Bot → Reset Token), put the token in .env as DISCORD_TOKEN=..., and start again."
@@ -105,6 +106,7 @@ class LamaBot(commands.AutoShardedBot):
         """Open the database, build the service, load cogs, restore games — before connecting."""
         self.store = await Store.open(self.settings.database_path)
         self.service = GameService(self.store, self.clock)
+        self.stats_service = StatsService(self.store, self.clock, games=self.service)
         self.renderer = Renderer(self, self.service, coalesce_delay=self.settings.render_delay)
         self.service.add_listener(self.renderer.on_update)
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again

@@ -17,6 +17,7 @@ from hosting.views import Status
 from . import embeds
 from .components import hand_view, lobby_view
 from .errors import guarded, report
+from .stats import StatsCommands
 from .text import t
 
 Variant = Literal["classic", "party", "komarami"]
@@ -28,7 +29,12 @@ def _is_admin(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_guild or perms.administrator))
 
 
-class Lama(commands.GroupCog, group_name="lama", group_description="Play LAMA in this server"):
+class Lama(
+    StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)
+    commands.GroupCog,
+    group_name="lama",
+    group_description="Play LAMA in this server",
+):
     def __init__(self, bot) -> None:
         self.bot = bot
         self.service = bot.service

@@ -1,0 +1,234 @@
+"""/leaderboard: this server's players ranked, ten a page, with the caller's own rank.
+
+The page buttons are DynamicItems: the custom id carries who asked, the server, the sort, the
+variant, the period and the page to show, so a press works after a restart and nothing is held
+in memory. The owner's press turns the page in place; anyone else gets their own copy,
+privately, with their own rank in it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from babel.numbers import format_decimal, format_percent
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from hosting.stats import LeaderboardPage, Period
+from store import LeaderboardRow, LeaderboardSort
+
+from . import stats as stats_cog
+from .errors import guarded, report
+from .text import t
+
+COLOUR = 0xF4D35E
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+ALL_VARIANTS = "all"
+
+# The catalogue's name of each sort (older keys predate the store's enum names).
+SORT_KEYS = {
+    LeaderboardSort.WINS: "leaderboard.sort.wins",
+    LeaderboardSort.WIN_RATE: "leaderboard.sort.win_rate",
+    LeaderboardSort.AVG_SCORE: "leaderboard.sort.average_score",
+    LeaderboardSort.TOKENS: "leaderboard.sort.tokens",
+    LeaderboardSort.CLEAN_ROUNDS: "leaderboard.sort.clean_rounds",
+    LeaderboardSort.GAMES: "leaderboard.sort.games",
+}
+PERIOD_KEYS = {
+    Period.ALL_TIME: "stats.period.all_time",
+    Period.MONTH: "stats.period.month",
+    Period.WEEK: "stats.period.week",
+}
+
+SORT_CHOICES = [
+    Choice(name="Wins", value=LeaderboardSort.WINS.value),
+    Choice(name="Win rate (5+ games)", value=LeaderboardSort.WIN_RATE.value),
+    Choice(name="Average final score (lower is better)", value=LeaderboardSort.AVG_SCORE.value),
+    Choice(name="Tokens per game (lower is better)", value=LeaderboardSort.TOKENS.value),
+    Choice(name="Clean rounds", value=LeaderboardSort.CLEAN_ROUNDS.value),
+    Choice(name="Games played", value=LeaderboardSort.GAMES.value),
+]
+VARIANT_CHOICES = [
+    Choice(name="All variants", value=ALL_VARIANTS),
+    Choice(name="Classic", value="classic"),
+    Choice(name="Party", value="party"),
+    Choice(name="Lato z Komarami", value="komarami"),
+]
+PERIOD_CHOICES = [
+    Choice(name="All time", value=Period.ALL_TIME.value),
+    Choice(name="This month", value=Period.MONTH.value),
+    Choice(name="This week", value=Period.WEEK.value),
+]
+
+_SORTS = "|".join(s.value for s in LeaderboardSort)
+_PERIODS = "|".join(p.value for p in Period)
+PAGE_TEMPLATE = (
+    r"lama:lb:(?P<dir>[pn]):(?P<owner>\d+):(?P<guild>\d+):"
+    rf"(?P<sort>{_SORTS}):(?P<variant>all|classic|party|komarami):(?P<period>{_PERIODS}):"
+    r"(?P<page>\d+)"
+)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+    """◀ or ▶ under a leaderboard; `page` is the page it shows when pressed."""
+
+    def __init__(
+        self, direction: str, owner: int, guild: int, sort: str, variant: str, period: str,
+        page: int, **button,
+    ) -> None:
+        custom_id = f"lama:lb:{direction}:{owner}:{guild}:{sort}:{variant}:{period}:{page}"
+        super().__init__(discord.ui.Button(custom_id=custom_id, **button))
+        self.direction, self.owner, self.guild = direction, owner, guild
+        self.sort, self.variant, self.period, self.page = sort, variant, period, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(match["dir"], int(match["owner"]), int(match["guild"]), match["sort"],
+                   match["variant"], match["period"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("Leaderboard")
+        await cog.page_button(interaction, self)
+
+
+def page_view(board: LeaderboardPage, owner: int) -> discord.ui.View | None:
+    if board.pages <= 1:
+        return None
+    ui = discord.ui.View(timeout=None)
+    key = (board.guild_id, board.sort.value, board.variant or ALL_VARIANTS, board.period.value)
+    ui.add_item(PageButton("p", owner, *key, max(board.page - 1, 0), emoji="◀️",
+                           style=discord.ButtonStyle.secondary, disabled=board.page == 0))
+    ui.add_item(PageButton("n", owner, *key, min(board.page + 1, board.pages - 1), emoji="▶️",
+                           style=discord.ButtonStyle.secondary,
+                           disabled=board.page >= board.pages - 1))
+    return ui
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def metric(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
+    """The number this board ranks by, then the player's games (or wins) for context."""
+    games = t("stats.games.count", locale, count=row.games)
+    if sort is LeaderboardSort.WINS:
+        return f"**{t('stats.wins.count', locale, count=row.wins)}** · {games}"
+    if sort is LeaderboardSort.WIN_RATE:
+        rate = format_percent(row.win_rate, format="#,##0.#%", locale=locale)
+        return f"**{rate}** · {t('stats.wins.count', locale, count=row.wins)} · {games}"
+    if sort is LeaderboardSort.AVG_SCORE:
+        value = format_decimal(round(row.avg_score, 1), format="#,##0.0", locale=locale)
+        return f"**{t('leaderboard.value.avg_score', locale, score=value)}** · {games}"
+    if sort is LeaderboardSort.TOKENS:
+        value = format_decimal(round(row.tokens_per_game, 1), format="#,##0.0", locale=locale)
+        return f"**{t('leaderboard.value.tokens', locale, value=value)}** · {games}"
+    if sort is LeaderboardSort.CLEAN_ROUNDS:
+        clean = t("leaderboard.value.clean_rounds", locale, count=row.clean_rounds)
+        return f"**{clean}** · {games}"
+    return f"**{games}** · {t('stats.wins.count', locale, count=row.wins)}"
+
+
+def line(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
+    rank = MEDALS.get(row.rank, f"{row.rank}.")
+    return f"{rank} <@{row.user_id}> · {metric(row, sort, locale)}"
+
+
+def variant_label(variant: str | None, locale: str) -> str:
+    return t(f"variant.{variant}" if variant else "leaderboard.variant.all", locale)
+
+
+def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
+    period = t(PERIOD_KEYS[board.period], locale)
+    embed = discord.Embed(title=t("leaderboard.title", locale, period=period), colour=COLOUR)
+    heading = f"**{t(SORT_KEYS[board.sort], locale)}** · {variant_label(board.variant, locale)}"
+    if board.sort is LeaderboardSort.WIN_RATE:
+        heading += "\n" + t("leaderboard.min_games", locale, count=board.min_games)
+    if not board.rows:
+        body = t("leaderboard.empty", locale, command="`/lama new`")
+    else:
+        body = "\n".join(line(row, board.sort, locale) for row in board.rows)
+    embed.description = f"{heading}\n\n{body}"
+    if board.me is not None and not board.me_on_page:
+        embed.add_field(name=t("leaderboard.your_rank", locale),
+                        value=line(board.me, board.sort, locale), inline=False)
+    elif board.me is None and board.rows:
+        embed.add_field(name=t("leaderboard.your_rank", locale),
+                        value=t("leaderboard.unranked", locale), inline=False)
+    embed.set_footer(text=t("leaderboard.page", locale, page=board.page + 1, pages=board.pages))
+    return embed
+
+
+# --------------------------------------------------------------------------------- cog
+
+
+class Leaderboard(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.stats = bot.stats_service
+
+    async def cog_load(self) -> None:
+        # Every button of the statistics features, so old messages work after a restart.
+        self.bot.add_dynamic_items(PageButton, *stats_cog.DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PageButton, *stats_cog.DYNAMIC_ITEMS)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error) -> None:
+        await report(interaction, error)
+
+    @app_commands.command(name="leaderboard", description="The best LAMA players on this server")
+    @app_commands.describe(
+        sort="What to rank players by (default: wins)",
+        variant="Only games of one variant (default: all)",
+        period="Only games finished in this period (default: all time)",
+    )
+    @app_commands.choices(sort=SORT_CHOICES, variant=VARIANT_CHOICES, period=PERIOD_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        sort: Choice[str] | None = None,
+        variant: Choice[str] | None = None,
+        period: Choice[str] | None = None,
+    ) -> None:
+        locale = self.bot.locale_of(interaction)
+        board = await self.stats.leaderboard(
+            interaction.guild_id,
+            LeaderboardSort(sort.value if sort else LeaderboardSort.WINS),
+            variant=None if variant is None or variant.value == ALL_VARIANTS else variant.value,
+            period=Period(period.value if period else Period.ALL_TIME),
+            user_id=interaction.user.id,
+        )
+        kwargs = {"embed": leaderboard_embed(board, locale)}
+        if (ui := page_view(board, interaction.user.id)) is not None:
+            kwargs["view"] = ui
+        await interaction.response.send_message(**kwargs)
+
+    @guarded
+    async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
+        locale = self.bot.locale_of(interaction)
+        if interaction.guild_id != button.guild:
+            await interaction.response.send_message(t("error.stale_button", locale),
+                                                    ephemeral=True)
+            return
+        board = await self.stats.leaderboard(
+            button.guild,
+            LeaderboardSort(button.sort),
+            variant=None if button.variant == ALL_VARIANTS else button.variant,
+            period=Period(button.period),
+            page=button.page,
+            user_id=interaction.user.id,
+        )
+        embed, ui = leaderboard_embed(board, locale), page_view(board, interaction.user.id)
+        if interaction.user.id == button.owner:
+            await interaction.response.edit_message(embed=embed, view=ui)
+        else:  # someone else's board: a private copy at that page, with their own rank
+            kwargs = {"embed": embed, "ephemeral": True}
+            if ui is not None:
+                kwargs["view"] = ui
+            await interaction.response.send_message(**kwargs)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Leaderboard(bot))

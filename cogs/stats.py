@@ -1,0 +1,235 @@
+"""/lama stats, history, replay, settings and forget-me, as a mixin of the /lama GroupCog.
+
+discord.py's CogMeta collects app commands along the whole MRO, so `class Lama(StatsCommands,
+commands.GroupCog, group_name="lama")` makes these methods /lama subcommands while this file
+stays separate from the game commands. The mixin expects `self.bot` (set by Lama.__init__).
+Embeds are built by cogs/stats_embeds.py; every number comes from hosting.stats.StatsService.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from hosting.stats import InvalidSetting
+
+from . import stats_embeds as render
+from .errors import guarded
+from .text import t
+
+Variant = Literal["classic", "party", "komarami"]
+
+FORGET_TEMPLATE = r"lama:fm:(?P<user>\d+):(?P<choice>yes|no)"
+REPLAY_TEMPLATE = r"lama:rp:(?P<dir>[pn]):(?P<game>\d+):(?P<page>\d+)"
+
+
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TEMPLATE):
+    """Yes/No under /lama forget-me; only the user it names may press it."""
+
+    def __init__(self, user_id: int, choice: str, **button) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"lama:fm:{user_id}:{choice}", **button))
+        self.user_id, self.choice = user_id, choice
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["user"]), match["choice"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == self.user_id:
+            return True
+        locale = interaction.client.locale_of(interaction)
+        await interaction.response.send_message(t("error.button_not_yours", locale),
+                                                ephemeral=True)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Lama").forget_button(interaction, self.choice)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TEMPLATE):
+    """◀ or ▶ under a replay; `page` is the page it shows."""
+
+    def __init__(self, direction: str, game_id: int, page: int, **button) -> None:
+        super().__init__(
+            discord.ui.Button(custom_id=f"lama:rp:{direction}:{game_id}:{page}", **button)
+        )
+        self.game_id, self.page = game_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(match["dir"], int(match["game"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Lama").replay_button(interaction, self.game_id,
+                                                               self.page)
+
+
+DYNAMIC_ITEMS = (ForgetButton, ReplayButton)  # registered by cogs/leaderboard.py's cog_load
+
+
+def replay_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ReplayButton("p", game_id, max(page - 1, 0), emoji="◀️",
+                             style=discord.ButtonStyle.secondary, disabled=page == 0))
+    ui.add_item(ReplayButton("n", game_id, min(page + 1, pages - 1), emoji="▶️",
+                             style=discord.ButtonStyle.secondary, disabled=page >= pages - 1))
+    return ui
+
+
+def forget_view(user_id: int, locale: str) -> discord.ui.View:
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ForgetButton(user_id, "yes", label=t("forget.button.confirm", locale),
+                             style=discord.ButtonStyle.danger, emoji="🗑️"))
+    ui.add_item(ForgetButton(user_id, "no", label=t("forget.button.cancel", locale),
+                             style=discord.ButtonStyle.secondary))
+    return ui
+
+
+def _with_view(ui: discord.ui.View | None, **kwargs):
+    """discord.py refuses view=None in send_message: only pass a view when there is one."""
+    if ui is not None:
+        kwargs["view"] = ui
+    return kwargs
+
+
+class StatsCommands:
+    """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
+
+    bot: discord.Client
+
+    def _stats_locale(self, interaction: discord.Interaction) -> str:
+        return self.bot.locale_of(interaction)
+
+    # ------------------------------------------------------------------ stats
+
+    @app_commands.command(name="stats", description="LAMA statistics of a player on this server")
+    @app_commands.describe(user="Whose statistics (default: yours)")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        locale = self._stats_locale(interaction)
+        player = user or interaction.user
+        report = await self.bot.stats_service.player(
+            interaction.guild_id, player.id, asked_by=interaction.user.id
+        )
+        embed = render.stats_embed(report, player.display_name, locale)
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="history", description="This server's most recent LAMA games")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction) -> None:
+        locale = self._stats_locale(interaction)
+        games = await self.bot.stats_service.history(interaction.guild_id)
+        await interaction.response.send_message(embed=render.history_embed(games, locale))
+
+    # ----------------------------------------------------------------- replay
+
+    @app_commands.command(name="replay", description="A finished game, round by round, privately")
+    @app_commands.describe(game_id="The game's number (see /lama history)")
+    @app_commands.guild_only()
+    async def replay(
+        self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]
+    ) -> None:
+        await self._send_replay(interaction, game_id, 0, edit=False)
+
+    @guarded
+    async def replay_button(self, interaction: discord.Interaction, game_id: int, page: int):
+        await self._send_replay(interaction, game_id, page, edit=True)
+
+    async def _send_replay(
+        self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool
+    ) -> None:
+        locale = self._stats_locale(interaction)
+        replay = await self.bot.stats_service.replay(interaction.guild_id, game_id)
+        if replay is None:
+            text = t("replay.not_found", locale, game_id=game_id)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        pages = render.replay_pages(replay, locale)
+        page = min(max(page, 0), len(pages) - 1)
+        ui = replay_view(game_id, page, len(pages))
+        if edit:
+            await interaction.response.edit_message(embed=pages[page], view=ui)
+        else:
+            await interaction.response.send_message(
+                **_with_view(ui, embed=pages[page], ephemeral=True)
+            )
+
+    # --------------------------------------------------------------- settings
+
+    @app_commands.command(name="settings", description="LAMA defaults for this server")
+    @app_commands.describe(
+        variant="Default variant of new games",
+        target="Default target score, 10–200",
+        turn_timeout="Default seconds per turn: 0 (no timer) or 10–3600",
+        ai_delay="Seconds an AI waits before moving, 0–10",
+        channel="Allow games only in this channel",
+        clear_channel="Allow games in every channel again",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        variant: Variant | None = None,
+        target: app_commands.Range[int, 10, 200] | None = None,
+        turn_timeout: app_commands.Range[int, 0, 3600] | None = None,
+        ai_delay: app_commands.Range[float, 0.0, 10.0] | None = None,
+        channel: discord.TextChannel | None = None,
+        clear_channel: bool = False,
+    ) -> None:
+        locale = self._stats_locale(interaction)
+        perms = interaction.permissions
+        # default_permissions only hides the command; a server can grant it to anyone, so the
+        # permission that matters is checked here too.
+        if not (perms.manage_guild or perms.administrator):
+            await interaction.response.send_message(t("settings.not_allowed", locale),
+                                                    ephemeral=True)
+            return
+        try:
+            saved = await self.bot.stats_service.update_settings(
+                interaction.guild_id,
+                variant=variant,
+                target=target,
+                turn_timeout_s=turn_timeout,
+                ai_delay_s=ai_delay,
+                games_channel_id=channel.id if channel else None,
+                clear_channel=clear_channel,
+            )
+        except InvalidSetting as error:
+            text = t("error.bad_option", locale, option=error.option, value=error.value)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        changed = any(v is not None for v in (variant, target, turn_timeout, ai_delay, channel))
+        changed = changed or clear_channel
+        embed = render.settings_embed(saved, locale, saved_now=changed)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ---------------------------------------------------------------- privacy
+
+    @app_commands.command(name="forget-me", description="Erase your LAMA statistics everywhere")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        locale = self._stats_locale(interaction)
+        await interaction.response.send_message(
+            t("forget.confirm", locale), view=forget_view(interaction.user.id, locale),
+            ephemeral=True,
+        )
+
+    @guarded
+    async def forget_button(self, interaction: discord.Interaction, choice: str) -> None:
+        locale = self._stats_locale(interaction)
+        if choice != "yes":
+            await interaction.response.edit_message(content=t("forget.cancelled", locale),
+                                                    view=None)
+            return
+        count = await self.bot.stats_service.forget(interaction.user.id)
+        getattr(self.bot, "user_locales", {}).pop(interaction.user.id, None)  # the store's too
+        await interaction.response.edit_message(
+            content=t("forget.done", locale, count=count), view=None
+        )

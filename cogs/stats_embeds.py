@@ -1,0 +1,257 @@
+"""Statistics, history, replays and settings as embeds. Pure: values and a language in.
+
+Discord's limits shape the replay: a field holds 1,024 characters, an embed 25 fields and
+6,000 characters in all, so a long round is split over several fields and the fields over
+several pages (one embed each).
+"""
+
+from __future__ import annotations
+
+import discord
+from babel.numbers import format_decimal, format_percent
+
+import i18n
+from hosting.stats import Replay, ReplaySeat
+from lama import events as ev
+from store import GameSummary, GuildSettings, PlayerResult, RecentResult
+from store.records import Actor
+
+from .text import t
+
+COLOUR = 0xF4D35E
+FIELD_LIMIT = 1024
+FIELDS_PER_PAGE = 25
+PAGE_BUDGET = 5_500  # of Discord's 6,000 characters an embed may hold; the rest is headroom
+
+
+def _date(timestamp: int) -> str:
+    return f"<t:{int(timestamp)}:d>"  # each reader's own date format
+
+
+def _decimal(value: float, locale: str) -> str:
+    return format_decimal(round(value, 1), format="#,##0.0", locale=locale)
+
+
+def _percent(value: float, locale: str) -> str:
+    return format_percent(value, format="#,##0.#%", locale=locale)
+
+
+def _variant(variant: str, locale: str) -> str:
+    return t(f"variant.{variant}", locale)
+
+
+# ----------------------------------------------------------------------------- stats
+
+
+def stats_embed(report, name: str, locale: str) -> discord.Embed:
+    s = report.stats
+    embed = discord.Embed(title=t("stats.title", locale, name=name), colour=COLOUR)
+    if s.games == 0:
+        embed.description = t("stats.no_games", locale, name=name)
+    else:
+        fields = [
+            ("stats.games_played", str(s.games)),
+            ("stats.wins", str(s.wins)),
+            ("stats.win_rate", _percent(s.win_rate or 0.0, locale)),
+            ("stats.average_score", _decimal(s.avg_score or 0.0, locale)),
+            ("stats.best_game", t("points.count", locale, count=s.best_score or 0)),
+            ("stats.tokens", str(s.tokens)),
+            ("stats.clean_rounds", str(s.clean_rounds)),
+            ("stats.favourite_variant", _variant(s.favourite_variant, locale)),
+            ("stats.games_vs_ai", str(s.games_vs_ai)),
+            ("stats.streak.current", t("stats.streak.value", locale, count=s.current_streak)),
+            ("stats.streak.longest", t("stats.streak.value", locale, count=s.longest_streak)),
+        ]
+        for key, value in fields:
+            embed.add_field(name=t(key, locale), value=value, inline=True)
+        recent = "\n".join(_recent_line(r, locale) for r in s.last_games)
+        embed.add_field(name=t("stats.last_games", locale), value=recent, inline=False)
+    if report.head_to_head is not None:
+        h = report.head_to_head
+        value = (
+            t("stats.vs.line", locale, games=h.games, mine=h.a_wins, theirs=h.b_wins,
+              ahead=h.a_ahead, behind=h.b_ahead)
+            if h.games
+            else t("stats.vs.none", locale)
+        )
+        embed.add_field(name=t("stats.vs.title", locale), value=value, inline=False)
+    return embed
+
+
+def _recent_line(r: RecentResult, locale: str) -> str:
+    trophy = "🏆 " if r.won else ""
+    return trophy + t("stats.last_game", locale, count=r.final_score, date=_date(r.finished_at),
+                      variant=_variant(r.variant, locale), place=r.place, game_id=r.game_id)
+
+
+# --------------------------------------------------------------------------- history
+
+
+def _player(p: PlayerResult, locale: str) -> str:
+    if p.is_ai:
+        return f"🤖 {p.display_name}"
+    if p.user_id is not None:
+        return f"<@{p.user_id}>"
+    return p.display_name or t("stats.forgotten", locale)
+
+
+def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t("history.title", locale), colour=COLOUR)
+    if not games:
+        embed.description = t("history.empty", locale, command="`/lama new`")
+        return embed
+    lines = []
+    for g in games:
+        players = ", ".join(_player(p, locale) for p in g.players)
+        winners = i18n.format_list([_player(p, locale) for p in g.winners], locale)
+        lines.append(t("history.line", locale, game_id=g.game_id, date=_date(g.finished_at),
+                       variant=_variant(g.variant, locale), players=players, winners=winners))
+    embed.description = "\n".join(lines)
+    embed.set_footer(text=t("history.footer", locale))
+    return embed
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def _seat_name(seat: ReplaySeat, locale: str) -> str:
+    name = seat.name or t("stats.forgotten", locale)
+    return f"🤖 {name}" if seat.is_ai else name
+
+
+def _card(card, replay: Replay, locale: str) -> str:
+    return i18n.card_name(card.code, replay.variant, locale)
+
+
+def _event_line(event, names: list[str], replay: Replay, locale: str) -> str | None:
+    name = names[event.seat] if hasattr(event, "seat") else ""
+    if isinstance(event, ev.CardPlayed):
+        return t("move.played", locale, name=name, card=_card(event.card, replay, locale))
+    if isinstance(event, ev.CardDrawn):
+        return t("move.drew", locale, name=name)
+    if isinstance(event, ev.PlayerQuit):
+        return t("move.quit", locale, name=name)
+    if isinstance(event, ev.ForcedQuit):
+        alone = event.reason is ev.ForcedQuitReason.ALONE
+        return t("move.forced_quit.alone" if alone else "move.forced_quit", locale, name=name)
+    if isinstance(event, ev.ExtraTurn):
+        return t("move.extra_turn", locale, name=name)
+    return None
+
+
+def _round_lines(rnd, names: list[str], replay: Replay, locale: str) -> list[str]:
+    lines = [
+        t("round.starts", locale, name=names[rnd.starting_seat]),
+        t("table.top_card", locale, card=_card(rnd.top_card, replay, locale)),
+    ]
+    for step in rnd.steps:
+        mark = "⏱️ " if step.actor is Actor.TIMER else ""
+        lines += [mark + line for e in step.events
+                  if (line := _event_line(e, names, replay, locale))]
+    if rnd.ended is not None:
+        empty = rnd.ended.ended_by is ev.RoundEndReason.EMPTY_HAND
+        emptied = next((r.seat for r in rnd.ended.results if r.emptied_hand), None)
+        lines.append(
+            "**" + (t("round.emptied", locale, name=names[emptied])
+                    if empty and emptied is not None else t("round.all_quit", locale)) + "**"
+        )
+        for r in rnd.ended.results:
+            cards = " ".join(_card(c, replay, locale) for c in r.hand) or "—"
+            lines.append(t("round.line", locale, name=names[r.seat], cards=cards,
+                           penalty=r.penalty, total=r.score_after))
+    return lines
+
+
+def _chunks(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
+    """Join lines into field values of at most `limit` characters, never splitting a line."""
+    chunks, current = [], ""
+    for line in lines:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def replay_fields(replay: Replay, locale: str) -> list[tuple[str, str]]:
+    names = [_seat_name(s, locale) for s in replay.seats]
+    fields = []
+    for rnd in replay.rounds:
+        for i, chunk in enumerate(_chunks(_round_lines(rnd, names, replay, locale))):
+            key = "replay.round" if i == 0 else "replay.round_continued"
+            fields.append((t(key, locale, round=rnd.number), chunk))
+    if replay.winners:
+        winners = [names[s] for s in replay.winners]
+        score = replay.scores[replay.winners[0]]
+        if len(winners) == 1:
+            text = t("game.winner", locale, count=score, name=winners[0])
+        else:
+            text = t("game.shared_winners", locale, count=score,
+                     names=i18n.format_list(winners, locale))
+        standings = sorted(range(len(names)), key=lambda s: (replay.scores[s], s))
+        lines = [text] + [
+            t("game.standing", locale, count=replay.scores[s],
+              rank=1 + sum(x < replay.scores[s] for x in replay.scores), name=names[s])
+            for s in standings
+        ]
+        fields.append((t("game.over", locale), "\n".join(lines)[:FIELD_LIMIT]))
+    return fields
+
+
+def replay_pages(replay: Replay, locale: str) -> list[discord.Embed]:
+    """The replay as embeds that each fit Discord's limits; at least one."""
+    title = t("replay.title", locale, game_id=replay.game_id,
+              variant=_variant(replay.variant, locale))
+    players = ", ".join(_seat_name(s, locale) for s in replay.seats)
+    when = _date(replay.finished_at) if replay.finished_at else "—"
+    description = t("replay.description", locale, date=when, target=replay.target,
+                    players=players)[:1000]
+    pages: list[list[tuple[str, str]]] = [[]]
+    used = len(title) + len(description) + 40  # + footer
+    for name, value in replay_fields(replay, locale):
+        size = len(name) + len(value)
+        if pages[-1] and (len(pages[-1]) >= FIELDS_PER_PAGE or used + size > PAGE_BUDGET):
+            pages.append([])
+            used = len(title) + len(description) + 40
+        pages[-1].append((name, value))
+        used += size
+    embeds = []
+    for number, fields in enumerate(pages, start=1):
+        embed = discord.Embed(title=title, description=description, colour=COLOUR)
+        for name, value in fields:
+            embed.add_field(name=name, value=value, inline=False)
+        embed.set_footer(text=t("replay.page", locale, page=number, pages=len(pages)))
+        embeds.append(embed)
+    return embeds
+
+
+# -------------------------------------------------------------------------- settings
+
+
+def _seconds(value: float, locale: str) -> str:
+    if not value:
+        return t("settings.value.off", locale)
+    if float(value).is_integer():
+        return t("settings.value.seconds", locale, count=int(value))
+    # A fraction picks no plural form; the unit symbol reads the same in every language.
+    return f"{_decimal(value, locale)} s"
+
+
+def settings_embed(s: GuildSettings, locale: str, *, saved_now: bool) -> discord.Embed:
+    embed = discord.Embed(title=t("settings.title", locale), colour=COLOUR)
+    embed.description = t("settings.saved" if saved_now else "settings.hint", locale)
+    channel = f"<#{s.games_channel_id}>" if s.games_channel_id else t("settings.channel.any",
+                                                                       locale)
+    for key, value in (
+        ("settings.default_variant", _variant(s.variant, locale)),
+        ("settings.target", str(s.target)),
+        ("settings.turn_timeout", _seconds(s.turn_timeout_s, locale)),
+        ("settings.ai_delay", _seconds(s.ai_delay_s, locale)),
+        ("settings.games_channel", channel),
+    ):
+        embed.add_field(name=t(key, locale), value=value, inline=True)
+    return embed
