@@ -65,10 +65,20 @@ def humans_turn_or_over(bot, game_id: int) -> bool:
     return view.current_seat is not None and not view.seats[view.current_seat].is_ai
 
 
+def move_in_progress(bot, game_id: int) -> bool:
+    """A move is being committed: the engine has moved on, its update is not yet published.
+
+    (The game's lock is held from the engine's apply until after the commit; the update is
+    handed to the renderer right after the lock is released, without yielding.)"""
+    return bot.service._games[game_id].lock.locked()
+
+
 async def settle(bot, game_id: int) -> None:
     """Wait until the AIs have moved (a human is on turn, or the game is over) and every
     update is on Discord."""
-    await wait_until(lambda: humans_turn_or_over(bot, game_id))
+    await wait_until(
+        lambda: humans_turn_or_over(bot, game_id) and not move_in_progress(bot, game_id)
+    )
     await bot.renderer.flush_all()
 
 

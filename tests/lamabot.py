@@ -34,10 +34,18 @@ def bot_errors():
 
 
 @pytest.fixture
-async def lamabot(fake_discord, tmp_path, bot_errors):
+def bot_clock():
+    """The bot's clock: real time. A test that drives time parametrizes it with a FakeClock:
+    `@pytest.mark.parametrize("bot_clock", [FakeClock()])`, then `clock.advance(...)` and
+    `await bot.service.fire_due_timers()`."""
+    return None
+
+
+@pytest.fixture
+async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock):
     """LamaBot with a fresh database; AIs move at once so games run fast."""
     settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0)
-    bot = LamaBot(settings, guild_ready_timeout=0.05)
+    bot = LamaBot(settings, clock=bot_clock, guild_ready_timeout=0.05)
     async with run_bot(fake_discord, bot, sync_commands=False):
         await bot.service.save_guild_settings(
             GuildSettings(fake_discord.guild.id, ai_delay_s=0.0, turn_timeout_s=3600)
