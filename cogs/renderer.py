@@ -270,7 +270,7 @@ class Renderer:
         self._dms_closed.add(user_id)
         mention = f"<@{user_id}>"
         if first_time:
-            text = t("error.dms_closed", locale, mention=mention)
+            text = t("error.dms_closed", locale, mention=mention, command="/lama hand")
         elif view.current_seat == seat:
             text = t("table.your_turn", locale, mention=mention)
             text += " " + t("table.hand_by_dm", locale, command="/lama hand")
