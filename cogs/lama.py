@@ -96,6 +96,8 @@ class Lama(
         ai_level: Level | None = None,
     ) -> None:
         self._locale(interaction)
+        if interaction.guild_id is None:  # guild_only() on a subcommand does not reach Discord
+            raise HostingError(Problem.WRONG_CHANNEL)
         defaults = await self.service.guild_defaults(interaction.guild_id)
         options = GameOptions(
             variant=variant or defaults.variant,
