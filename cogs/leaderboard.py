@@ -13,7 +13,7 @@ import re
 import discord
 from babel.numbers import format_decimal, format_percent
 from discord import app_commands
-from discord.app_commands import Choice
+from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from hosting.stats import LeaderboardPage, Period
@@ -42,25 +42,28 @@ PERIOD_KEYS = {
     Period.WEEK: "stats.period.week",
 }
 
-SORT_CHOICES = [
-    Choice(name="Wins", value=LeaderboardSort.WINS.value),
-    Choice(name="Win rate (5+ games)", value=LeaderboardSort.WIN_RATE.value),
-    Choice(name="Average final score (lower is better)", value=LeaderboardSort.AVG_SCORE.value),
-    Choice(name="Tokens per game (lower is better)", value=LeaderboardSort.TOKENS.value),
-    Choice(name="Clean rounds", value=LeaderboardSort.CLEAN_ROUNDS.value),
-    Choice(name="Games played", value=LeaderboardSort.GAMES.value),
-]
+
+def _choice(english: str, key: str, value: str) -> Choice[str]:
+    """A choice whose name the translator looks up under `key` (cogs/translator.py)."""
+    return Choice(name=locale_str(english, key=key), value=value)
+
+
+SORT_CHOICES = [_choice(english, SORT_KEYS[sort], sort.value) for english, sort in (
+    ("Most wins", LeaderboardSort.WINS),
+    ("Best win rate (5+ games)", LeaderboardSort.WIN_RATE),
+    ("Lowest average score", LeaderboardSort.AVG_SCORE),
+    ("Fewest tokens per game", LeaderboardSort.TOKENS),
+    ("Most clean rounds", LeaderboardSort.CLEAN_ROUNDS),
+    ("Most games played", LeaderboardSort.GAMES),
+)]
 VARIANT_CHOICES = [
-    Choice(name="All variants", value=ALL_VARIANTS),
-    Choice(name="Classic", value="classic"),
-    Choice(name="Party", value="party"),
-    Choice(name="Lato z Komarami", value="komarami"),
+    _choice("All variants", "leaderboard.variant.all", ALL_VARIANTS),
+    *(_choice(name, f"variant.{v}", v) for name, v in (
+        ("Classic", "classic"), ("Party", "party"), ("Lato z Komarami", "komarami"))),
 ]
-PERIOD_CHOICES = [
-    Choice(name="All time", value=Period.ALL_TIME.value),
-    Choice(name="This month", value=Period.MONTH.value),
-    Choice(name="This week", value=Period.WEEK.value),
-]
+PERIOD_CHOICES = [_choice(english, PERIOD_KEYS[period], period.value) for english, period in (
+    ("All time", Period.ALL_TIME), ("This month", Period.MONTH), ("This week", Period.WEEK),
+)]
 
 _SORTS = "|".join(s.value for s in LeaderboardSort)
 _PERIODS = "|".join(p.value for p in Period)
