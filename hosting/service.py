@@ -72,6 +72,8 @@ class GameService:
             if hosted.status is Status.RUNNING:
                 self._arm_timers(hosted, turn_started_at=record.updated_at)
             restored.append(hosted.view())
+        for guild_id in {view.guild_id for view in restored}:
+            await self.guild_settings(guild_id)  # their language, channel, … without a wait
         return restored
 
     def _register(self, hosted: HostedGame) -> None:
@@ -102,6 +104,12 @@ class GameService:
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self._store.settings.save_settings(settings, now=self._now())
         self._settings[settings.guild_id] = settings
+
+    def cached_guild_locale(self, guild_id: int | None) -> str | None:
+        """The server's chosen language for public messages, if its settings are loaded
+        (every server with a game has them: `/lama new` and `restore` load them)."""
+        settings = self._settings.get(guild_id) if guild_id is not None else None
+        return settings.locale if settings else None
 
     def check_channel_allowed(self, guild_id: int, channel_id: int) -> None:
         settings = self._settings.get(guild_id)

@@ -263,3 +263,4 @@ class GuildSettings:
     turn_timeout_s: int = DEFAULT_TURN_TIMEOUT_S
     ai_delay_s: float = DEFAULT_AI_DELAY_S
     games_channel_id: int | None = None  # None: games allowed in every channel
+    locale: str | None = None  # public messages' language; None: the server's preferred locale
