@@ -105,6 +105,16 @@ class StatsCommands:
     def _stats_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)
 
+    async def _refused_in_dm(self, interaction: discord.Interaction) -> bool:
+        """guild_only() is ignored on subcommands: a DM must be answered here, not reach the
+        store with no server id."""
+        if interaction.guild_id is not None:
+            return False
+        await interaction.response.send_message(
+            t("error.guild_only", self._stats_locale(interaction)), ephemeral=True
+        )
+        return True
+
     # ------------------------------------------------------------------ stats
 
     @app_commands.command(name="stats", description="LAMA statistics of a player on this server")
@@ -113,6 +123,8 @@ class StatsCommands:
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
+        if await self._refused_in_dm(interaction):
+            return
         locale = self._stats_locale(interaction)
         player = user or interaction.user
         report = await self.bot.stats_service.player(
@@ -124,6 +136,8 @@ class StatsCommands:
     @app_commands.command(name="history", description="This server's most recent LAMA games")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
+        if await self._refused_in_dm(interaction):
+            return
         locale = self._stats_locale(interaction)
         games = await self.bot.stats_service.history(interaction.guild_id)
         await interaction.response.send_message(embed=render.history_embed(games, locale))
@@ -136,6 +150,8 @@ class StatsCommands:
     async def replay(
         self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]
     ) -> None:
+        if await self._refused_in_dm(interaction):
+            return
         await self._send_replay(interaction, game_id, 0, edit=False)
 
     @guarded
@@ -184,6 +200,8 @@ class StatsCommands:
         channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
     ) -> None:
+        if await self._refused_in_dm(interaction):
+            return
         locale = self._stats_locale(interaction)
         perms = interaction.permissions
         # default_permissions only hides the command; a server can grant it to anyone, so the

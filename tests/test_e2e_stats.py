@@ -204,6 +204,9 @@ async def test_settings_are_for_members_who_manage_the_server(fake_discord, lama
     lama, other = fake.channel("lama"), fake.channel("lama-2")
     before = await bot.store.settings.get_settings(fake.guild.id)
 
+    for command in ("lama settings", "lama stats", "lama history"):
+        in_dm = await fake.slash(owner, None, command)
+        refused(in_dm, "only in a server channel")
     denied = await fake.slash(carol, lama, "lama settings", target=60)
     refused(denied, "Only members who can manage this server")
     assert await bot.store.settings.get_settings(fake.guild.id) == before
