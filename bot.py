@@ -20,10 +20,12 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+import cardart
 from cogs.components import DYNAMIC_ITEMS
 from cogs.errors import report
 from cogs.renderer import Renderer
 from cogs.text import locale_of, public_locale
+from cogs.translator import LamaTranslator
 from hosting import GameService, SystemClock
 from hosting.clock import Clock
 from hosting.stats import StatsService
@@ -99,6 +101,7 @@ class LamaBot(commands.AutoShardedBot):
         self.force_sync = sync
         self.store: Store | None = None
         self.user_locales: dict[int, str] = {}  # users who chose a language themselves
+        self._locales_loaded: set[int] = set()  # users whose choice was read from the store
         self._restored: list = []
         self._background: list[asyncio.Task] = []
 
@@ -111,10 +114,13 @@ class LamaBot(commands.AutoShardedBot):
         self.service.add_listener(self.renderer.on_update)
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again
         self.tree.on_error = report
+        self.tree.interaction_check = self._before_command
+        await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self._restored = await self.service.restore()
         log.info("Restored %d unfinished games", len(self._restored))
+        await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
 
@@ -126,22 +132,54 @@ class LamaBot(commands.AutoShardedBot):
             await self.store.close()
 
     def locale_of(self, interaction: discord.Interaction) -> str:
+        """The reader's language: their /lama language choice, else their Discord client's."""
         return locale_of(interaction, self.user_locales.get(interaction.user.id))
 
     def public_locale_of(self, guild: discord.Guild | None) -> str:
-        return public_locale(guild)
+        """A server's public language: its setting, else its preferred locale."""
+        return public_locale(guild, self.service.cached_guild_locale(guild and guild.id))
+
+    async def ensure_user_locale(self, user_id: int) -> str | None:
+        """Load a user's language choice into `user_locales`: one read per user per process."""
+        if user_id not in self._locales_loaded:
+            locale = await self.store.settings.get_user_locale(user_id)
+            if user_id not in self._locales_loaded:  # a /lama language meanwhile wins
+                self._locales_loaded.add(user_id)
+                if locale:
+                    self.user_locales[user_id] = locale
+        return self.user_locales.get(user_id)
+
+    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
+        """Store a user's language choice (None: follow Discord's) and cache it."""
+        await self.store.settings.set_user_locale(user_id, locale, now=int(self.clock.now()))
+        self._locales_loaded.add(user_id)
+        if locale:
+            self.user_locales[user_id] = locale
+        else:
+            self.user_locales.pop(user_id, None)
+
+    async def _before_command(self, interaction: discord.Interaction) -> bool:
+        """The command tree's check: every command and autocomplete knows the reader's
+        language before it runs (components do the same in cogs.errors.guarded)."""
+        await self.ensure_user_locale(interaction.user.id)
+        return True
 
     # --------------------------------------------------------------- commands
 
-    def command_tree_hash(self) -> str:
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+    async def command_tree_hash(self) -> str:
+        """A digest of what a sync would register, translations included."""
+        commands_, translator = self.tree.get_commands(), self.tree.translator
+        if translator is None:
+            payload = [c.to_dict(self.tree) for c in commands_]
+        else:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()
 
     async def sync_commands_if_changed(self) -> None:
         """Sync on purpose: when the command tree changed since the last sync, or when asked."""
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
-        digest = f"{self.command_tree_hash()}:{guild.id if guild else 'global'}"
+        digest = f"{await self.command_tree_hash()}:{guild.id if guild else 'global'}"
         meta = self.store.settings
         if not self.force_sync and await meta.get_meta("command_tree_hash") == digest:
             log.info("Slash commands unchanged since the last sync; not syncing")

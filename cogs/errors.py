@@ -126,9 +126,16 @@ async def report(interaction: discord.Interaction, error: Exception) -> None:
             exc_info=error,
         )
     try:
-        await answer(interaction, explain(error, locale_of(interaction), _game_of(interaction)))
+        text = explain(error, _reader_locale(interaction), _game_of(interaction))
+        await answer(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell user %s about %r", interaction.user.id, error)
+
+
+def _reader_locale(interaction: discord.Interaction) -> str:
+    """The bot's choice (it knows /lama language overrides), else the client's locale."""
+    bot_locale_of = getattr(interaction.client, "locale_of", None)
+    return bot_locale_of(interaction) if bot_locale_of else locale_of(interaction)
 
 
 def _game_of(interaction: discord.Interaction) -> GameView | None:
@@ -148,6 +155,9 @@ def guarded(callback: Callable[..., Awaitable[None]]):
     @functools.wraps(callback)
     async def wrapper(self, interaction: discord.Interaction, *args, **kwargs):
         try:
+            ensure = getattr(interaction.client, "ensure_user_locale", None)
+            if ensure is not None:  # the reader's /lama language, as for slash commands
+                await ensure(interaction.user.id)
             await callback(self, interaction, *args, **kwargs)
         except Exception as error:
             await report(interaction, error)

@@ -14,9 +14,10 @@ from discord.ext import commands
 from hosting import GameOptions, HostingError, Problem
 from hosting.views import Status
 
-from . import embeds
-from .components import hand_view, lobby_view
+from . import embeds, images
+from .components import lobby_view
 from .errors import guarded, report
+from .language import LanguageCommands
 from .stats import StatsCommands
 from .text import t
 
@@ -31,6 +32,7 @@ def _is_admin(interaction: discord.Interaction) -> bool:
 
 class Lama(
     StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)
+    LanguageCommands,  # /lama language (cogs/language.py)
     commands.GroupCog,
     group_name="lama",
     group_description="Play LAMA in this server",
@@ -204,9 +206,7 @@ class Lama(
         view = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
         observation = self.service.observation(view.game_id, interaction.user.id)
         await interaction.response.send_message(
-            embed=embeds.hand_embed(view, observation, locale),
-            view=hand_view(view, observation, locale),
-            ephemeral=True,
+            **images.hand_message(view, observation, locale), ephemeral=True
         )
 
     @app_commands.command(

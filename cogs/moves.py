@@ -11,8 +11,7 @@ from discord.ext import commands
 
 from lama import DRAW, QUIT, Card, Play
 
-from . import embeds
-from .components import hand_view
+from . import images
 from .errors import guarded, report
 from .text import card_label, t
 
@@ -49,9 +48,7 @@ class Moves(commands.Cog):
             await interaction.response.send_message(t("game.over", locale), ephemeral=True)
             return
         await interaction.response.send_message(
-            embed=embeds.hand_embed(update.view, observation, locale),
-            view=hand_view(update.view, observation, locale),
-            ephemeral=True,
+            **images.hand_message(update.view, observation, locale), ephemeral=True
         )
 
     @app_commands.command(name="play", description="Play a card from your hand")
@@ -116,9 +113,9 @@ class Moves(commands.Cog):
             game_id, seat.index, interaction.message.id
         ):
             self.renderer.handled_by_interaction(game_id, seat.index)
+        # The same message, redrawn: its picture is replaced too (attachments=[new file]).
         await interaction.response.edit_message(
-            embed=embeds.hand_embed(update.view, observation, locale),
-            view=hand_view(update.view, observation, locale),
+            **images.hand_message(update.view, observation, locale, edit=True)
         )
 
     def _is_hand_message(self, game_id: int, seat: int, message_id: int) -> bool:

@@ -22,8 +22,8 @@ import discord
 from hosting.views import GameUpdate, GameView, NoticeKind, Status
 from lama import events as ev
 
-from . import embeds
-from .components import hand_view, lobby_view, rematch_view
+from . import embeds, images
+from .components import lobby_view, rematch_view
 from .text import public_locale, seat_name, t
 
 log = logging.getLogger(__name__)
@@ -59,11 +59,24 @@ class Renderer:
     def remember_locale(self, user_id: int, locale: str) -> None:
         self._user_locale[user_id] = locale
 
-    def locale_for_user(self, user_id: int | None) -> str:
-        return self._user_locale.get(user_id or 0, "en")
+    def locale_for_user(self, user_id: int | None, view: GameView | None = None) -> str:
+        """A DM's language: the user's /lama language choice, else the locale of their last
+        interaction, else the game's public language (e.g. right after a restart)."""
+        user_id = user_id or 0
+        chosen = getattr(self.bot, "user_locales", {}).get(user_id)
+        fallback = self.locale_for_view(view) if view is not None else "en"
+        return chosen or self._user_locale.get(user_id) or fallback
+
+    async def _dm_locale(self, user_id: int, view: GameView) -> str:
+        ensure = getattr(self.bot, "ensure_user_locale", None)
+        if ensure is not None:
+            await ensure(user_id)  # their /lama language choice, read once per process
+        return self.locale_for_user(user_id, view)
 
     def locale_for_view(self, view: GameView) -> str:
-        return public_locale(self.bot.get_guild(view.guild_id))
+        """Public messages: the server's language setting, else its preferred locale."""
+        setting = self.service.cached_guild_locale(view.guild_id)
+        return public_locale(self.bot.get_guild(view.guild_id), setting)
 
     def handled_by_interaction(self, game_id: int, seat: int | None = None, *, lobby=False):
         """The answering interaction shows this seat's hand (or the lobby) itself."""
@@ -147,7 +160,7 @@ class Renderer:
                 view, "lobby", embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
             )
         if work.table and not work.new_table:
-            await self._edit(view, "table", embed=embeds.table_embed(view, locale))
+            await self._edit(view, "table", **images.table_message(view, locale, edit=True))
         for kind, payload in work.posts:
             await self._post(view, kind, payload, locale)
         if work.new_table and view.status is Status.RUNNING:
@@ -185,7 +198,7 @@ class Renderer:
             return None
 
     async def _new_table(self, view: GameView, locale: str) -> None:
-        message = await self._send(view.channel_id, embed=embeds.table_embed(view, locale))
+        message = await self._send(view.channel_id, **images.table_message(view, locale))
         if message is not None:
             await self.service.remember_message(view.game_id, "table", view.channel_id, message.id)
 
@@ -210,9 +223,8 @@ class Renderer:
         """After a restart: edit each running game's table to its current state."""
         for view in views:
             if view.status is Status.RUNNING:
-                await self._edit(
-                    view, "table", embed=embeds.table_embed(view, self.locale_for_view(view))
-                )
+                locale = self.locale_for_view(view)
+                await self._edit(view, "table", **images.table_message(view, locale, edit=True))
 
     async def refresh_table(self, view: GameView) -> None:
         """Re-post the table at the bottom of the channel (`/lama table`, restarts)."""
@@ -231,11 +243,8 @@ class Renderer:
         user_id = view.seats[seat].user_id
         if observation is None or user_id is None:
             return
-        locale = self.locale_for_user(user_id)
-        content = {
-            "embed": embeds.hand_embed(view, observation, locale),
-            "view": hand_view(view, observation, locale),
-        }
+        locale = await self._dm_locale(user_id, view)
+        content = images.hand_message(view, observation, locale)  # text, buttons and picture
         try:
             channel = await self._dm(user_id)
             message = await channel.send(**content)
@@ -252,13 +261,9 @@ class Renderer:
         user_id = view.seats[seat].user_id
         if observation is None or user_id is None or user_id in self._dms_closed:
             return
-        locale = self.locale_for_user(user_id)
-        await self._edit(
-            view,
-            f"hand:{seat}",
-            embed=embeds.hand_embed(view, observation, locale),
-            view=hand_view(view, observation, locale),
-        )
+        locale = await self._dm_locale(user_id, view)
+        content = images.hand_message(view, observation, locale, edit=True)
+        await self._edit(view, f"hand:{seat}", **content)
 
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
         """Say in the channel how to get the hand another way; the game carries on."""
@@ -287,7 +292,7 @@ class Renderer:
         seconds = view.options.turn_timeout - view.options.turn_timeout // 2
         mention = f"<@{seat.user_id}>"
         if seat.user_id not in self._dms_closed:
-            locale = self.locale_for_user(seat.user_id)
+            locale = await self._dm_locale(seat.user_id, view)
             try:
                 channel = await self._dm(seat.user_id)
                 await channel.send(

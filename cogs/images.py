@@ -1,0 +1,109 @@
+"""Card pictures on Discord messages: a bonus on top of the text, never instead of it.
+
+The embed text (emoji + names) stays the source of truth: a picture that fails to render is
+logged and left out, and the message goes out without it. Pictures are PNGs from `cardart`
+(cached per arguments, so an unchanged hand is not drawn twice), attached to the message and
+shown inside its embed with `attachment://<name>`; the attachment's description is its alt text.
+
+- Hand messages (DMs, `/lama hand`, the answer to a move) always carry their hand: when a hand
+  message is edited, the edit replaces the attachment (`attachments=[file]`).
+- The table message carries the table when it is posted, i.e. once per round and on
+  `/lama table`. Its edits (one per move) do not upload a new picture: each would be a
+  multipart upload of a fresh PNG on the busiest rate-limited route, once per move per game.
+  Instead an edit drops the picture (`attachments=[]`), so the image never shows a top card
+  or pile that is no longer true. `TABLE_IMAGE_ON_EDIT = True` re-uploads on every edit.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+
+import discord
+
+import cardart
+from hosting.views import GameView, Status
+
+from . import embeds
+from .components import hand_view
+from .text import t
+
+log = logging.getLogger(__name__)
+
+HAND_FILE = "hand.png"
+TABLE_FILE = "table.png"
+TABLE_IMAGE_ON_EDIT = False
+
+
+def _playable(view: GameView, obs) -> tuple[set[str], bool]:
+    """The codes to mark, and whether to mark at all (only on the seat's own live turn)."""
+    live = view.status is Status.RUNNING and obs.round_number == view.round_number
+    my_turn = live and obs.is_my_turn and not obs.has_quit[obs.seat]
+    return ({c.code for c in obs.legal_plays} if my_turn else set()), my_turn
+
+
+def hand_png(view: GameView, obs, locale: str) -> bytes:
+    playable, highlight = _playable(view, obs)
+    started = time.perf_counter()
+    png = cardart.render_hand(
+        [c.code for c in obs.hand], playable, view.options.variant, locale, highlight=highlight
+    )
+    log.debug("hand of %d cards rendered in %.1f ms", len(obs.hand),
+              (time.perf_counter() - started) * 1000)
+    return png
+
+
+def hand_file(view: GameView, obs, locale: str) -> discord.File | None:
+    try:
+        png = hand_png(view, obs, locale)
+    except Exception:  # a picture is a bonus: the text still carries the hand
+        log.warning("could not draw the hand of game %s", view.game_id, exc_info=True)
+        return None
+    return _file(png, HAND_FILE, t("hand.image_alt", locale))
+
+
+def table_file(view: GameView, locale: str) -> discord.File | None:
+    if view.status is not Status.RUNNING or view.top_card is None:
+        return None
+    try:
+        png = cardart.render_table(
+            view.top_card, view.draw_pile_size, max(1, view.discard_size),
+            view.options.variant, locale,
+        )
+    except Exception:
+        log.warning("could not draw the table of game %s", view.game_id, exc_info=True)
+        return None
+    return _file(png, TABLE_FILE, t("table.image_alt", locale))
+
+
+def _file(png: bytes, name: str, alt: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name, description=alt)
+
+
+# ------------------------------------------------------- message contents
+
+
+def hand_message(view: GameView, obs, locale: str, *, edit: bool = False) -> dict:
+    """Keyword arguments for sending (`edit=False`) or editing a hand message."""
+    embed = embeds.hand_embed(view, obs, locale)
+    content = {"embed": embed, "view": hand_view(view, obs, locale)}
+    file = hand_file(view, obs, locale)
+    if file is not None:
+        embed.set_image(url=f"attachment://{HAND_FILE}")
+        content["attachments" if edit else "files"] = [file]
+    elif edit:
+        content["attachments"] = []  # never leave an older hand's picture behind
+    return content
+
+
+def table_message(view: GameView, locale: str, *, edit: bool = False) -> dict:
+    """Keyword arguments for posting (`edit=False`) or editing the table message."""
+    embed = embeds.table_embed(view, locale)
+    if edit and not TABLE_IMAGE_ON_EDIT:
+        return {"embed": embed, "attachments": []}
+    file = table_file(view, locale)
+    if file is None:
+        return {"embed": embed, "attachments": []} if edit else {"embed": embed}
+    embed.set_image(url=f"attachment://{TABLE_FILE}")
+    return {"embed": embed, ("attachments" if edit else "files"): [file]}

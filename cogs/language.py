@@ -1,0 +1,63 @@
+"""/lama language: a per-user language override, as a mixin of the /lama GroupCog.
+
+Which language a message is in (cogs/text.py has the two rules):
+- replies and DMs: the reader's override (`/lama language`), else their Discord client's
+  language (`interaction.locale`); a DM sent without an interaction (a hand, a reminder) uses
+  the locale the user's last interaction had, else the game's public language;
+- public messages: the server's setting (`GuildSettings.locale`), else the server's preferred
+  locale; English is the fallback for anything we do not speak.
+
+Overrides live in the store's `user_locales` table and in `bot.user_locales`; they are read
+lazily, once per user per process (`LamaBot.ensure_user_locale`, awaited by the command tree's
+`interaction_check` and by every component callback before any text is chosen).
+The mixin expects `self.bot` and `self.renderer` (set by Lama.__init__).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import i18n
+
+from .text import locale_of, t
+
+AUTO = "auto"
+
+
+def _choice(code: str) -> app_commands.Choice[str]:
+    key = f"language.name.{code}"
+    english = i18n.translate(key, i18n.DEFAULT_LOCALE)
+    return app_commands.Choice(name=app_commands.locale_str(english, key=key), value=code)
+
+
+LANGUAGE_CHOICES = [_choice(code) for code in (*i18n.SUPPORTED_LOCALES, AUTO)]
+
+
+class LanguageCommands:
+    """Mixin for the /lama GroupCog: the reader's own game language."""
+
+    @app_commands.command(
+        name="language", description="Choose the language the bot uses with you"
+    )
+    @app_commands.describe(language="Your game language")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: str | None = None):
+        user_id = interaction.user.id
+        if language is None:
+            current = self.bot.locale_of(interaction)
+            name = t(f"language.name.{current}", current)
+            await interaction.response.send_message(
+                t("language.current", current, language=name), ephemeral=True
+            )
+            return
+        if language == AUTO:
+            await self.bot.set_user_locale(user_id, None)
+            locale = locale_of(interaction)
+            text = t("language.reset", locale)
+        else:
+            await self.bot.set_user_locale(user_id, language)
+            locale = language
+            text = t("language.set", locale, language=t(f"language.name.{locale}", locale))
+        self.renderer.remember_locale(user_id, locale)  # DMs from now on, too
+        await interaction.response.send_message(text, ephemeral=True)

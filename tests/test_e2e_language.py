@@ -1,0 +1,228 @@
+"""Each reader in their language, and pictures of the cards: LamaBot end to end.
+
+- replies and DMs: the reader's `/lama language` choice, else their Discord client's locale;
+- public messages (lobby, table, summaries): the server's setting, else its preferred locale;
+- hand DMs carry a PNG of the hand; the table message carries a PNG when each round's table
+  is posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import replace
+
+import pytest
+
+import i18n
+from bot import LamaBot, Settings
+from hosting import Status
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+
+PNG = b"\x89PNG\r\n\x1a\n"
+POST_MESSAGE = "POST /channels/{channel_id}/messages"
+
+
+async def settle(bot, game_id: int) -> None:
+    """Until a human is on turn (or the game is over) and everything is on Discord."""
+    for _ in range(1000):
+        view = bot.service.view(game_id)
+        seat = view.current_seat
+        if view.status is not Status.RUNNING or (seat is not None and not view.seats[seat].is_ai):
+            break
+        await asyncio.sleep(0.005)
+    await bot.renderer.flush_all()
+
+
+async def start_against_ai(fake, bot, host, channel, **options) -> int:
+    await fake.slash(host, channel, "lama new", ai_seats=1, **options)
+    await fake.slash(host, channel, "lama start")
+    game_id = bot.service.game_in_channel(channel.id).game_id
+    await settle(bot, game_id)
+    return game_id
+
+
+def hand_dms(fake, user, game_id: int) -> list:
+    marker = f"lama:h:{game_id}:"
+    return [m for m in fake.dms(user) if any(c.startswith(marker) for c in m.custom_ids)]
+
+
+def posts(fake, channel) -> list[tuple[str, list[str]]]:
+    """What the bot posted in the channel: (embed title, attached file names), in order."""
+    found = []
+    for call in fake.rest_calls(POST_MESSAGE):
+        if int(call.params["channel_id"]) == channel.id:
+            for embed in (call.body or {}).get("embeds") or []:
+                found.append((embed.get("title", ""), call.filenames))
+    return found
+
+
+def table_title(locale: str, variant: str, round_number: int) -> str:
+    name = i18n.t(f"variant.{variant}", locale)
+    return i18n.t("table.title", locale, variant=name, round=round_number)
+
+
+def assert_png_attached(message, filename: str) -> None:
+    assert [a.filename for a in message.attachments] == [filename], message.attachments
+    assert message.attachments[0].data.startswith(PNG)
+    assert message.embeds[0]["image"]["url"].endswith(filename)
+
+
+# --------------------------------------------------------------------------- replies and DMs
+
+
+async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_a_picture(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    bob.locale = "cs"
+    channel = fake.channel("lama")
+    lobby = await fake.slash(alice, channel, "lama new", variant="party")
+    assert i18n.t("lobby.title", "en", variant=i18n.t("variant.party", "en")) in lobby.text
+    joined = await fake.slash(bob, channel, "lama join")
+    assert joined.ephemeral and joined.text == i18n.t("lobby.joined", "cs", name="Bob")
+    started = await fake.slash(alice, channel, "lama start")
+    assert started.text == i18n.t("lobby.started", "en")
+    game_id = bot.service.game_in_channel(channel.id).game_id
+    await bot.renderer.flush_all()
+
+    hand = hand_dms(fake, bob, game_id)[-1]
+    assert hand.embeds[0]["title"] == i18n.t("hand.title", "cs", round=1)
+    assert i18n.t("action.draw", "cs") in [b.label for b in hand.buttons]
+    assert_png_attached(hand, "hand.png")
+    assert hand.attachments[0].description == i18n.t("hand.image_alt", "cs")
+    # Every count is grammatical: the pile and the hand read as the Czech plural rule says.
+    pile = re.search(r"Dobírací balíček: (\d+) \w+", hand.embed_text)
+    assert pile[0] == i18n.t("table.draw_pile", "cs", count=int(pile[1]))
+    cards = len(bot.service.observation(game_id, bob.id).hand)  # bob has not moved yet
+    assert i18n.t("hand.cards", "cs", count=cards) in hand.embed_text
+    alices = hand_dms(fake, alice, game_id)[-1]
+    assert alices.embeds[0]["title"] == i18n.t("hand.title", "en", round=1)
+
+    # /lama hand answers in Czech, with the picture too.
+    again = await fake.slash(bob, channel, "lama hand")
+    assert again.ephemeral and again.embeds[0]["title"] == i18n.t("hand.title", "cs", round=1)
+    assert_png_attached(again.message, "hand.png")
+
+
+async def test_a_move_from_the_hand_buttons_redraws_the_picture(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    dana = fake.add_user("dana", locale="es-419")
+    channel = fake.channel("lama")
+    game_id = await start_against_ai(fake, bot, dana, channel, variant="classic")
+    hand = hand_dms(fake, dana, game_id)[-1]  # her turn: the newest hand DM
+    before = hand.attachments[0].data
+    draw = next(b for b in hand.buttons if b.label == i18n.t("action.draw", "es"))
+    result = await fake.click(dana, hand, draw.custom_id)
+    assert result.response_type == 7  # the hand message itself, edited in the response
+    await settle(bot, game_id)
+    assert_png_attached(result.message, "hand.png")
+    assert result.message.attachments[0].data != before  # one more card in the picture
+    assert result.message.embeds[0]["title"] == i18n.t("hand.title", "es", round=1)
+
+
+# --------------------------------------------------------------------------- public messages
+
+
+@pytest.fixture
+def spanish_server(fake_discord):
+    fake_discord.guild.preferred_locale = "es-ES"  # before the bot connects
+    return fake_discord
+
+
+async def test_a_spanish_server_gets_a_spanish_table_with_a_picture_every_round(
+    spanish_server, lamabot
+):
+    fake, bot = spanish_server, lamabot
+    alice = fake.user("alice")  # her client is English
+    channel = fake.channel("lama")
+    game_id = await start_against_ai(fake, bot, alice, channel, variant="classic")
+    rounds = 1
+    for _ in range(50):  # alice quits every round; the AI finishes it alone
+        view = bot.service.view(game_id)
+        if view.status is not Status.RUNNING or view.round_number >= 3:
+            break
+        quit_ = await fake.slash(alice, channel, "quit")
+        assert quit_.ephemeral
+        await settle(bot, game_id)
+        rounds = bot.service.view(game_id).round_number
+    assert rounds >= 3
+    posted = posts(fake, channel)
+    for number in range(1, rounds + 1):  # one table per round, each with its picture
+        tables = [files for title, files in posted if title == table_title("es", "classic", number)]
+        assert tables == [["table.png"]], (number, posted)
+    assert (i18n.t("round.over", "es", round=1), []) in posted  # the summary: Spanish too
+    # The current table speaks Spanish, with grammatical counts.
+    current = table_title("es", "classic", rounds)
+    table = next(m for m in fake.public_messages(channel)
+                 if m.embeds and m.embeds[0].get("title") == current)
+    pile = re.search(r"Mazo: (\d+) \w+", table.embed_text)
+    assert pile is None or pile[0] == i18n.t("table.draw_pile", "es", count=int(pile[1]))
+
+
+async def test_the_server_setting_beats_the_servers_preferred_locale(spanish_server, lamabot):
+    fake, bot = spanish_server, lamabot
+    guild_id = fake.guild.id
+    settings = await bot.service.guild_settings(guild_id)
+    await bot.service.save_guild_settings(replace(settings, locale="cs"))
+    alice = fake.user("alice")
+    channel = fake.channel("lama")
+    await start_against_ai(fake, bot, alice, channel, variant="classic")
+    assert (table_title("cs", "classic", 1), ["table.png"]) in posts(fake, channel)
+
+
+# --------------------------------------------------------------------------- /lama language
+
+
+async def test_lama_language_overrides_discord_and_survives_a_restart(
+    fake_discord, tmp_path, bot_errors
+):
+    fake = fake_discord
+    carol = fake.user("carol")  # Discord says en-US
+    channel = fake.channel("lama")
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0)
+
+    bot = LamaBot(settings, guild_ready_timeout=0.05)
+    async with run_bot(fake, bot, sync_commands=False):
+        await bot.service.save_guild_settings(
+            replace(await bot.service.guild_settings(fake.guild.id), ai_delay_s=0.0)
+        )
+        chosen = await fake.slash(carol, channel, "lama language", language="cs")
+        assert chosen.ephemeral
+        assert chosen.text == i18n.t("language.set", "cs", language="Čeština")
+        rules = await fake.slash(carol, channel, "lama rules")
+        assert rules.embeds[0]["title"] == i18n.t("variant.classic", "cs")
+        shown = await fake.slash(carol, channel, "lama language")
+        assert shown.text == i18n.t("language.current", "cs", language="Čeština")
+        game_id = await start_against_ai(fake, bot, carol, channel, variant="classic")
+        assert hand_dms(fake, carol, game_id)[-1].embeds[0]["title"] == i18n.t(
+            "hand.title", "cs", round=1
+        )
+        # The public table follows the server, not her.
+        assert (table_title("en", "classic", 1), ["table.png"]) in posts(fake, channel)
+
+    bot = LamaBot(settings, guild_ready_timeout=0.05)  # same database, a fresh process
+    async with run_bot(fake, bot, sync_commands=False):
+        view = bot.service.view(game_id)  # restored
+        # A DM the bot sends on its own (her turn, a reminder) reads her choice from the store.
+        assert await bot.renderer._dm_locale(carol.id, view) == "cs"
+        rules = await fake.slash(carol, channel, "lama rules")
+        assert rules.embeds[0]["title"] == i18n.t("variant.classic", "cs")
+        drawn = await fake.slash(carol, channel, "draw")
+        assert drawn.embeds[0]["title"] == i18n.t("hand.title", "cs", round=1)
+        assert_png_attached(drawn.message, "hand.png")
+
+        reset = await fake.slash(carol, channel, "lama language", language="auto")
+        assert reset.text == i18n.t("language.reset", "en")
+        carol.locale = "es-ES"
+        rules = await fake.slash(carol, channel, "lama rules")
+        assert rules.embeds[0]["title"] == i18n.t("variant.classic", "es")
+    assert no_override_stored(tmp_path)
+
+
+def no_override_stored(tmp_path) -> bool:
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "lama.sqlite3") as db:
+        return db.execute("SELECT COUNT(*) FROM user_locales").fetchone()[0] == 0
