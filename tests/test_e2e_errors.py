@@ -310,6 +310,14 @@ async def test_command_where_no_game_is(fake_discord, lamabot, command, options)
     refused(result, "There's no LAMA game in this channel", "/lama new")
 
 
+async def test_lobby_commands_in_a_dm(fake_discord, lamabot):
+    """/lama new is guild-only in spirit, but Discord offers subcommands everywhere."""
+    fake = fake_discord
+    for command in ("lama new", "lama join", "lama start", "lama table"):
+        result = await fake.slash(fake.user("carol"), None, command)
+        refused(result, "This command works only in a server channel")
+
+
 async def test_play_in_a_dm_without_a_game(fake_discord, lamabot):
     fake = fake_discord
     result = await fake.slash(fake.user("carol"), None, "play", card="1")
