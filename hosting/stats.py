@@ -157,20 +157,22 @@ class StatsService:
             raise InvalidSetting("variant", variant)
         sort, period = LeaderboardSort(sort), Period(period)
         stats, since = self._store.stats, self.since(period)
-        total = await stats.count_ranked(guild_id, sort, variant, since)
-        pages = max(1, math.ceil(total / PAGE_SIZE))
-        page = min(max(page, 0), pages - 1)
-        rows = await stats.leaderboard(
-            guild_id, sort, variant, since, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        page = max(page, 0)
+        ranking = await stats.leaderboard_slice(
+            guild_id, sort, variant, since,
+            limit=PAGE_SIZE, offset=page * PAGE_SIZE, user_id=user_id,
         )
-        me = None
-        if user_id is not None:
-            me = next((r for r in rows if r.user_id == user_id), None)
-            if me is None:
-                me = await stats.rank_of(guild_id, user_id, sort, variant, since)
+        pages = max(1, math.ceil(ranking.total / PAGE_SIZE))
+        if page >= pages:  # a button from when there were more players: show the last page
+            page = pages - 1
+            ranking = await stats.leaderboard_slice(
+                guild_id, sort, variant, since,
+                limit=PAGE_SIZE, offset=page * PAGE_SIZE, user_id=user_id,
+            )
+        rows, total, me = ranking.rows, ranking.total, ranking.me
         min_games = MIN_GAMES_FOR_WIN_RATE if sort is LeaderboardSort.WIN_RATE else 1
         return LeaderboardPage(
-            guild_id, sort, variant, period, page, pages, total, tuple(rows), me, min_games
+            guild_id, sort, variant, period, page, pages, total, rows, me, min_games
         )
 
     # ---------------------------------------------------------------- players

@@ -383,3 +383,37 @@ async def test_forget_me_takes_a_player_off_every_board_and_keeps_the_others(wor
         u: as_tuple(r) for u, r in before.items() if u != 1
     }
     assert (await world.stats.player(GUILD, 1)).stats.games == 0
+
+
+async def test_bulk_loaded_games_rank_like_played_ones(world):
+    """store.bulk (the benchmark's loader) writes rows the leaderboard reads correctly."""
+    from store.bulk import BulkGame, BulkSeat, insert_finished_games
+
+    rng = random.Random(4)
+    games = []
+    for n in range(60):
+        users = [*rng.sample(range(1, 9), 3), None]
+        scores = [rng.randint(0, 40) for _ in users]
+        seats = [BulkSeat(u, "x", s, 1 + sum(o < s for o in scores), s == min(scores), s, n % 2)
+                 for u, s in zip(users, scores, strict=True)]
+        games.append(BulkGame(GUILD, CHANNEL, "classic", 40, 4, ts(2026, 1, 1) + n, seats))
+    assert await insert_finished_games(world.store.db, games) == 60
+    _, rows = await whole_board(world, LeaderboardSort.WINS)
+    wins = defaultdict(int)
+    for g in games:
+        for s in g.seats:
+            if s.user_id is not None:
+                wins[s.user_id] += s.won
+    assert {r.user_id: r.wins for r in rows} == dict(wins)
+    assert (await world.stats.player(GUILD, rows[0].user_id)).stats.games_vs_ai == sum(
+        rows[0].user_id in [s.user_id for s in g.seats] for g in games)
+
+
+@pytest.mark.parametrize("sort", list(LeaderboardSort))
+async def test_one_query_slice_agrees_with_the_three_separate_queries(world, season, sort):
+    stats = world.store.stats
+    for offset, user in ((0, 11), (10, 1), (20, 5)):
+        got = await stats.leaderboard_slice(GUILD, sort, limit=10, offset=offset, user_id=user)
+        assert list(got.rows) == await stats.leaderboard(GUILD, sort, limit=10, offset=offset)
+        assert got.total == await stats.count_ranked(GUILD, sort)
+        assert got.me == await stats.rank_of(GUILD, user, sort)
