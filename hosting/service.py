@@ -308,6 +308,7 @@ class GameService:
             return await self._seat_to_ai(hosted, user_id, reason="left")
         hosted = self._lobby(game_id)
         async with hosted.lock:
+            self._lobby(game_id)  # it may have started while we waited
             seat = self._seat_of(hosted, user_id)
             if seat.user_id == hosted.host_id:
                 others = [s for s in hosted.seats if s.user_id not in (None, user_id)]
@@ -340,6 +341,8 @@ class GameService:
             raise HostingError(Problem.GAME_FINISHED)
         self._require_host(hosted, actor_id, is_admin)
         async with hosted.lock:
+            if not hosted.is_active:  # over (or cancelled) while we waited
+                raise HostingError(Problem.GAME_FINISHED)
             return await self._cancel_locked(hosted)
 
     async def _cancel_locked(self, hosted: HostedGame) -> GameUpdate:
@@ -484,6 +487,7 @@ class GameService:
 
     async def _seat_to_ai(self, hosted: HostedGame, user_id: int, *, reason: str) -> GameUpdate:
         async with hosted.lock:
+            self._running(hosted.id)  # it may have ended or been cancelled while we waited
             seat = self._seat_of(hosted, user_id)
             await self._store.games.hand_seat_to_ai(
                 hosted.id, seat.index, ai_level="normal", now=self._now()
@@ -541,6 +545,8 @@ class GameService:
         if hosted is None or hosted.status is not Status.RUNNING:
             return
         async with hosted.lock:
+            if hosted.status is not Status.RUNNING:
+                return  # cancelled (or over) while this timer waited for the lock
             if hosted.seq != timer.seq or hosted.game.current_seat is None:
                 return  # someone moved since this timer was set
             seat = hosted.seats[hosted.game.current_seat]

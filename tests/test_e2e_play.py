@@ -317,6 +317,19 @@ async def test_cancel_a_running_game(fake_discord, lamabot):
     assert not (await fake.slash(mover, channel, "lama new")).ephemeral
 
 
+async def test_leave_and_cancel_at_the_same_moment(fake_discord, lamabot):
+    """Whichever lands second is refused politely; nothing is logged as an error."""
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game_id, channel = await two_humans(fake, bot)
+    cancelled, left = await asyncio.gather(
+        fake.slash(alice, channel, "lama cancel"), fake.slash(bob, channel, "lama leave")
+    )
+    await bot.renderer.flush_all()
+    assert cancelled.ephemeral and left.ephemeral
+    assert bot.service.view(game_id).status is Status.CANCELLED
+
+
 # ----------------------------------------------------------- table and rules
 
 
