@@ -209,9 +209,9 @@ async def test_random_users_sending_random_commands_and_presses(fake_discord, la
     players = rng.sample(fuzz.users[:4], rng.randint(2, 4))
     await open_game(fake, bot, fake.channel("lama"), *players, variant=variant, target=15,
                     ai_seats=rng.randint(0, 2))
-    for step in range(200):
+    for step in range(150):
         await fuzz.step()
         if step % 10 == 9:
             await fuzz.check_games()
     await fuzz.check_games()
-    assert fuzz.answered > 100
+    assert fuzz.answered > 75
