@@ -92,13 +92,15 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         "name": details.get("host", "?"),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
-        "link": f"#{details['game_id']}" if "game_id" in details else "",
+        "link": _jump_link(details),
     }
     if "channel_id" in details:
         params["channel"] = f"<#{details['channel_id']}>"
     if "channel_ids" in details:
         params["games"] = ", ".join(f"<#{c}>" for c in details["channel_ids"])
     key = _PROBLEM_KEYS[error.problem]
+    if error.problem is Problem.NOT_HOST and details.get("admin_ok"):
+        key = "error.not_host_or_admin"  # cancel and kick: Manage Server may, too
     if error.problem is Problem.WRONG_CHANNEL and "channel" in params:
         key = "error.games_channel_only"
     if error.problem is Problem.NO_GAME_HERE and details.get("in_dm"):
@@ -136,6 +138,14 @@ def _reader_locale(interaction: discord.Interaction) -> str:
     """The bot's choice (it knows /lama language overrides), else the client's locale."""
     bot_locale_of = getattr(interaction.client, "locale_of", None)
     return bot_locale_of(interaction) if bot_locale_of else locale_of(interaction)
+
+
+def _jump_link(details: dict) -> str:
+    """A link that opens the message a refusal points at (Discord renders it as a link)."""
+    if details.get("message_id") and details.get("guild_id"):
+        guild, channel, message = details["guild_id"], details["channel_id"], details["message_id"]
+        return f"https://discord.com/channels/{guild}/{channel}/{message}"
+    return f"<#{details['channel_id']}>" if "channel_id" in details else ""
 
 
 def _game_of(interaction: discord.Interaction) -> GameView | None:

@@ -227,9 +227,12 @@ class GameService:
                 raise HostingError(Problem.SEATED_ELSEWHERE, channel_id=other.channel_id)
 
     @staticmethod
-    def _require_host(hosted: HostedGame, user_id: int, is_admin: bool) -> None:
+    def _require_host(
+        hosted: HostedGame, user_id: int, is_admin: bool, *, admin_ok: bool = False
+    ) -> None:
+        """Only the host may; with `admin_ok` the refusal says Manage Server may too."""
         if user_id != hosted.host_id and not is_admin:
-            raise HostingError(Problem.NOT_HOST, host=f"<@{hosted.host_id}>")
+            raise HostingError(Problem.NOT_HOST, host=f"<@{hosted.host_id}>", admin_ok=admin_ok)
 
     # ------------------------------------------------------------------ lobby
 
@@ -243,9 +246,9 @@ class GameService:
         ai_seats: int = 0,
     ) -> GameUpdate:
         _validate_options(options, ai_seats)
-        existing = self.game_in_channel(channel_id)
+        existing = self._by_channel.get(channel_id)
         if existing is not None:
-            raise HostingError(Problem.GAME_EXISTS, game_id=existing.game_id)
+            raise self._game_exists(self._games[existing])
         self._check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
         seats = [Seat(0, host_name, host_id)]
         seats += [
@@ -328,7 +331,7 @@ class GameService:
         hosted = self._get(game_id)
         if not hosted.is_active:
             raise HostingError(Problem.GAME_FINISHED)
-        self._require_host(hosted, actor_id, is_admin)
+        self._require_host(hosted, actor_id, is_admin, admin_ok=True)
         if hosted.seat_of(target_user_id) is None:
             raise HostingError(Problem.NOT_SEATED)
         if hosted.status is Status.RUNNING:
@@ -339,7 +342,7 @@ class GameService:
         hosted = self._get(game_id)
         if not hosted.is_active:
             raise HostingError(Problem.GAME_FINISHED)
-        self._require_host(hosted, actor_id, is_admin)
+        self._require_host(hosted, actor_id, is_admin, admin_ok=True)
         async with hosted.lock:
             if not hosted.is_active:  # over (or cancelled) while we waited
                 raise HostingError(Problem.GAME_FINISHED)
@@ -382,6 +385,18 @@ class GameService:
         ai_seats = sum(1 for s in old.seats if s.user_id is None)
         return await self.open_lobby(
             old.guild_id, old.channel_id, user_id, name, old.options, ai_seats=ai_seats
+        )
+
+    @staticmethod
+    def _game_exists(hosted: HostedGame) -> HostingError:
+        """Point at the game already here: its table if it has one, else its lobby."""
+        ref = hosted.messages.get("table") or hosted.messages.get("lobby")
+        return HostingError(
+            Problem.GAME_EXISTS,
+            game_id=hosted.id,
+            guild_id=hosted.guild_id,
+            channel_id=ref[0] if ref else hosted.channel_id,
+            message_id=ref[1] if ref else None,
         )
 
     async def _lobby_changed(self, hosted: HostedGame) -> GameUpdate:

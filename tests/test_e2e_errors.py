@@ -335,7 +335,7 @@ async def test_cancel_and_kick_need_the_host_or_manage_server(fake_discord, lama
     options = {"user": bob} if command == "lama kick" else {}
     async with Unchanged(fake, bot, game_id, channel):
         result = await fake.slash(bob, channel, command, **options)
-    refused(result, "Only the host", alice.mention)
+    refused(result, "Only the host", alice.mention, "Manage Server")
     await fake.grant(bob, manage_guild=True)
     result = await fake.slash(bob, channel, command, **options)
     assert result.ephemeral and "Only the host" not in result.text
@@ -355,7 +355,9 @@ async def test_new_twice_in_a_channel_points_to_the_existing_game(fake_discord, 
     for user in (fake.user("alice"), fake.user("carol")):
         async with Unchanged(fake, bot, game_id, channel):
             result = await fake.slash(user, channel, "lama new", variant="party")
-        refused(result, "There's already a game in this channel", f"#{game_id}")
+        lobby = fake.public_messages(channel)[0]
+        link = f"https://discord.com/channels/{fake.guild.id}/{channel.id}/{lobby.id}"
+        refused(result, "There's already a game in this channel", link)
 
 
 async def test_dm_commands_route_to_the_callers_only_game(fake_discord, lamabot):
