@@ -183,7 +183,7 @@ class StatsCommands:
     @app_commands.describe(
         variant="Default variant of new games",
         target="Default target score, 10–200",
-        turn_timeout="Default seconds per turn: 0 (no timer) or 10–3600",
+        turn_timeout="Default seconds per turn, 10–3600",
         ai_delay="Seconds an AI waits before moving, 0–10",
         channel="Allow games only in this channel",
         clear_channel="Allow games in every channel again",
@@ -195,7 +195,7 @@ class StatsCommands:
         interaction: discord.Interaction,
         variant: Variant | None = None,
         target: app_commands.Range[int, 10, 200] | None = None,
-        turn_timeout: app_commands.Range[int, 0, 3600] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
         ai_delay: app_commands.Range[float, 0.0, 10.0] | None = None,
         channel: discord.TextChannel | None = None,
         clear_channel: bool = False,

@@ -39,7 +39,7 @@ HISTORY_SIZE = 10
 
 # The limits /lama new accepts, so a server default is always a valid game option.
 TARGET_RANGE = (10, 200)
-TURN_TIMEOUT_RANGE = (10, 3600)  # or 0: no turn timer
+TURN_TIMEOUT_RANGE = (10, 3600)  # GameService refuses 0 (no timer) for a game, so a default too
 AI_DELAY_RANGE = (0.0, 10.0)
 
 
@@ -271,7 +271,7 @@ class StatsService:
             changes["target"] = target
         if turn_timeout_s is not None:
             low, high = TURN_TIMEOUT_RANGE
-            if not (turn_timeout_s == 0 or low <= turn_timeout_s <= high):
+            if not low <= turn_timeout_s <= high:
                 raise InvalidSetting("turn_timeout", turn_timeout_s)
             changes["turn_timeout_s"] = turn_timeout_s
         if ai_delay_s is not None:

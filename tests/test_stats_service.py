@@ -354,19 +354,20 @@ async def test_a_replay_is_only_of_a_finished_game_of_this_server(world):
 async def test_settings_are_validated_saved_and_reach_new_lobbies(world):
     assert await world.stats.settings(GUILD) == GuildSettings(GUILD)
     saved = await world.stats.update_settings(GUILD, variant="party", target=60,
-                                              turn_timeout_s=0, ai_delay_s=2.5,
+                                              turn_timeout_s=30, ai_delay_s=2.5,
                                               games_channel_id=77)
-    assert saved == GuildSettings(GUILD, "party", 60, 0, 2.5, 77)
+    assert saved == GuildSettings(GUILD, "party", 60, 30, 2.5, 77)
     assert await world.store.settings.get_settings(GUILD) == saved
     defaults = await world.service.guild_defaults(GUILD)
-    assert (defaults.variant, defaults.target, defaults.turn_timeout) == ("party", 60, 0)
+    assert (defaults.variant, defaults.target, defaults.turn_timeout) == ("party", 60, 30)
     with pytest.raises(Exception):  # noqa: B017 — the service's own HostingError
         world.service.check_channel_allowed(GUILD, 78)
     world.service.check_channel_allowed(GUILD, 77)
     cleared = await world.stats.update_settings(GUILD, clear_channel=True)
     assert cleared.games_channel_id is None and cleared.target == 60
     world.service.check_channel_allowed(GUILD, 78)
-    for bad in ({"target": 9}, {"target": 201}, {"turn_timeout_s": 5}, {"turn_timeout_s": 3601},
+    for bad in ({"target": 9}, {"target": 201}, {"turn_timeout_s": 0}, {"turn_timeout_s": 5},
+                {"turn_timeout_s": 3601},
                 {"ai_delay_s": 10.5}, {"ai_delay_s": -1}, {"variant": "poker"}):
         with pytest.raises(InvalidSetting):
             await world.stats.update_settings(GUILD, **bad)
