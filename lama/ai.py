@@ -80,7 +80,7 @@ class HardPolicy:
     Deterministic for a given ``rng`` state; never returns an illegal action."""
 
     name = "hard"
-    samples = 48
+    samples = 128
 
     def choose(self, observation: Observation, rng: random.Random) -> Action:
         obs = observation
@@ -128,7 +128,15 @@ def get_policy(name: str | Policy) -> Policy:
 
 
 class _Tables:
-    __slots__ = ("best_play", "deck_counts", "extra", "penalty", "ruleset", "token_return")
+    __slots__ = (
+        "best_play",
+        "deck_counts",
+        "extra",
+        "over5",
+        "penalty",
+        "ruleset",
+        "token_return",
+    )
 
     def __init__(self, variant: str) -> None:
         rs = get_ruleset(variant)
@@ -137,6 +145,9 @@ class _Tables:
         self.token_return = rs.token_return
         self.deck_counts = rs.deck_counts
         self.extra = rs.extra_turn_index
+        # normal's draw test, "hand scores more than 5", is the rollouts' hottest call.
+        big = rs.llama_penalty > 5 and rs.pink_penalty > 5
+        self.over5 = _over5 if big else (lambda hand: rs.penalty_of_counts(hand) > 5)
         # For each top card: the playable card indices, most costly first (normal's order).
         self.best_play = tuple(
             tuple(sorted(f, key=lambda i: CARDS[i].penalty_rank, reverse=True))
@@ -152,6 +163,19 @@ def _tables(variant: str) -> _Tables:
     if t is None:
         t = _TABLES[variant] = _Tables(variant)
     return t
+
+
+def _over5(h: list[int]) -> bool:
+    """``penalty_of_counts(h) > 5`` for rulesets whose llamas score more than 5."""
+    if h[10] or h[11] or h[12] or h[13]:  # a 6 or any llama
+        return True
+    return (
+        (1 if h[0] or h[1] else 0)
+        + (2 if h[2] or h[3] else 0)
+        + (3 if h[4] or h[5] else 0)
+        + (4 if h[6] or h[7] else 0)
+        + (5 if h[8] or h[9] else 0)
+    ) > 5
 
 
 def _worlds(
@@ -170,10 +194,13 @@ def _worlds(
     for c in obs.hand:
         mine[c.index] += 1
     sizes = obs.hand_sizes
-    shuffle = rng.shuffle
+    rand = rng.random
+    m = len(unseen)
     out = []
     for _ in range(samples):
-        shuffle(unseen)
+        for i in range(m - 1, 0, -1):  # Fisher-Yates on rng.random(): cheaper than shuffle()
+            j = int(rand() * (i + 1))
+            unseen[i], unseen[j] = unseen[j], unseen[i]
         hands = []
         pos = 0
         for s, size in enumerate(sizes):
@@ -251,7 +278,7 @@ def _play_out(
     emptied its hand, or -1 if everyone quit."""
     best_play = table.best_play
     extra = table.extra
-    penalty = table.penalty
+    over5 = table.over5
     n = len(sizes)
     while True:
         hand = hands[cur]
@@ -263,11 +290,18 @@ def _play_out(
                 sizes[cur] = size
                 if size == 0:
                     return cur
-                if not extra[c]:
-                    cur = _next(quit_, cur, n)
+                if extra[c]:
+                    break
+                cur += 1
+                if cur == n:
+                    cur = 0
+                while quit_[cur]:
+                    cur += 1
+                    if cur == n:
+                        cur = 0
                 break
         else:
-            if active > 1 and pile and penalty(hand) > 5:
+            if active > 1 and pile and over5(hand):
                 hand[pile.pop()] += 1
                 sizes[cur] += 1
             else:
@@ -275,7 +309,13 @@ def _play_out(
                 active -= 1
                 if not active:
                     return -1
-            cur = _next(quit_, cur, n)
+            cur += 1
+            if cur == n:
+                cur = 0
+            while quit_[cur]:
+                cur += 1
+                if cur == n:
+                    cur = 0
 
 
 def _utility(obs: Observation, table: _Tables, hands: list[list[int]], emptier: int) -> float:
@@ -294,4 +334,4 @@ def _utility(obs: Observation, table: _Tables, hands: list[list[int]], emptier: 
     return u
 
 
-WIN_BONUS = 30.0
+WIN_BONUS = 10.0

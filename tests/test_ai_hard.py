@@ -134,3 +134,9 @@ def test_rollout_engine_matches_the_game(variant, seats, seed):
 def test_next_skips_quitters():
     assert _next([False, True, False], 0, 3) == 2
     assert _next([False, True, True], 0, 3) == 0
+
+
+@given(st.lists(st.integers(0, 3), min_size=14, max_size=14), VARIANTS)
+def test_fast_draw_test_agrees_with_the_scoring_rule(counts, variant):
+    table = _tables(variant)
+    assert table.over5(counts) == (table.ruleset.penalty_of_counts(counts) > 5)
