@@ -60,6 +60,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     fake_discord_url: str | None = None  # tests only: a loopback Discord stand-in
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
+    table_edit_interval: float = 5.0  # at most one table edit per game this often (REST budget)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -79,6 +80,7 @@ class Settings:
             shard_ids=tuple(int(s) for s in shard_ids.split(",")) if shard_ids else None,
             fake_discord_url=env.get("LAMABOT_FAKE_DISCORD_URL", "").strip() or None,
             render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
+            table_edit_interval=float(env.get("TABLE_EDIT_INTERVAL", "").strip() or 5.0),
         )
 
 
@@ -110,7 +112,12 @@ class LamaBot(commands.AutoShardedBot):
         self.store = await Store.open(self.settings.database_path)
         self.service = GameService(self.store, self.clock)
         self.stats_service = StatsService(self.store, self.clock, games=self.service)
-        self.renderer = Renderer(self, self.service, coalesce_delay=self.settings.render_delay)
+        self.renderer = Renderer(
+            self,
+            self.service,
+            coalesce_delay=self.settings.render_delay,
+            table_interval=self.settings.table_edit_interval,
+        )
         self.service.add_listener(self.renderer.on_update)
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again
         self.tree.on_error = report

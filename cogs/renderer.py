@@ -6,7 +6,9 @@ edit, not several. An interaction that will show a change itself — a button pr
 by editing its own message — claims that part, so it is not edited twice.
 
 REST budget per move (rate-limited calls; interaction responses are free):
-- the table: one edit, coalesced across moves that land within `coalesce_delay`;
+- the table: one edit, coalesced across moves that land within `coalesce_delay`, and at
+  most one edit per game every `table_interval` seconds (later moves wait and share one edit;
+  the players lose nothing, their hand DMs show the top card and whose turn it is);
 - the next human on turn: one fresh DM with their hand and buttons — that DM is the ping;
 - the mover: nothing when they used their hand's buttons (the response edits it).
 """
@@ -14,6 +16,7 @@ REST budget per move (rate-limited calls; interaction responses are free):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 
@@ -44,10 +47,16 @@ class _Work:
 
 
 class Renderer:
-    def __init__(self, bot, service, *, coalesce_delay: float = 0.3) -> None:
+    def __init__(
+        self, bot, service, *, coalesce_delay: float = 0.3, table_interval: float = 0.0
+    ) -> None:
         self.bot = bot
         self.service = service
         self.coalesce_delay = coalesce_delay
+        self.table_interval = table_interval
+        self._table_shown: dict[int, float] = {}  # game id -> loop time of its last table
+        self._table_due: dict[int, GameView] = {}  # game id -> the newest view not shown yet
+        self._table_later: dict[int, tuple[asyncio.Task, asyncio.Event]] = {}
         self._work: dict[int, _Work] = {}
         self._flushing: dict[int, asyncio.Task] = {}
         self._dm_channel: dict[int, int] = {}
@@ -148,9 +157,14 @@ class Renderer:
             self._flushing.pop(game_id, None)
 
     async def flush_all(self) -> None:
-        """Wait until every pending update is on Discord (tests and shutdown)."""
-        while self._flushing:
+        """Wait until every pending update is on Discord (tests and shutdown); table edits
+        held back by `table_interval` go out now."""
+        while self._flushing or self._table_later:
             await asyncio.gather(*list(self._flushing.values()), return_exceptions=True)
+            for _task, hurry in self._table_later.values():
+                hurry.set()
+            tasks = [task for task, _hurry in self._table_later.values()]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _flush(self, work: _Work) -> None:
         view = work.view
@@ -160,7 +174,7 @@ class Renderer:
                 view, "lobby", embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
             )
         if work.table and not work.new_table:
-            await self._edit(view, "table", **images.table_message(view, locale, edit=True))
+            await self._show_table(view, locale)
         for kind, payload in work.posts:
             await self._post(view, kind, payload, locale)
         if work.new_table and view.status is Status.RUNNING:
@@ -197,7 +211,41 @@ class Renderer:
             log.warning("could not post in channel %s: %s", channel_id, error)
             return None
 
+    async def _show_table(self, view: GameView, locale: str) -> None:
+        """Edit the table now, or once `table_interval` has passed since it was last shown."""
+        game_id, now = view.game_id, asyncio.get_running_loop().time()
+        wait = self._table_shown.get(game_id, -1e9) + self.table_interval - now
+        if wait > 0 or game_id in self._table_later:
+            self._table_due[game_id] = view  # the newest state wins; one edit shows it
+            if game_id not in self._table_later:
+                hurry = asyncio.Event()
+                task = asyncio.create_task(self._table_after(game_id, wait, hurry))
+                self._table_later[game_id] = (task, hurry)
+            return
+        await self._edit_table(view, locale)
+
+    async def _edit_table(self, view: GameView, locale: str) -> None:
+        if view.status is Status.RUNNING:
+            self._table_shown[view.game_id] = asyncio.get_running_loop().time()
+        else:  # its last edit: forget the game
+            self._table_shown.pop(view.game_id, None)
+        await self._edit(view, "table", **images.table_message(view, locale, edit=True))
+
+    async def _table_after(self, game_id: int, wait: float, hurry: asyncio.Event) -> None:
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hurry.wait(), wait)
+            view = self._table_due.pop(game_id, None)  # None: a new table was posted since
+            if view is not None:
+                await self._edit_table(view, self.locale_for_view(view))
+        except Exception:
+            log.exception("editing the table of game %s failed", game_id)
+        finally:
+            self._table_later.pop(game_id, None)
+
     async def _new_table(self, view: GameView, locale: str) -> None:
+        self._table_due.pop(view.game_id, None)  # an older round's table is not shown anymore
+        self._table_shown[view.game_id] = asyncio.get_running_loop().time()
         message = await self._send(view.channel_id, **images.table_message(view, locale))
         if message is not None:
             await self.service.remember_message(view.game_id, "table", view.channel_id, message.id)
