@@ -94,7 +94,9 @@ def table_embed(view: GameView, locale: str) -> discord.Embed:
         else t("table.draw_pile.empty", locale)
     )
     lines = [t("table.top_card", locale, card=top), pile]
-    if view.status is Status.RUNNING and view.current_seat is not None:
+    if view.status is Status.CANCELLED:
+        lines.insert(0, f"**{t('game.cancelled', locale)}**")
+    elif view.status is Status.RUNNING and view.current_seat is not None:
         lines.append(t("table.on_turn", locale, name=_name_of(view, view.current_seat, locale)))
     embed.description = "\n".join(lines)
     embed.add_field(name=t("table.seats", locale), value=_seat_lines(view, locale), inline=False)
@@ -244,6 +246,8 @@ def hand_embed(view: GameView, observation, locale: str) -> discord.Embed:
 
 def _turn_line(view: GameView, obs, locale: str) -> str:
     variant = view.options.variant
+    if view.status is Status.CANCELLED:
+        return t("game.cancelled", locale)
     if view.status is not Status.RUNNING or obs.round_number != view.round_number:
         return t("round.over", locale, round=obs.round_number)
     if obs.has_quit[obs.seat]:

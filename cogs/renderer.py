@@ -116,6 +116,9 @@ class Renderer:
         ):
             work.lobby = True
         humans = {s.index for s in view.seats if s.ai_level is None and s.user_id}
+        if view.status is Status.CANCELLED and view.round_number:
+            work.table = True  # the table says so, and no hand keeps live buttons
+            work.edit_hands |= set(update.hands)
         for event in update.events:
             if isinstance(event, ev.RoundEnded):
                 work.posts.append(("summary", event))

@@ -353,7 +353,9 @@ class GameService:
         hosted.status = Status.CANCELLED
         self.timers.clear(hosted.id)
         self._unregister_channel(hosted)
-        return await self._lobby_changed(hosted)
+        update = GameUpdate(view=hosted.view(), hands=hosted.hands())  # hands: to close them
+        await self._publish(update)
+        return update
 
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
         hosted = self._lobby(game_id)

@@ -308,15 +308,15 @@ async def test_cancel_a_running_game(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
     mover, _ = on_turn(fake, bot, game_id)
-    message = hand_messages(fake, mover, game_id)[-1]
     result = await fake.slash(fake.user("alice"), channel, "lama cancel")
     assert result.ephemeral and "cancelled" in result.text
     await bot.renderer.flush_all()
     assert bot.service.view(game_id).status is Status.CANCELLED
-    assert "cancelled" in fake.public_messages(channel)[0].embed_text
-    pressable = enabled_hand_buttons(message)
-    if pressable:
-        refused(await fake.click(mover, message, pressable[0]), "earlier round or game")
+    lobby, table = fake.public_messages(channel)[:2]
+    assert "cancelled" in lobby.embed_text
+    assert "cancelled" in table.embed_text and "On turn" not in table.embed_text
+    assert not enabled_hand_buttons(hand_messages(fake, mover, game_id)[-1])
+    assert "cancelled" in hand_messages(fake, mover, game_id)[-1].embed_text
     assert not (await fake.slash(mover, channel, "lama new")).ephemeral
 
 
