@@ -130,12 +130,16 @@ class LamaBot(commands.AutoShardedBot):
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
+        self._background.append(
+            asyncio.create_task(self.service.run_message_writer(), name="message-ids")
+        )
 
     async def close(self) -> None:
         for task in self._background:
             task.cancel()
         await super().close()
         if self.store is not None:
+            await self.service.flush_message_refs()  # the ids still waiting to be written
             await self.store.close()
 
     def locale_of(self, interaction: discord.Interaction) -> str:

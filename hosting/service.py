@@ -7,6 +7,7 @@ transaction, then tell the listeners. Nothing is announced that is not committed
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable
@@ -16,7 +17,7 @@ from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason, RoundStart
 from lama.actions import Action, action_from_dict, action_to_dict
 from lama.ai import get_policy
 from lama.rules import RULESETS
-from store import Actor, ChannelHasActiveGame, GuildSettings, Store
+from store import Actor, ChannelHasActiveGame, GuildSettings, MessageRef, Store
 
 from .clock import Clock
 from .errors import HostingError, Problem
@@ -28,6 +29,7 @@ from .views import GameOptions, GameUpdate, GameView, Notice, NoticeKind, Status
 log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_AI = 3
+MESSAGE_WRITE_DELAY = 0.5  # seconds message ids wait to be stored together
 _POLICY_OF_LEVEL = {"easy": "random", "normal": "normal", "hard": "hard"}
 
 Listener = Callable[[GameUpdate], Awaitable[None]]
@@ -46,6 +48,9 @@ class GameService:
         self._by_channel: dict[int, int] = {}
         self._settings: dict[int, GuildSettings] = {}
         self._listeners: list[Listener] = []
+        self._unsaved_refs: dict[tuple[int, str], MessageRef] = {}
+        self._refs_waiting = asyncio.Event()
+        self._message_writer_running = False
         self.timers = TimerQueue(clock)
 
     def _now(self) -> int:
@@ -171,23 +176,48 @@ class GameService:
     async def remember_message(
         self, game_id: int, key: str, channel_id: int, message_id: int
     ) -> None:
+        """Note where a message went; stored behind moves, not in a transaction of its own.
+
+        While `run_message_writer` runs, ids are batched (one transaction for all games every
+        `MESSAGE_WRITE_DELAY` s) and flushed on close; a crash loses at most that much, which
+        only means an old message is not edited after the restart. Without the writer (tests,
+        tools) each id is written at once.
+        """
         hosted = self._get(game_id)
         hosted.messages[key] = (channel_id, message_id)
-        games, now = self._store.games, self._now()
-        if key == "lobby":
-            await games.set_lobby_message(game_id, message_id, now=now)
-        elif key == "table":
-            await games.set_table_message(game_id, channel_id, message_id, now=now)
-        elif key.startswith("hand:"):
-            round_number = hosted.game.round_number if hosted.game else None
-            await games.set_seat_dm(
-                game_id,
-                int(key.split(":")[1]),
-                dm_channel_id=channel_id,
-                hand_message_id=message_id,
-                hand_round=round_number,
-                now=now,
-            )
+        kind, _, seat = key.partition(":")
+        self._unsaved_refs[(game_id, key)] = MessageRef(
+            game_id,
+            kind,
+            channel_id,
+            message_id,
+            seat=int(seat) if seat else None,
+            round_number=hosted.game.round_number if hosted.game else None,
+        )
+        if self._message_writer_running:
+            self._refs_waiting.set()
+        else:
+            await self.flush_message_refs()
+
+    async def flush_message_refs(self) -> None:
+        refs, self._unsaved_refs = list(self._unsaved_refs.values()), {}
+        if refs:
+            await self._store.games.save_message_refs(refs)
+
+    async def run_message_writer(self) -> None:
+        """Write remembered message ids in batches, for as long as the service runs."""
+        self._message_writer_running = True
+        try:
+            while True:
+                await self._refs_waiting.wait()
+                await asyncio.sleep(MESSAGE_WRITE_DELAY)
+                self._refs_waiting.clear()
+                try:
+                    await self.flush_message_refs()
+                except Exception:
+                    log.exception("could not store message ids")
+        finally:
+            self._message_writer_running = False
 
     async def moves(self, game_id: int):
         return await self._store.games.list_moves(game_id)

@@ -23,6 +23,7 @@ from store.records import (
     Game,
     GameStatus,
     JsonDict,
+    MessageRef,
     Move,
     NewSeat,
     Seat,
@@ -459,6 +460,32 @@ class GameStore:
                 "UPDATE games SET lobby_message_id = ?, updated_at = ? WHERE id = ?",
                 (message_id, now, game_id),
             )
+
+    async def save_message_refs(self, refs: Sequence[MessageRef]) -> None:
+        """Many games' message ids in one transaction (hosting writes them behind moves).
+
+        updated_at stays: it is the time of the game's last move, which turn timers count from.
+        """
+        async with self._db.transaction() as tx:
+            for ref in refs:
+                if ref.kind == "lobby":
+                    await tx.execute(
+                        "UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                        (ref.message_id, ref.game_id),
+                    )
+                elif ref.kind == "table":
+                    await tx.execute(
+                        "UPDATE games SET table_channel_id = ?, table_message_id = ? WHERE id = ?",
+                        (ref.channel_id, ref.message_id, ref.game_id),
+                    )
+                elif ref.kind == "hand":
+                    await tx.execute(
+                        "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? "
+                        "WHERE game_id = ? AND seat = ?",
+                        (ref.channel_id, ref.message_id, ref.round_number, ref.game_id, ref.seat),
+                    )
+                else:
+                    raise ValueError(f"unknown message kind {ref.kind!r}")
 
     async def set_seat_dm(
         self,

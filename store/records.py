@@ -108,6 +108,18 @@ class NewSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class MessageRef:
+    """Where an interface put one of a game's messages: its lobby, table, or a seat's hand."""
+
+    game_id: int
+    kind: str  # "lobby" | "table" | "hand"
+    channel_id: int
+    message_id: int
+    seat: int | None = None  # for "hand"
+    round_number: int | None = None  # for "hand": the round it shows
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     game_id: int
     seq: int  # 1, 2, 3, … per game

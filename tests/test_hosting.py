@@ -395,3 +395,39 @@ async def test_playing_a_card_not_in_hand_is_refused(service):
     with pytest.raises(IllegalAction) as error:
         await service.human_move(game_id, user, Play(Card.from_code(missing)))
     assert error.value.reason is Reason.CARD_NOT_IN_HAND
+
+
+# ---------------------------------------------------------------- messages
+
+
+async def test_message_ids_are_stored_at_once_without_a_writer(service, store, clock):
+    game_id = await started(service)
+    await service.remember_message(game_id, "table", CHANNEL, 555)
+    await service.remember_message(game_id, "hand:1", 77, 666)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    assert fresh.message_ref(game_id, "table") == (CHANNEL, 555)
+    assert fresh.message_ref(game_id, "hand:1") == (77, 666)
+
+
+async def test_message_ids_are_written_behind_in_one_batch(service, store, clock):
+    game_id = await started(service)
+    writer = asyncio.create_task(service.run_message_writer())
+    await asyncio.sleep(0)
+    await service.remember_message(game_id, "table", CHANNEL, 555)
+    await service.remember_message(game_id, "hand:0", 77, 666)
+    assert service.message_ref(game_id, "table") == (CHANNEL, 555)  # known at once
+    assert (await store.games.get_game(game_id)).table_message_id is None  # stored later
+    await asyncio.sleep(0.7)
+    record = await store.games.get_game(game_id)
+    assert record.table_message_id == 555
+    assert record.seats[0].hand_message_id == 666
+    writer.cancel()
+
+
+async def test_storing_message_ids_does_not_move_the_turn_clock(service, store, clock):
+    game_id = await started(service)
+    started_at = (await store.games.get_game(game_id)).updated_at
+    clock.advance(30)
+    await service.remember_message(game_id, "hand:0", 77, 666)
+    assert (await store.games.get_game(game_id)).updated_at == started_at
