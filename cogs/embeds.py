@@ -180,6 +180,8 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
         )
     if ended.ended_by is ev.RoundEndReason.ALL_QUIT:
         lines.insert(0, t("round.all_quit", locale))
+    if view.status is Status.RUNNING:
+        lines += ["", t("round.hands_on_turn", locale, command="/lama hand")]
     embed.description = "\n".join(lines)
     return embed
 

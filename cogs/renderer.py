@@ -10,7 +10,8 @@ REST budget per move (rate-limited calls; interaction responses are free):
   most one edit per game every `table_interval` seconds (later moves wait and share one edit;
   the players lose nothing, their hand DMs show the top card and whose turn it is);
 - the next human on turn: one fresh DM with their hand and buttons — that DM is the ping;
-- the mover: nothing when they used their hand's buttons (the response edits it).
+- the mover: nothing when they used their hand's buttons (the response edits it);
+- a new round: one DM, to its starter (round 1 deals every human's hand).
 """
 
 from __future__ import annotations
@@ -124,8 +125,13 @@ class Renderer:
                 work.posts.append(("summary", event))
             elif isinstance(event, ev.RoundStarted):
                 work.new_table = True
-                work.send_hands |= humans
                 work.edit_hands -= humans
+                if event.round_number == 1:
+                    work.send_hands |= humans  # the game starts: everyone sees their cards
+                elif event.starting_seat in humans:
+                    # Later rounds: the starter's hand is their ping; the others get theirs at
+                    # their first turn (the summary says so; /lama hand shows it now, free).
+                    work.send_hands.add(event.starting_seat)
             elif isinstance(event, ev.GameEnded):
                 work.posts.append(("end", None))
                 work.table = True
