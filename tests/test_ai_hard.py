@@ -6,7 +6,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lama.actions import Play
+from lama.actions import QUIT, Play
 from lama.ai import (
     HardPolicy,
     NormalPolicy,
@@ -16,7 +16,7 @@ from lama.ai import (
     _tables,
     get_policy,
 )
-from lama.cards import Card
+from lama.cards import Card, card
 from lama.events import RoundEnded
 from lama.game import Game
 from lama.scenario import scenario
@@ -140,3 +140,15 @@ def test_next_skips_quitters():
 def test_fast_draw_test_agrees_with_the_scoring_rule(counts, variant):
     table = _tables(variant)
     assert table.over5(counts) == (table.ruleset.penalty_of_counts(counts) > 5)
+
+
+def test_hard_quits_a_cheap_hand_when_an_opponent_is_about_to_go_out():
+    # Seat 1 holds a single card; ours scores 8 and could play on. normal plays the 2; hard
+    # sees that the round will most likely end before its hand gets cheaper and quits.
+    game = scenario(
+        "classic", hands=["1 1 2 5", "3", "6 6 6 6 6 6"], top="1", draw="4 4 4 4 4 4 4 4 5 5 5"
+    )
+    obs = game.observation(0)
+    assert NormalPolicy().choose(obs, None) == Play(card("2"))
+    for seed in range(3):
+        assert HardPolicy().choose(obs, random.Random(seed)) == QUIT
