@@ -11,7 +11,10 @@ in Lato z Komarami), "P" (Party's pink llama). Output is PNG bytes, cached per a
 
 from cardart import tiles
 from cardart.codes import VARIANT_CODES
-from cardart.layout import render_hand, render_table, warm_up
+from cardart.layout import cached_hand, cached_table, render_hand, render_table, warm_up
 from cardart.tiles import card_tile
 
-__all__ = ["VARIANT_CODES", "card_tile", "render_hand", "render_table", "tiles", "warm_up"]
+__all__ = [
+    "VARIANT_CODES", "cached_hand", "cached_table", "card_tile", "render_hand", "render_table",
+    "tiles", "warm_up",
+]

@@ -1,10 +1,22 @@
-"""A hand and a table composed from cached card tiles, encoded as PNG bytes (also cached)."""
+"""A hand and a table composed from cached pieces, encoded as PNG bytes (also cached).
+
+Why it is fast: every piece (a card as it sits in a hand, in each of its three looks; the
+table's piles) is drawn once in RGB and mapped once to ONE shared 256-colour palette. A picture
+is then pasted together from those pieces in palette mode ("P": one byte a pixel, no
+per-picture quantise) and PNG-encoded at zlib level 1. Pieces never overlap (each card owns a
+cell of the hand's grid), so pasting them gives the same picture as drawing it in one go.
+
+Safe to call from several threads at once (the bot renders in `asyncio.to_thread`): the caches
+are locked, cached images are never modified after they are made.
+"""
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -29,22 +41,138 @@ ROW_H = LIFT + CARD_H + BADGE_R + 10
 TOP_W = 210        # the top card on the table image
 PILE_W = 150
 
+# zlib level: 1 is the fastest and only ~10 % bigger than 3 on flat palette art; pictures
+# above BIG_PIXELS (a hand of 17+ cards, rare) take 3 to stay under ~60 KB.
+PNG_LEVEL = 1
+BIG_LEVEL = 3
+BIG_PIXELS = 1_000_000
+
+
+class PngCache:
+    """A bounded LRU of PNG bytes, shared between threads. `get` is a cheap look-up, so a
+    caller can skip a thread hop when the picture is already there."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.hits = self.misses = 0
+        self._data: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> bytes | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: bytes) -> bytes:
+        """Store; returns the cached bytes (the first one if two threads drew the same)."""
+        with self._lock:
+            existing = self._data.get(key)
+            if existing is not None:
+                return existing
+            self._data[key] = value
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+            return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+HAND_PNGS = PngCache(512)
+TABLE_PNGS = PngCache(256)
+
 
 def _png(img: Image.Image) -> bytes:
-    # A 256-colour palette (fast octree, no dithering) looks the same on flat card art, makes
-    # the file ~3x smaller (a faster upload) and encodes far faster than 24-bit PNG.
-    paletted = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    paletted.save(buf, "PNG", compress_level=3)
+    level = BIG_LEVEL if img.width * img.height > BIG_PIXELS else PNG_LEVEL
+    img.save(buf, "PNG", compress_level=level, optimize=False)
     return buf.getvalue()
 
 
+# ---- the shared palette ----------------------------------------------------------------------
+
+_palette_lock = threading.Lock()
+_palette: Image.Image | None = None
+
+
+def palette() -> Image.Image:
+    """A 1x1 "P" image carrying the palette every picture uses (built once, ~0.1 s, from every
+    card in every look and two sample tables; deterministic, so the output is too)."""
+    global _palette
+    if _palette is None:
+        with _palette_lock:
+            if _palette is None:
+                _palette = _build_palette()
+    return _palette
+
+
+def _build_palette() -> Image.Image:
+    pieces = [_cell_rgb(face, state) for face in _palette_faces() for state in STATES]
+    for top, pile, discard in ((card_face("P", "party"), 36, 5), (card_face("4", "classic"), 0, 1)):
+        table = _table_base_rgb(top, _layers(pile), _ghosts(discard))
+        _draw_pills(ImageDraw.Draw(table), 0, pile, discard)
+        pieces.append(table)
+    sheet = Image.new("RGB", (sum(p.width for p in pieces), max(p.height for p in pieces)), FELT)
+    x = 0
+    for piece in pieces:
+        sheet.paste(piece, (x, 0))
+        x += piece.width
+    # Fast octree, no dithering: flat card art keeps its look (as per-picture quantising did).
+    quantized = sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = Image.new("P", (1, 1))
+    out.putpalette(quantized.getpalette())
+    return out
+
+
+def _palette_faces() -> list[tuple[str, ...]]:
+    faces = {card_face(code, v) for v, codes in VARIANT_CODES.items() for code in codes}
+    return sorted(faces)
+
+
+def _to_palette(img: Image.Image) -> Image.Image:
+    """RGB → the shared palette (nearest colour, no dithering)."""
+    return img.quantize(palette=palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=1)
+def _felt_index() -> int:
+    return _to_palette(Image.new("RGB", (1, 1), FELT)).getpixel((0, 0))
+
+
+def _canvas(size: tuple[int, int]) -> Image.Image:
+    img = Image.new("P", size, _felt_index())
+    img.putpalette(palette().getpalette())
+    return img
+
+
 # ---- hand ------------------------------------------------------------------------------------
+
+PLAIN, PLAYABLE, DIMMED = STATES = ("plain", "playable", "dimmed")
+CELL_PAD = GAP // 2          # a card's cell: the card and the felt around it, up to the next
+CELL_W = CARD_W + GAP        # cell; nothing a card draws (frame, shadow, tick) leaves it
+CELL_H = ROW_H
+
 
 def hand_size(count: int) -> tuple[int, int]:
     cols = max(1, min(count, PER_ROW))
     rows = max(1, math.ceil(count / PER_ROW))
     return MARGIN * 2 + cols * CARD_W + (cols - 1) * GAP, MARGIN * 2 + rows * ROW_H - 10
+
+
+def card_origin(index: int) -> tuple[int, int]:
+    """Top-left of the `index`-th card's slot (a raised card's top edge) in a hand picture."""
+    row, col = divmod(index, PER_ROW)
+    return MARGIN + col * (CARD_W + GAP), MARGIN + row * ROW_H
 
 
 @lru_cache(maxsize=64)
@@ -67,38 +195,69 @@ def _tick_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     shapes.check_mark(draw, (cx, cy), r * 1.25, INK)
 
 
-@lru_cache(maxsize=512)
-def _hand_png(
-    faces: tuple[tuple[str, ...], ...], playable: tuple[bool, ...], highlight: bool
-) -> bytes:
-    img = Image.new("RGB", hand_size(len(faces)), FELT)
+def _cell_rgb(face: tuple[str, ...], state: str) -> Image.Image:
+    """One card in its cell, as it sits in a hand: plain (not your turn), playable (raised,
+    framed in white, ticked) or dimmed (lower and faded)."""
+    img = Image.new("RGB", (CELL_W, CELL_H), FELT)
     draw = ImageDraw.Draw(img)
+    x = top = CELL_PAD
+    if state == PLAIN:
+        tile = face_tile(face, CARD_W)
+        _shadow(draw, x, top + LIFT // 2)
+        img.paste(tile, (x, top + LIFT // 2), tile)
+    elif state == PLAYABLE:
+        tile = face_tile(face, CARD_W)
+        pad = 5
+        _shadow(draw, x, top + 8)
+        draw.rounded_rectangle((x - pad, top - pad, x + CARD_W + pad, top + CARD_H + pad),
+                               radius=18, fill=HIGHLIGHT)
+        img.paste(tile, (x, top), tile)
+        _tick_badge(draw, x + CARD_W / 2, top + CARD_H + pad)
+    else:
+        tile = _dimmed(face)
+        _shadow(draw, x, top + LIFT)
+        img.paste(tile, (x, top + LIFT), tile)
+    return img
+
+
+@lru_cache(maxsize=256)
+def _cell(face: tuple[str, ...], state: str) -> Image.Image:
+    """The cell in the shared palette. Cached: do not modify the result."""
+    return _to_palette(_cell_rgb(face, state))
+
+
+@lru_cache(maxsize=1)
+def _empty_hand() -> Image.Image:
+    img = Image.new("RGB", hand_size(0), FELT)
+    x, y = MARGIN, MARGIN + LIFT
+    ImageDraw.Draw(img).rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=14,
+                                          outline=FELT_DARK, width=4)
+    return _to_palette(img)
+
+
+def compose_hand(faces: tuple[tuple[str, ...], ...], states: tuple[str, ...]) -> Image.Image:
+    """The hand picture ("P" mode): each card's cell pasted at its place."""
     if not faces:
-        x, y = MARGIN, MARGIN + LIFT
-        draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=14, outline=FELT_DARK,
-                               width=4)
-        return _png(img)
-    for i, (face, can_play) in enumerate(zip(faces, playable, strict=True)):
-        row, col = divmod(i, PER_ROW)
-        x = MARGIN + col * (CARD_W + GAP)
-        top = MARGIN + row * ROW_H
-        if not highlight:
-            tile = face_tile(face, CARD_W)
-            _shadow(draw, x, top + LIFT // 2)
-            img.paste(tile, (x, top + LIFT // 2), tile)
-        elif can_play:
-            tile = face_tile(face, CARD_W)
-            pad = 5
-            _shadow(draw, x, top + 8)
-            draw.rounded_rectangle((x - pad, top - pad, x + CARD_W + pad, top + CARD_H + pad),
-                                   radius=18, fill=HIGHLIGHT)
-            img.paste(tile, (x, top), tile)
-            _tick_badge(draw, x + CARD_W / 2, top + CARD_H + pad)
-        else:
-            tile = _dimmed(face)
-            _shadow(draw, x, top + LIFT)
-            img.paste(tile, (x, top + LIFT), tile)
-    return _png(img)
+        return _empty_hand().copy()
+    img = _canvas(hand_size(len(faces)))
+    for i, (face, state) in enumerate(zip(faces, states, strict=True)):
+        x, top = card_origin(i)
+        img.paste(_cell(face, state), (x - CELL_PAD, top - CELL_PAD))
+    return img
+
+
+def _hand_key(cards, playable, variant, locale, highlight) -> tuple:
+    hand = tuple(cards)
+    can_play = frozenset(playable)
+    for code in can_play:
+        check_code(code, variant)
+    # Keyed by what is drawn, so e.g. the same numbers in two variants share one image.
+    faces = tuple(card_face(code, variant, locale) for code in hand)
+    if highlight:
+        states = tuple(PLAYABLE if code in can_play else DIMMED for code in hand)
+    else:
+        states = (PLAIN,) * len(hand)
+    return faces, states
 
 
 def render_hand(
@@ -114,19 +273,34 @@ def render_hand(
 
     Same arguments → the same bytes, rendered once. Unknown codes or variant → ValueError.
     """
-    hand = tuple(cards)
-    can_play = frozenset(playable)
-    for code in can_play:
-        check_code(code, variant)
-    # Keyed by what is drawn, so e.g. the same numbers in two variants share one image.
-    faces = tuple(card_face(code, variant, locale) for code in hand)
-    return _hand_png(faces, tuple(code in can_play for code in hand), bool(highlight))
+    key = _hand_key(cards, playable, variant, locale, highlight)
+    png = HAND_PNGS.get(key)
+    if png is None:
+        png = HAND_PNGS.put(key, _png(compose_hand(*key)))
+    return png
+
+
+def cached_hand(
+    cards: Iterable[str],
+    playable: Iterable[str],
+    variant: str,
+    locale: str = "en",
+    *,
+    highlight: bool = True,
+) -> bytes | None:
+    """`render_hand`'s PNG if it is already cached, else None (never draws: cheap enough for
+    the event loop)."""
+    return HAND_PNGS.get(_hand_key(cards, playable, variant, locale, highlight))
 
 
 # ---- table -----------------------------------------------------------------------------------
 
 TABLE_W = MARGIN * 3 + PILE_W + 40 + TOP_W + 60
 TABLE_H = MARGIN * 2 + card_size(TOP_W)[1] + 70
+_PILE_X = MARGIN + 10
+_TOP_X = _PILE_X + PILE_W + 60
+_PILL_Y = MARGIN + card_size(TOP_W)[1] + 38   # both counts on one line under the piles
+_PILL_STRIP = (_PILL_Y - 26, _PILL_Y + 27)     # the rows the count pills are drawn in
 
 
 def _count_pill(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int, face_up: bool):
@@ -152,6 +326,12 @@ def _count_pill(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int, fac
               stroke_width=1, stroke_fill=INK)
 
 
+def _draw_pills(draw: ImageDraw.ImageDraw, y_offset: int, draw_pile: int, discard: int) -> None:
+    cy = _PILL_Y - y_offset
+    _count_pill(draw, _PILE_X + PILE_W / 2, cy, draw_pile, face_up=False)
+    _count_pill(draw, _TOP_X + card_size(TOP_W)[0] / 2, cy, discard, face_up=True)
+
+
 @lru_cache(maxsize=8)
 def _discard_ghosts(layers: int) -> Image.Image:
     """Cards fanned under the top card, one per earlier discard up to a few."""
@@ -169,18 +349,26 @@ def _discard_ghosts(layers: int) -> Image.Image:
     return out
 
 
-@lru_cache(maxsize=256)
-def _table_png(top: tuple[str, ...], draw_pile: int, discard: int) -> bytes:
+def _layers(draw_pile: int) -> int:
+    """Draw-pile thickness: 0 = empty (an outline), else 1..6 stacked backs."""
+    return 0 if draw_pile == 0 else min(6, 1 + (draw_pile - 1) // 6)
+
+
+def _ghosts(discard: int) -> int:
+    return min(max(discard - 1, 0), 4)
+
+
+def _table_base_rgb(top: tuple[str, ...], layers: int, ghosts: int) -> Image.Image:
+    """The table without its two count pills."""
     img = Image.new("RGB", (TABLE_W, TABLE_H), FELT)
     draw = ImageDraw.Draw(img)
     pile_h = card_size(PILE_W)[1]
     top_w, top_h = card_size(TOP_W)
 
     # Draw pile: a stack as thick as the pile (up to 6 layers), or an empty outline.
-    px = MARGIN + 10
+    px = _PILE_X
     py = MARGIN + (top_h - pile_h) // 2
-    pill_y = MARGIN + top_h + 38  # both counts on one line under the piles
-    if draw_pile == 0:
+    if layers == 0:
         draw.rounded_rectangle((px, py, px + PILE_W, py + pile_h), radius=14, outline=FELT_DARK,
                                width=5)
         for k in range(0, PILE_W + pile_h, 24):  # hatched: "nothing here" without words
@@ -188,24 +376,42 @@ def _table_png(top: tuple[str, ...], draw_pile: int, discard: int) -> bytes:
                        (px + min(PILE_W, k), py + max(0, k - PILE_W))], fill=FELT_DARK, width=3)
     else:
         back = card_back(PILE_W)
-        layers = min(6, 1 + (draw_pile - 1) // 6)
         for layer in range(layers):
             off = (layers - 1 - layer) * 4
             img.paste(back, (px + off, py - off), back)
-    _count_pill(draw, px + PILE_W / 2, pill_y, draw_pile, face_up=False)
 
     # Discard pile: earlier cards fanned beneath, the top card large.
-    tx = px + PILE_W + 60
-    ty = MARGIN
-    ghosts = min(max(discard - 1, 0), 4)
+    tx, ty = _TOP_X, MARGIN
     if ghosts:
         fan = _discard_ghosts(ghosts)
         img.paste(fan, (tx - 40, ty - 40), fan)
     tile = face_tile(top, TOP_W)
     _shadow(draw, tx, ty, top_w, top_h)
     img.paste(tile, (tx, ty), tile)
-    _count_pill(draw, tx + top_w / 2, pill_y, discard, face_up=True)
-    return _png(img)
+    return img
+
+
+@lru_cache(maxsize=32)
+def _table_base(top: tuple[str, ...], layers: int, ghosts: int):
+    """(the base in the shared palette, the RGB rows the pills go on). Cached: read only."""
+    rgb = _table_base_rgb(top, layers, ghosts)
+    return _to_palette(rgb), rgb.crop((0, _PILL_STRIP[0], TABLE_W, _PILL_STRIP[1]))
+
+
+def compose_table(top: tuple[str, ...], draw_pile: int, discard: int) -> Image.Image:
+    base, strip_rgb = _table_base(top, _layers(draw_pile), _ghosts(discard))
+    img = base.copy()
+    strip = strip_rgb.copy()  # the pills are drawn over what lies beneath (e.g. a fanned card)
+    _draw_pills(ImageDraw.Draw(strip), _PILL_STRIP[0], draw_pile, discard)
+    img.paste(_to_palette(strip), (0, _PILL_STRIP[0]))
+    return img
+
+
+def _table_key(top_card, draw_pile_size, discard_size, variant, locale) -> tuple:
+    face = card_face(top_card, variant, locale)
+    if draw_pile_size < 0 or discard_size < 1:
+        raise ValueError("draw pile size must be >= 0 and discard size >= 1 (the top card)")
+    return face, int(draw_pile_size), int(discard_size)
 
 
 def render_table(
@@ -217,22 +423,31 @@ def render_table(
 ) -> bytes:
     """PNG of the table: the draw pile (a stack with its count) and the discard pile with the
     top card large and the pile's count. Same arguments → the same bytes, rendered once."""
-    face = card_face(top_card, variant, locale)
-    if draw_pile_size < 0 or discard_size < 1:
-        raise ValueError("draw pile size must be >= 0 and discard size >= 1 (the top card)")
-    return _table_png(face, int(draw_pile_size), int(discard_size))
+    key = _table_key(top_card, draw_pile_size, discard_size, variant, locale)
+    png = TABLE_PNGS.get(key)
+    if png is None:
+        png = TABLE_PNGS.put(key, _png(compose_table(*key)))
+    return png
+
+
+def cached_table(
+    top_card: str, draw_pile_size: int, discard_size: int, variant: str, locale: str = "en"
+) -> bytes | None:
+    """`render_table`'s PNG if it is already cached, else None (never draws)."""
+    return TABLE_PNGS.get(_table_key(top_card, draw_pile_size, discard_size, variant, locale))
 
 
 def warm_up(locales: Iterable[str] = ("en", "cs", "es")) -> None:
-    """Draw every tile once (about a quarter of a second), e.g. in the bot's setup_hook, so no
-    player ever waits for a cold tile."""
+    """Draw every piece once (about half a second), e.g. in the bot's setup_hook (in a thread),
+    so no player ever waits for a cold tile."""
+    palette()
     for variant, codes in VARIANT_CODES.items():
         for locale in locales:
             for code in codes:
                 face = card_face(code, variant, locale)
-                face_tile(face, CARD_W)
                 face_tile(face, TOP_W)
-                _dimmed(face)
+                for state in STATES:
+                    _cell(face, state)
     card_back(PILE_W)
     for layers in range(1, 5):
         _discard_ghosts(layers)

@@ -103,12 +103,87 @@ def test_different_inputs_give_different_images():
 def test_same_inputs_hit_the_cache():
     args = (["6", "L", "1", "1"], {"6", "L"}, "classic", "es")
     first = cardart.render_hand(*args)
-    hits = layout._hand_png.cache_info().hits
+    hits = layout.HAND_PNGS.hits
     again = cardart.render_hand(list(args[0]), list(args[1]), "classic", "es")
     assert again is first
-    assert layout._hand_png.cache_info().hits == hits + 1
+    assert layout.HAND_PNGS.hits == hits + 1
+    assert cardart.cached_hand(*args) is first
     table = cardart.render_table("2", 12, 4, "party")
     assert cardart.render_table("2", 12, 4, "party") is table
+    assert cardart.cached_table("2", 12, 4, "party") is table
+
+
+def test_cached_lookups_never_draw():
+    args = (["5", "5", "4", "3+", "P", "2"], {"4"}, "party", "cs")
+    assert cardart.cached_hand(*args) is None
+    png = cardart.render_hand(*args)
+    assert cardart.cached_hand(*args) is png
+    assert cardart.cached_hand(*args, highlight=False) is None
+    assert cardart.cached_table("6+", 17, 23, "party") is None
+    with pytest.raises(ValueError):
+        cardart.cached_hand(["9"], [], "classic")
+
+
+def test_png_cache_is_bounded():
+    cache = layout.PngCache(3)
+    for i in range(5):
+        cache.put(i, bytes([i]))
+    assert len(cache) == 3
+    assert cache.get(0) is None and cache.get(4) == b"\x04"
+    assert cache.put(4, b"other") == b"\x04"  # the first drawing wins
+
+
+def test_a_hand_is_its_cards_cells_pasted_in_place():
+    """One shared palette, no per-picture quantise: each card's pre-drawn cell, at its slot."""
+    cards = ["1", "2", "3+", "L", "P", "6", "6", "4", "5", "1+"]  # two rows
+    playable = {"3+", "P", "1+"}
+    img = _open(cardart.render_hand(cards, playable, "party", "es"))
+    assert img.mode == "P"
+    assert img.getpalette() == layout.palette().getpalette()
+    for i, code in enumerate(cards):
+        face = cardart.tiles.card_face(code, "party", "es")
+        state = layout.PLAYABLE if code in playable else layout.DIMMED
+        x, top = layout.card_origin(i)
+        box = (x - layout.CELL_PAD, top - layout.CELL_PAD)
+        box += (box[0] + layout.CELL_W, box[1] + layout.CELL_H)
+        assert img.crop(box).tobytes() == layout._cell(face, state).tobytes(), code
+    # between and around the cells: felt only
+    felt = layout._felt_index()
+    assert img.getpixel((2, 2)) == felt
+    assert img.getpixel((img.width - 3, img.height - 3)) == felt
+
+
+def test_output_is_deterministic_from_scratch():
+    """The palette is built from a fixed set of cards, so a fresh process draws the same bytes."""
+    args = (["2", "L", "6+", "P"], {"L", "P"}, "party", "cs")
+    first = cardart.render_hand(*args)
+    table = cardart.render_table("P", 7, 3, "party")
+    for fn in (layout._cell, layout._felt_index, layout._empty_hand, layout._table_base):
+        fn.cache_clear()
+    layout._palette = None
+    layout.HAND_PNGS.clear()
+    layout.TABLE_PNGS.clear()
+    again = cardart.render_hand(*args)
+    assert again == first and again is not first
+    assert cardart.render_table("P", 7, 3, "party") == table
+
+
+def test_threads_draw_the_same_pictures():
+    from concurrent.futures import ThreadPoolExecutor
+
+    hands = [(["1", "2", "3", str(1 + i % 6), "L"], {"L"}, "classic") for i in range(12)]
+    expected = [cardart.render_hand(*h) for h in hands]
+    layout.HAND_PNGS.clear()
+    with ThreadPoolExecutor(4) as pool:
+        drawn = list(pool.map(lambda h: cardart.render_hand(*h), hands * 3))
+    assert drawn == expected * 3
+
+
+def test_pictures_stay_small():
+    cards = sorted(VARIANT_CODES["party"])
+    assert len(cardart.render_hand(cards[:8], cards[::2], "party")) < 45_000
+    assert len(cardart.render_hand(cards + cards[:6], cards[::3], "party")) < 60_000  # 20
+    assert len(cardart.render_table("P", 40, 20, "party")) < 30_000
 
 
 def test_number_cards_look_the_same_in_every_variant_and_language():
