@@ -485,27 +485,27 @@ class GameService:
         actor: Actor,
         notices: Iterable[Notice] = (),
     ) -> GameUpdate:
-        """Apply one action under the game's lock and commit it. Raises on illegal moves."""
-        game = hosted.game
-        before = game.to_dict()
+        """Apply one action under the game's lock and commit it. Raises on illegal moves.
+
+        The action is applied to a draft of the game, which replaces the live game only once
+        it is committed: whoever looks meanwhile (a view, autocomplete) sees committed state.
+        """
+        game = Game.from_dict(hosted.game.to_dict())
         round_number = game.round_number
         events = game.apply(seat_index, action)  # raises IllegalAction, changing nothing
-        try:
-            finished = await self._finished_record(hosted, events) if game.is_over else None
-            await self._store.games.commit_move(
-                hosted.id,
-                hosted.seq + 1,
-                seat_index,
-                action_to_dict(action),
-                actor,
-                game.to_dict(),
-                self._now(),
-                round_number=round_number,
-                finished=finished,
-            )
-        except BaseException:
-            hosted.game = Game.from_dict(before)  # the engine moved on; the store did not
-            raise
+        finished = await self._finished_record(game, hosted, events) if game.is_over else None
+        await self._store.games.commit_move(
+            hosted.id,
+            hosted.seq + 1,
+            seat_index,
+            action_to_dict(action),
+            actor,
+            game.to_dict(),
+            self._now(),
+            round_number=round_number,
+            finished=finished,
+        )
+        hosted.game = game
         hosted.seq += 1
         hosted.recent.extend(events)
         if game.is_over:
@@ -522,9 +522,8 @@ class GameService:
             actor_seat=seat_index,
         )
 
-    async def _finished_record(self, hosted: HostedGame, last_events):
+    async def _finished_record(self, game: Game, hosted: HostedGame, last_events):
         """Replay the stored move log to collect every round's scoring for the records."""
-        game = hosted.game
         replay = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
         events = []
         for move in await self._store.games.list_moves(hosted.id):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import traceback
 
 import pytest
 
@@ -24,13 +25,21 @@ class ErrorLog(logging.Handler):
         self.records.append(record)
 
 
+def _describe(record: logging.LogRecord) -> str:
+    """The message and, where there is one, the traceback: enough to fix the bug."""
+    text = record.getMessage()
+    if record.exc_info:
+        text += "\n" + "".join(traceback.format_exception(*record.exc_info))
+    return text
+
+
 @pytest.fixture
 def bot_errors():
     handler = ErrorLog()
     logging.getLogger().addHandler(handler)
     yield handler.records
     logging.getLogger().removeHandler(handler)
-    assert not handler.records, [r.getMessage() for r in handler.records]
+    assert not handler.records, "\n".join(_describe(r) for r in handler.records)
 
 
 @pytest.fixture

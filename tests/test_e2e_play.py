@@ -182,11 +182,12 @@ async def settle_with_timers(bot, game_id) -> None:
         view = bot.service.view(game_id)
         return view.status is not Status.RUNNING or not view.seats[view.current_seat].is_ai
 
-    for _ in range(2000):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10  # real seconds: the bot's own timer loop may hold a move
+    while not human_on_turn() and loop.time() < deadline:
         await bot.service.fire_due_timers()
-        if human_on_turn():
-            break
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001)  # a commit runs in SQLite's thread
+    assert human_on_turn()
     await bot.renderer.flush_all()
 
 
