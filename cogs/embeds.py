@@ -12,7 +12,7 @@ from hosting.views import GameView, SeatView, Status
 from lama import events as ev
 from lama.rules import get_ruleset
 
-from .text import card_label, cards_text, seat_name, t, tokens_text, variant_name
+from .text import card_label, cards_text, move_line, seat_name, t, tokens_text, variant_name
 
 COLOUR = {"classic": 0xF4D35E, "party": 0xF15BB5, "komarami": 0x4CAF50}
 RECENT_SHOWN = 5
@@ -126,25 +126,12 @@ def _seat_lines(view: GameView, locale: str) -> str:
 
 def describe_event(event, view: GameView, locale: str) -> str | None:
     """One line of the table's "last moves"; None for events that need no line."""
-    variant = view.options.variant
     name = _name_of(view, getattr(event, "seat", None), locale)
-    if isinstance(event, ev.CardPlayed):
-        card = card_label(event.card.code, locale, variant)
-        if event.cards_left == 0:
-            return t("move.emptied_hand", locale, name=name)
-        return t("move.played", locale, name=name, card=card)
-    if isinstance(event, ev.CardDrawn):
-        return t("move.drew", locale, name=name)
-    if isinstance(event, ev.PlayerQuit):
-        return t("move.quit", locale, name=name)
-    if isinstance(event, ev.ForcedQuit):
-        alone = event.reason is ev.ForcedQuitReason.ALONE
-        return t("move.forced_quit.alone" if alone else "move.forced_quit", locale, name=name)
-    if isinstance(event, ev.ExtraTurn):
-        return t("move.extra_turn", locale, name=name)
+    if isinstance(event, ev.CardPlayed) and event.cards_left == 0:
+        return t("move.emptied_hand", locale, name=name)
     if isinstance(event, ev.RoundStarted):
         return t("round.starts", locale, name=_name_of(view, event.starting_seat, locale))
-    return None
+    return move_line(event, name, locale, view.options.variant)
 
 
 # --------------------------------------------------------- round and game

@@ -16,7 +16,7 @@ from lama import events as ev
 from store import GameSummary, GuildSettings, PlayerResult, RecentResult
 from store.records import Actor
 
-from .text import t
+from .text import move_line, t
 
 COLOUR = 0xF4D35E
 FIELD_LIMIT = 1024
@@ -69,8 +69,15 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
     if report.head_to_head is not None:
         h = report.head_to_head
         value = (
-            t("stats.vs.line", locale, games=h.games, mine=h.a_wins, theirs=h.b_wins,
-              ahead=h.a_ahead, behind=h.b_ahead)
+            t(
+                "stats.vs.line",
+                locale,
+                games=h.games,
+                mine=h.a_wins,
+                theirs=h.b_wins,
+                ahead=h.a_ahead,
+                behind=h.b_ahead,
+            )
             if h.games
             else t("stats.vs.none", locale)
         )
@@ -80,8 +87,15 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
 
 def _recent_line(r: RecentResult, locale: str) -> str:
     trophy = "🏆 " if r.won else ""
-    return trophy + t("stats.last_game", locale, count=r.final_score, date=_date(r.finished_at),
-                      variant=_variant(r.variant, locale), place=r.place, game_id=r.game_id)
+    return trophy + t(
+        "stats.last_game",
+        locale,
+        count=r.final_score,
+        date=_date(r.finished_at),
+        variant=_variant(r.variant, locale),
+        place=r.place,
+        game_id=r.game_id,
+    )
 
 
 # --------------------------------------------------------------------------- history
@@ -104,8 +118,17 @@ def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
     for g in games:
         players = ", ".join(_player(p, locale) for p in g.players)
         winners = i18n.format_list([_player(p, locale) for p in g.winners], locale)
-        lines.append(t("history.line", locale, game_id=g.game_id, date=_date(g.finished_at),
-                       variant=_variant(g.variant, locale), players=players, winners=winners))
+        lines.append(
+            t(
+                "history.line",
+                locale,
+                game_id=g.game_id,
+                date=_date(g.finished_at),
+                variant=_variant(g.variant, locale),
+                players=players,
+                winners=winners,
+            )
+        )
     embed.description = "\n".join(lines)
     embed.set_footer(text=t("history.footer", locale))
     return embed
@@ -125,18 +148,7 @@ def _card(card, replay: Replay, locale: str) -> str:
 
 def _event_line(event, names: list[str], replay: Replay, locale: str) -> str | None:
     name = names[event.seat] if hasattr(event, "seat") else ""
-    if isinstance(event, ev.CardPlayed):
-        return t("move.played", locale, name=name, card=_card(event.card, replay, locale))
-    if isinstance(event, ev.CardDrawn):
-        return t("move.drew", locale, name=name)
-    if isinstance(event, ev.PlayerQuit):
-        return t("move.quit", locale, name=name)
-    if isinstance(event, ev.ForcedQuit):
-        alone = event.reason is ev.ForcedQuitReason.ALONE
-        return t("move.forced_quit.alone" if alone else "move.forced_quit", locale, name=name)
-    if isinstance(event, ev.ExtraTurn):
-        return t("move.extra_turn", locale, name=name)
-    return None
+    return move_line(event, name, locale, replay.variant)
 
 
 def _round_lines(rnd, names: list[str], replay: Replay, locale: str) -> list[str]:
@@ -146,19 +158,33 @@ def _round_lines(rnd, names: list[str], replay: Replay, locale: str) -> list[str
     ]
     for step in rnd.steps:
         mark = "⏱️ " if step.actor is Actor.TIMER else ""
-        lines += [mark + line for e in step.events
-                  if (line := _event_line(e, names, replay, locale))]
+        lines += [
+            mark + line for e in step.events if (line := _event_line(e, names, replay, locale))
+        ]
     if rnd.ended is not None:
         empty = rnd.ended.ended_by is ev.RoundEndReason.EMPTY_HAND
         emptied = next((r.seat for r in rnd.ended.results if r.emptied_hand), None)
         lines.append(
-            "**" + (t("round.emptied", locale, name=names[emptied])
-                    if empty and emptied is not None else t("round.all_quit", locale)) + "**"
+            "**"
+            + (
+                t("round.emptied", locale, name=names[emptied])
+                if empty and emptied is not None
+                else t("round.all_quit", locale)
+            )
+            + "**"
         )
         for r in rnd.ended.results:
             cards = " ".join(_card(c, replay, locale) for c in r.hand) or "—"
-            lines.append(t("round.line", locale, name=names[r.seat], cards=cards,
-                           penalty=r.penalty, total=r.score_after))
+            lines.append(
+                t(
+                    "round.line",
+                    locale,
+                    name=names[r.seat],
+                    cards=cards,
+                    penalty=r.penalty,
+                    total=r.score_after,
+                )
+            )
     return lines
 
 
@@ -190,12 +216,18 @@ def replay_fields(replay: Replay, locale: str) -> list[tuple[str, str]]:
         if len(winners) == 1:
             text = t("game.winner", locale, count=score, name=winners[0])
         else:
-            text = t("game.shared_winners", locale, count=score,
-                     names=i18n.format_list(winners, locale))
+            text = t(
+                "game.shared_winners", locale, count=score, names=i18n.format_list(winners, locale)
+            )
         standings = sorted(range(len(names)), key=lambda s: (replay.scores[s], s))
         lines = [text] + [
-            t("game.standing", locale, count=replay.scores[s],
-              rank=1 + sum(x < replay.scores[s] for x in replay.scores), name=names[s])
+            t(
+                "game.standing",
+                locale,
+                count=replay.scores[s],
+                rank=1 + sum(x < replay.scores[s] for x in replay.scores),
+                name=names[s],
+            )
             for s in standings
         ]
         fields.append((t("game.over", locale), "\n".join(lines)[:FIELD_LIMIT]))
@@ -204,12 +236,14 @@ def replay_fields(replay: Replay, locale: str) -> list[tuple[str, str]]:
 
 def replay_pages(replay: Replay, locale: str) -> list[discord.Embed]:
     """The replay as embeds that each fit Discord's limits; at least one."""
-    title = t("replay.title", locale, game_id=replay.game_id,
-              variant=_variant(replay.variant, locale))
+    title = t(
+        "replay.title", locale, game_id=replay.game_id, variant=_variant(replay.variant, locale)
+    )
     players = ", ".join(_seat_name(s, locale) for s in replay.seats)
     when = _date(replay.finished_at) if replay.finished_at else "—"
-    description = t("replay.description", locale, date=when, target=replay.target,
-                    players=players)[:1000]
+    description = t("replay.description", locale, date=when, target=replay.target, players=players)[
+        :1000
+    ]
     pages: list[list[tuple[str, str]]] = [[]]
     used = len(title) + len(description) + 40  # + footer
     for name, value in replay_fields(replay, locale):
@@ -244,8 +278,9 @@ def _seconds(value: float, locale: str) -> str:
 def settings_embed(s: GuildSettings, locale: str, *, saved_now: bool) -> discord.Embed:
     embed = discord.Embed(title=t("settings.title", locale), colour=COLOUR)
     embed.description = t("settings.saved" if saved_now else "settings.hint", locale)
-    channel = f"<#{s.games_channel_id}>" if s.games_channel_id else t("settings.channel.any",
-                                                                       locale)
+    channel = (
+        f"<#{s.games_channel_id}>" if s.games_channel_id else t("settings.channel.any", locale)
+    )
     for key, value in (
         ("settings.default_variant", _variant(s.variant, locale)),
         ("settings.target", str(s.target)),

@@ -10,6 +10,7 @@ import discord
 
 import i18n
 from hosting.views import GameView, SeatView
+from lama import events as ev
 
 CARD_EMOJI = {"L": "🦙", "P": "🩷"}
 NUMBER_EMOJI = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
@@ -72,6 +73,24 @@ def mention_or_name(seat: SeatView, locale: str = i18n.DEFAULT_LOCALE) -> str:
     if seat.user_id and seat.ai_level is None:
         return f"<@{seat.user_id}>"
     return seat_name(seat, locale)
+
+
+def move_line(event, name: str, locale: str, variant: str) -> str | None:
+    """A move as one line ("Alice played 4"), for the table and replays; None if not a move."""
+    if isinstance(event, ev.CardPlayed):
+        return t(
+            "move.played", locale, name=name, card=card_label(event.card.code, locale, variant)
+        )
+    if isinstance(event, ev.CardDrawn):
+        return t("move.drew", locale, name=name)
+    if isinstance(event, ev.PlayerQuit):
+        return t("move.quit", locale, name=name)
+    if isinstance(event, ev.ForcedQuit):
+        alone = event.reason is ev.ForcedQuitReason.ALONE
+        return t("move.forced_quit.alone" if alone else "move.forced_quit", locale, name=name)
+    if isinstance(event, ev.ExtraTurn):
+        return t("move.extra_turn", locale, name=name)
+    return None
 
 
 def variant_name(view_or_variant: GameView | str, locale: str) -> str:
