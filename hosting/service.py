@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_AI = 3
 MESSAGE_WRITE_DELAY = 0.5  # seconds message ids wait to be stored together
+SLOW_AI_LEVELS = frozenset({"hard"})  # decided in a worker thread
 _POLICY_OF_LEVEL = {"easy": "random", "normal": "normal", "hard": "hard"}
 
 Listener = Callable[[GameUpdate], Awaitable[None]]
@@ -610,9 +611,14 @@ class GameService:
         if seat.quit_pending_round == game.round_number:
             action: Action = QUIT
         else:
-            policy = get_policy(_POLICY_OF_LEVEL[seat.ai_level or "normal"])
+            level = seat.ai_level or "normal"
+            policy = get_policy(_POLICY_OF_LEVEL[level])
             rng = random.Random(game.seed * 1_000_003 + hosted.seq)
-            action = policy.choose(game.observation(seat.index), rng)
+            observation = game.observation(seat.index)
+            if level in SLOW_AI_LEVELS:  # milliseconds of rollouts: keep the loop answering
+                action = await asyncio.to_thread(policy.choose, observation, rng)
+            else:
+                action = policy.choose(observation, rng)
         return await self._apply(hosted, seat.index, action, actor=Actor.AI)
 
     async def _time_out(self, hosted: HostedGame, seat: Seat) -> GameUpdate:
