@@ -14,10 +14,12 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+import i18n
 from hosting.stats import InvalidSetting
 
 from . import stats_embeds as render
 from .errors import guarded
+from .language import LANGUAGE_CHOICES
 from .text import t
 
 Variant = Literal["classic", "party", "komarami"]
@@ -187,7 +189,9 @@ class StatsCommands:
         ai_delay="Seconds an AI waits before moving, 0–10",
         channel="Allow games only in this channel",
         clear_channel="Allow games in every channel again",
+        language="Language of public game messages in this server",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -199,6 +203,7 @@ class StatsCommands:
         ai_delay: app_commands.Range[float, 0.0, 10.0] | None = None,
         channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
+        language: str | None = None,
     ) -> None:
         if await self._refused_in_dm(interaction):
             return
@@ -219,14 +224,17 @@ class StatsCommands:
                 ai_delay_s=ai_delay,
                 games_channel_id=channel.id if channel else None,
                 clear_channel=clear_channel,
+                locale=language,
             )
         except InvalidSetting as error:
             text = t("error.bad_option", locale, option=error.option, value=error.value)
             await interaction.response.send_message(text, ephemeral=True)
             return
-        changed = any(v is not None for v in (variant, target, turn_timeout, ai_delay, channel))
+        options = (variant, target, turn_timeout, ai_delay, channel, language)
+        changed = any(v is not None for v in options)
         changed = changed or clear_channel
-        embed = render.settings_embed(saved, locale, saved_now=changed)
+        preferred = i18n.resolve_locale(str(interaction.guild_locale or "en"))
+        embed = render.settings_embed(saved, locale, saved_now=changed, preferred=preferred)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ---------------------------------------------------------------- privacy

@@ -275,7 +275,16 @@ def _seconds(value: float, locale: str) -> str:
     return f"{_decimal(value, locale)} s"
 
 
-def settings_embed(s: GuildSettings, locale: str, *, saved_now: bool) -> discord.Embed:
+def _language(setting: str | None, locale: str, preferred: str) -> str:
+    """The public language: the server's setting, else its preferred locale (named)."""
+    if setting:
+        return t(f"language.name.{setting}", locale)
+    return t("settings.language.auto", locale, language=t(f"language.name.{preferred}", locale))
+
+
+def settings_embed(
+    s: GuildSettings, locale: str, *, saved_now: bool, preferred: str = "en"
+) -> discord.Embed:
     embed = discord.Embed(title=t("settings.title", locale), colour=COLOUR)
     embed.description = t("settings.saved" if saved_now else "settings.hint", locale)
     channel = (
@@ -287,6 +296,7 @@ def settings_embed(s: GuildSettings, locale: str, *, saved_now: bool) -> discord
         ("settings.turn_timeout", _seconds(s.turn_timeout_s, locale)),
         ("settings.ai_delay", _seconds(s.ai_delay_s, locale)),
         ("settings.games_channel", channel),
+        ("settings.language", _language(s.locale, locale, preferred)),
     ):
         embed.add_field(name=t(key, locale), value=value, inline=True)
     return embed

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from i18n import SUPPORTED_LOCALES
 from lama import Card, Game, RoundEnded, RoundStarted
 from lama.actions import Action, action_from_dict
 from lama.rules import RULESETS
@@ -258,9 +259,18 @@ class StatsService:
         ai_delay_s: float | None = None,
         games_channel_id: int | None = None,
         clear_channel: bool = False,
+        locale: str | None = None,
     ) -> GuildSettings:
-        """Change the given settings (None: keep), validated; returns what is now saved."""
+        """Change the given settings (None: keep), validated; returns what is now saved.
+
+        `locale` is the language of public messages: "en", "cs", "es", or "auto" for the
+        server's preferred locale.
+        """
         changes: dict[str, object] = {}
+        if locale is not None:
+            if locale not in (*SUPPORTED_LOCALES, "auto"):
+                raise InvalidSetting("language", locale)
+            changes["locale"] = None if locale == "auto" else locale
         if variant is not None:
             if variant not in RULESETS:
                 raise InvalidSetting("variant", variant)

@@ -251,3 +251,20 @@ async def test_forget_me_asks_first_then_erases_the_callers_statistics(fake_disc
     assert set(lines_by_user(board.message.embeds[0]["description"])) == {alice.id}
     stats = await fake.slash(alice, channel, "lama stats", user=bob)
     assert "hasn't finished a game yet" in stats.text
+
+
+async def test_settings_choose_the_language_of_public_messages(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    owner, alice, bob = fake.user("dave"), fake.user("alice"), fake.user("bob")
+    lama = fake.channel("lama")
+    await fake.grant(owner, manage_guild=True)
+    saved = await fake.slash(owner, lama, "lama settings", language="cs")
+    assert saved.ephemeral and "Čeština" in saved.text
+    await fake.slash(alice, lama, "lama new")
+    await fake.slash(bob, lama, "lama join")
+    await fake.slash(alice, lama, "lama start")
+    await bot.renderer.flush_all()
+    table = fake.public_messages(lama)[-1]
+    assert "Dobírací balíček" in table.embed_text  # the table, in Czech
+    shown = await fake.slash(owner, lama, "lama settings", language="auto")
+    assert "Čeština" not in shown.text

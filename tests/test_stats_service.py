@@ -418,3 +418,13 @@ async def test_one_query_slice_agrees_with_the_three_separate_queries(world, sea
         assert list(got.rows) == await stats.leaderboard(GUILD, sort, limit=10, offset=offset)
         assert got.total == await stats.count_ranked(GUILD, sort)
         assert got.me == await stats.rank_of(GUILD, user, sort)
+
+
+async def test_the_public_language_is_a_server_setting(world):
+    saved = await world.stats.update_settings(GUILD, locale="cs")
+    assert saved.locale == "cs"
+    assert world.service.cached_guild_locale(GUILD) == "cs"
+    back = await world.stats.update_settings(GUILD, locale="auto")
+    assert back.locale is None
+    with pytest.raises(InvalidSetting):
+        await world.stats.update_settings(GUILD, locale="fr")
