@@ -12,10 +12,15 @@ shown inside its embed with `attachment://<name>`; the attachment's description 
   multipart upload of a fresh PNG on the busiest rate-limited route, once per move per game.
   Instead an edit drops the picture (`attachments=[]`), so the image never shows a top card
   or pile that is no longer true. `TABLE_IMAGE_ON_EDIT = True` re-uploads on every edit.
+
+Drawing never runs on the event loop: a cached picture is taken as is (a dict look-up), a new
+one is drawn in `asyncio.to_thread` (~2 ms of Pillow work, which releases the GIL), so other
+games' interactions are not held up. Hence `hand_message` and `table_message` are coroutines.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
@@ -43,31 +48,41 @@ def _playable(view: GameView, obs) -> tuple[set[str], bool]:
     return ({c.code for c in obs.legal_plays} if my_turn else set()), my_turn
 
 
-def hand_png(view: GameView, obs, locale: str) -> bytes:
+async def _draw(render, cached, *args, **kwargs) -> bytes:
+    """The cached PNG, or a fresh one drawn in a worker thread (off the event loop)."""
+    png = cached(*args, **kwargs)
+    if png is None:
+        png = await asyncio.to_thread(render, *args, **kwargs)
+    return png
+
+
+async def hand_png(view: GameView, obs, locale: str) -> bytes:
     playable, highlight = _playable(view, obs)
     started = time.perf_counter()
-    png = cardart.render_hand(
-        [c.code for c in obs.hand], playable, view.options.variant, locale, highlight=highlight
+    png = await _draw(
+        cardart.render_hand, cardart.cached_hand,
+        [c.code for c in obs.hand], playable, view.options.variant, locale, highlight=highlight,
     )
-    log.debug("hand of %d cards rendered in %.1f ms", len(obs.hand),
+    log.debug("hand of %d cards ready in %.1f ms", len(obs.hand),
               (time.perf_counter() - started) * 1000)
     return png
 
 
-def hand_file(view: GameView, obs, locale: str) -> discord.File | None:
+async def hand_file(view: GameView, obs, locale: str) -> discord.File | None:
     try:
-        png = hand_png(view, obs, locale)
+        png = await hand_png(view, obs, locale)
     except Exception:  # a picture is a bonus: the text still carries the hand
         log.warning("could not draw the hand of game %s", view.game_id, exc_info=True)
         return None
     return _file(png, HAND_FILE, t("hand.image_alt", locale))
 
 
-def table_file(view: GameView, locale: str) -> discord.File | None:
+async def table_file(view: GameView, locale: str) -> discord.File | None:
     if view.status is not Status.RUNNING or view.top_card is None:
         return None
     try:
-        png = cardart.render_table(
+        png = await _draw(
+            cardart.render_table, cardart.cached_table,
             view.top_card, view.draw_pile_size, max(1, view.discard_size),
             view.options.variant, locale,
         )
@@ -84,11 +99,11 @@ def _file(png: bytes, name: str, alt: str) -> discord.File:
 # ------------------------------------------------------- message contents
 
 
-def hand_message(view: GameView, obs, locale: str, *, edit: bool = False) -> dict:
+async def hand_message(view: GameView, obs, locale: str, *, edit: bool = False) -> dict:
     """Keyword arguments for sending (`edit=False`) or editing a hand message."""
     embed = embeds.hand_embed(view, obs, locale)
     content = {"embed": embed, "view": hand_view(view, obs, locale)}
-    file = hand_file(view, obs, locale)
+    file = await hand_file(view, obs, locale)
     if file is not None:
         embed.set_image(url=f"attachment://{HAND_FILE}")
         content["attachments" if edit else "files"] = [file]
@@ -97,12 +112,12 @@ def hand_message(view: GameView, obs, locale: str, *, edit: bool = False) -> dic
     return content
 
 
-def table_message(view: GameView, locale: str, *, edit: bool = False) -> dict:
+async def table_message(view: GameView, locale: str, *, edit: bool = False) -> dict:
     """Keyword arguments for posting (`edit=False`) or editing the table message."""
     embed = embeds.table_embed(view, locale)
     if edit and not TABLE_IMAGE_ON_EDIT:
         return {"embed": embed, "attachments": []}
-    file = table_file(view, locale)
+    file = await table_file(view, locale)
     if file is None:
         return {"embed": embed, "attachments": []} if edit else {"embed": embed}
     embed.set_image(url=f"attachment://{TABLE_FILE}")

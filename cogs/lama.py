@@ -206,7 +206,7 @@ class Lama(
         view = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
         observation = self.service.observation(view.game_id, interaction.user.id)
         await interaction.response.send_message(
-            **images.hand_message(view, observation, locale), ephemeral=True
+            **await images.hand_message(view, observation, locale), ephemeral=True
         )
 
     @app_commands.command(

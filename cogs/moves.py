@@ -48,7 +48,7 @@ class Moves(commands.Cog):
             await interaction.response.send_message(t("game.over", locale), ephemeral=True)
             return
         await interaction.response.send_message(
-            **images.hand_message(update.view, observation, locale), ephemeral=True
+            **await images.hand_message(update.view, observation, locale), ephemeral=True
         )
 
     @app_commands.command(name="play", description="Play a card from your hand")
@@ -115,7 +115,7 @@ class Moves(commands.Cog):
             self.renderer.handled_by_interaction(game_id, seat.index)
         # The same message, redrawn: its picture is replaced too (attachments=[new file]).
         await interaction.response.edit_message(
-            **images.hand_message(update.view, observation, locale, edit=True)
+            **await images.hand_message(update.view, observation, locale, edit=True)
         )
 
     def _is_hand_message(self, game_id: int, seat: int, message_id: int) -> bool:

@@ -238,7 +238,7 @@ class Renderer:
             self._table_shown[view.game_id] = asyncio.get_running_loop().time()
         else:  # its last edit: forget the game
             self._table_shown.pop(view.game_id, None)
-        await self._edit(view, "table", **images.table_message(view, locale, edit=True))
+        await self._edit(view, "table", **await images.table_message(view, locale, edit=True))
 
     async def _table_after(self, game_id: int, wait: float, hurry: asyncio.Event) -> None:
         try:
@@ -255,7 +255,7 @@ class Renderer:
     async def _new_table(self, view: GameView, locale: str) -> None:
         self._table_due.pop(view.game_id, None)  # an older round's table is not shown anymore
         self._table_shown[view.game_id] = asyncio.get_running_loop().time()
-        message = await self._send(view.channel_id, **images.table_message(view, locale))
+        message = await self._send(view.channel_id, **await images.table_message(view, locale))
         if message is not None:
             await self.service.remember_message(view.game_id, "table", view.channel_id, message.id)
 
@@ -281,7 +281,8 @@ class Renderer:
         for view in views:
             if view.status is Status.RUNNING:
                 locale = self.locale_for_view(view)
-                await self._edit(view, "table", **images.table_message(view, locale, edit=True))
+                content = await images.table_message(view, locale, edit=True)
+                await self._edit(view, "table", **content)
 
     async def refresh_table(self, view: GameView) -> None:
         """Re-post the table at the bottom of the channel (`/lama table`, restarts)."""
@@ -301,7 +302,7 @@ class Renderer:
         if observation is None or user_id is None:
             return
         locale = await self._dm_locale(user_id, view)
-        content = images.hand_message(view, observation, locale)  # text, buttons and picture
+        content = await images.hand_message(view, observation, locale)  # text, buttons and picture
         try:
             channel = await self._dm(user_id)
             message = await channel.send(**content)
@@ -319,7 +320,7 @@ class Renderer:
         if observation is None or user_id is None or user_id in self._dms_closed:
             return
         locale = await self._dm_locale(user_id, view)
-        content = images.hand_message(view, observation, locale, edit=True)
+        content = await images.hand_message(view, observation, locale, edit=True)
         await self._edit(view, f"hand:{seat}", **content)
 
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
