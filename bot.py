@@ -60,7 +60,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     fake_discord_url: str | None = None  # tests only: a loopback Discord stand-in
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
-    table_edit_interval: float = 5.0  # at most one table edit per game this often (REST budget)
+    table_edit_interval: float = 7.0  # at most one table edit per game this often (REST budget)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -80,7 +80,7 @@ class Settings:
             shard_ids=tuple(int(s) for s in shard_ids.split(",")) if shard_ids else None,
             fake_discord_url=env.get("LAMABOT_FAKE_DISCORD_URL", "").strip() or None,
             render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
-            table_edit_interval=float(env.get("TABLE_EDIT_INTERVAL", "").strip() or 5.0),
+            table_edit_interval=float(env.get("TABLE_EDIT_INTERVAL", "").strip() or 7.0),
         )
 
 

@@ -17,6 +17,7 @@ import pytest
 import i18n
 from bot import LamaBot, Settings
 from hosting import Status
+from store import Store
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -226,11 +227,12 @@ async def test_lama_language_overrides_discord_and_survives_a_restart(
         carol.locale = "es-ES"
         rules = await fake.slash(carol, channel, "lama rules")
         assert rules.embeds[0]["title"] == i18n.t("variant.classic", "es")
-    assert no_override_stored(tmp_path)
+    assert await stored_override(tmp_path, carol.id) is None
 
 
-def no_override_stored(tmp_path) -> bool:
-    import sqlite3
-
-    with sqlite3.connect(tmp_path / "lama.sqlite3") as db:
-        return db.execute("SELECT COUNT(*) FROM user_locales").fetchone()[0] == 0
+async def stored_override(tmp_path, user_id: int) -> str | None:
+    store = await Store.open(tmp_path / "lama.sqlite3")
+    try:
+        return await store.settings.get_user_locale(user_id)
+    finally:
+        await store.close()
