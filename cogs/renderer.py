@@ -112,10 +112,11 @@ class Renderer:
 
     def _collect(self, work: _Work, update: GameUpdate) -> None:
         view = update.view
-        if view.status in (Status.LOBBY, Status.CANCELLED) or (
-            view.status is Status.RUNNING and view.move_count == 0 and not update.actor_seat
-        ):
-            work.lobby = True
+        just_started = (
+            view.status is Status.RUNNING and view.move_count == 0 and update.actor_seat is None
+        )
+        if view.status in (Status.LOBBY, Status.CANCELLED) or just_started:
+            work.lobby = True  # the lobby message shows who sits, or that the game began
         humans = {s.index for s in view.seats if s.ai_level is None and s.user_id}
         if view.status is Status.CANCELLED and view.round_number:
             work.table = True  # the table says so, and no hand keeps live buttons
