@@ -39,6 +39,7 @@ class Seat:
             ai_level=record.ai_level if record.ai_controlled else None,
             left=record.has_left,
             timeouts_in_a_row=record.timeouts_in_a_row,
+            quit_pending_round=record.quit_pending_round,
         )
 
     def new_seat(self) -> NewSeat:

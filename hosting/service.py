@@ -412,7 +412,12 @@ class GameService:
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> GameUpdate:
         """A new lobby in the same channel with the same options and AI seats."""
-        old = self._get(game_id)
+        old = self._games.get(game_id)
+        if old is None:  # it ended before a restart: restore() loads only unfinished games
+            record = await self._store.games.get_game(game_id)
+            if record is None:
+                raise HostingError(Problem.NO_GAME_HERE)
+            old = HostedGame.from_record(record)
         if old.is_active:
             raise HostingError(Problem.GAME_EXISTS, game_id=game_id)
         ai_seats = sum(1 for s in old.seats if s.user_id is None)
@@ -536,8 +541,11 @@ class GameService:
         async with hosted.lock:
             self._running(hosted.id)  # it may have ended or been cancelled while we waited
             seat = self._seat_of(hosted, user_id)
+            game = hosted.game
+            pending = None if game.has_quit(seat.index) else game.round_number
             await self._store.games.hand_seat_to_ai(
-                hosted.id, seat.index, ai_level="normal", now=self._now()
+                hosted.id, seat.index, ai_level="normal", now=self._now(),
+                quit_pending_round=pending,
             )
             seat.hand_to_ai(hosted.game)
             self._arm_timers(hosted)

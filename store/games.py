@@ -54,6 +54,7 @@ def _seat(row: sqlite3.Row) -> Seat:
         dm_channel_id=row["dm_channel_id"],
         hand_message_id=row["hand_message_id"],
         hand_round=row["hand_round"],
+        quit_pending_round=row["quit_pending_round"],
     )
 
 
@@ -507,17 +508,26 @@ class GameStore:
                 raise SeatNotFound(game_id, seat)
             await _touch(tx, game_id, now)
 
-    async def hand_seat_to_ai(self, game_id: int, seat: int, *, ai_level: str, now: int) -> Seat:
+    async def hand_seat_to_ai(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        ai_level: str,
+        now: int,
+        quit_pending_round: int | None = None,
+    ) -> Seat:
         """The human left (or timed out too often): an AI of `ai_level` plays on.
 
         The seat keeps its user_id, so the finished game counts (as a loss) for them.
+        `quit_pending_round`: they left during that round, which the AI quits for them.
         """
         async with self._db.transaction() as tx:
             await _status(tx, game_id, GameStatus.RUNNING)
             if not await tx.execute(
-                "UPDATE seats SET has_left = 1, ai_level = ? "
+                "UPDATE seats SET has_left = 1, ai_level = ?, quit_pending_round = ? "
                 "WHERE game_id = ? AND seat = ? AND is_ai = 0",
-                (ai_level, game_id, seat),
+                (ai_level, quit_pending_round, game_id, seat),
             ):
                 raise SeatNotFound(game_id, seat)
             await _touch(tx, game_id, now)

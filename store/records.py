@@ -56,6 +56,7 @@ class Seat:
     dm_channel_id: int | None
     hand_message_id: int | None
     hand_round: int | None
+    quit_pending_round: int | None = None  # left mid-round: the AI quits this round for them
 
     @property
     def ai_controlled(self) -> bool:
