@@ -16,7 +16,7 @@ from hosting.views import Status
 
 from . import embeds, images
 from .components import lobby_view
-from .errors import guarded, report
+from .errors import guarded
 from .language import LanguageCommands
 from .stats import StatsCommands
 from .text import t
@@ -50,9 +50,6 @@ class Lama(
 
     def _public_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.public_locale_of(interaction.guild)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error) -> None:
-        await report(interaction, error)
 
     def _game_here(self, interaction: discord.Interaction):
         if interaction.guild_id is None:

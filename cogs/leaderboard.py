@@ -20,7 +20,7 @@ from hosting.stats import LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort
 
 from . import stats as stats_cog
-from .errors import guarded, report
+from .errors import guarded
 from .text import t
 
 COLOUR = 0xF4D35E
@@ -176,9 +176,6 @@ class Leaderboard(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PageButton, *stats_cog.DYNAMIC_ITEMS)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error) -> None:
-        await report(interaction, error)
 
     @app_commands.command(name="leaderboard", description="The best LAMA players on this server")
     @app_commands.describe(

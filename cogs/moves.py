@@ -12,7 +12,7 @@ from discord.ext import commands
 from lama import DRAW, QUIT, Card, Play
 
 from . import images
-from .errors import guarded, report
+from .errors import guarded
 from .text import card_label, t
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete answers
@@ -89,9 +89,6 @@ class Moves(commands.Cog):
     @app_commands.command(name="quit", description="Quit this round (your cards still score)")
     async def quit(self, interaction: discord.Interaction) -> None:
         await self._move(interaction, QUIT)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error) -> None:
-        await report(interaction, error)
 
     # -------------------------------------------------------------- buttons
 

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from hosting import Status
@@ -377,3 +379,15 @@ async def test_dm_commands_route_to_the_callers_only_game(fake_discord, lamabot)
     result = await fake.slash(mover, None, "draw")
     assert result.ephemeral and "Your hand" in result.text
     assert len(await bot.store.games.list_moves(game_id)) == 1
+
+
+@pytest.mark.parametrize(("command", "options"), [("play", {"card": "1"}), ("lama join", {})])
+async def test_a_refused_command_is_answered_once(fake_discord, lamabot, command, options):
+    """The tree's error handler answers; no cog handler adds a second, identical follow-up."""
+    fake, bot = fake_discord, lamabot
+    _game_id, channel = await two_humans(fake, bot)
+    result = await fake.slash(fake.user("carol"), channel, command, **options)
+    assert result.ephemeral
+    await bot.renderer.flush_all()
+    await asyncio.sleep(0.2)  # a second answer would be a follow-up sent right after the first
+    assert result.followups == [], [m.text for m in result.followups]
