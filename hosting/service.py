@@ -478,7 +478,9 @@ class GameService:
         try:
             return self._running(game_id)
         except HostingError as error:
-            if round_number is not None and error.problem is Problem.GAME_FINISHED:
+            # NO_GAME_HERE: it ended before a restart, and restore() loads only open games.
+            ended = (Problem.GAME_FINISHED, Problem.NO_GAME_HERE)
+            if round_number is not None and error.problem in ended:
                 raise HostingError(Problem.STALE_BUTTON) from None
             raise
 
@@ -605,6 +607,8 @@ class GameService:
             if hosted.seq != timer.seq or hosted.game.current_seat is None:
                 return  # someone moved since this timer was set
             seat = hosted.seats[hosted.game.current_seat]
+            if (timer.kind is TimerKind.AI) != (seat.ai_level is not None):
+                return  # an AI took the seat (same seq) after this timer left the queue
             if timer.kind is TimerKind.REMINDER:
                 notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id)
                 update = GameUpdate(view=hosted.view(), notices=(notice,))

@@ -443,3 +443,61 @@ async def test_a_hard_ai_seat_moves_too(service, clock, store):
     moves = await store.games.list_moves(game_id)
     assert moves[-1].actor == "ai"
     assert len(moves) >= 1
+
+
+# ------------------------------------------------------------- review: restarts
+
+
+async def test_a_seat_left_mid_round_still_quits_that_round_after_a_restart(service, store, clock):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))
+    user = current_user(service, game_id)
+    seat = service.view(game_id).current_seat
+    round_number = service.view(game_id).round_number
+    await service.leave(game_id, user)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    clock.advance(2)
+    await fresh.fire_due_timers()
+    last = (await store.games.list_moves(game_id))[-1]
+    assert (last.actor, last.seat, last.round_number) == ("ai", seat, round_number)
+    assert last.action == action_to_dict(QUIT)
+
+
+async def test_rematch_works_for_a_game_that_ended_before_a_restart(service, store, clock):
+    game_id = await started(service)
+    await service.cancel(game_id, ALICE, is_admin=False)
+    game_id = await started(service, humans=(ALICE,), ai_seats=1)
+    for _ in range(3000):
+        if service.view(game_id).status is Status.FINISHED:
+            break
+        if current_user(service, game_id) == ALICE:
+            await play_any(service, game_id)
+        else:
+            clock.advance(1)
+            await service.fire_due_timers()
+    assert service.view(game_id).status is Status.FINISHED
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    update = await fresh.rematch(game_id, BOB, "Bob")
+    assert update.view.status is Status.LOBBY
+    assert [s.user_id for s in update.view.seats] == [BOB, None]
+
+
+async def test_a_hand_button_of_a_game_that_ended_before_a_restart_is_stale(service, store, clock):
+    game_id = await started(service)
+    await service.cancel(game_id, ALICE, is_admin=False)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    with pytest.raises(HostingError) as error:
+        await fresh.draw(game_id, ALICE, round_number=1)
+    assert error.value.problem is Problem.STALE_BUTTON
+
+
+async def test_a_turn_timer_does_not_fire_for_a_seat_an_ai_took_meanwhile(service, clock, updates):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))
+    user = current_user(service, game_id)
+    clock.advance(60)
+    await asyncio.gather(service.leave(game_id, user), service.fire_due_timers())
+    kinds = [n.kind for u in updates for n in u.notices]
+    assert NoticeKind.TIMED_OUT not in kinds
+    assert service.view(game_id).move_count == 0  # the AI quits for them after its delay
