@@ -89,7 +89,7 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         "command": "/lama new" if error.problem is Problem.NO_GAME_HERE else "/lama hand",
         "max": details.get("limit", 6),
         "count": details.get("minimum", 2),
-        "name": details.get("host", "?"),
+        "name": details.get("host", details.get("user", "?")),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
         "link": _jump_link(details),

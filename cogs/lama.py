@@ -158,9 +158,14 @@ class Lama(
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         locale = self._locale(interaction)
         view = self._game_here(interaction)
-        await self.service.kick(
-            view.game_id, interaction.user.id, user.id, is_admin=_is_admin(interaction)
-        )
+        try:
+            await self.service.kick(
+                view.game_id, interaction.user.id, user.id, is_admin=_is_admin(interaction)
+            )
+        except HostingError as error:
+            if error.problem is Problem.NOT_SEATED:  # the service knows only the user's id
+                error.details.setdefault("user", user.mention)
+            raise
         await interaction.response.send_message(
             t("lobby.kicked", locale, name=user.display_name, host=interaction.user.display_name),
             ephemeral=True,

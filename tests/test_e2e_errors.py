@@ -391,3 +391,12 @@ async def test_a_refused_command_is_answered_once(fake_discord, lamabot, command
     await bot.renderer.flush_all()
     await asyncio.sleep(0.2)  # a second answer would be a follow-up sent right after the first
     assert result.followups == [], [m.text for m in result.followups]
+
+
+async def test_kick_someone_not_in_the_game_names_them(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    carol = fake.user("carol")
+    async with Unchanged(fake, bot, game_id, channel):
+        result = await fake.slash(fake.user("alice"), channel, "lama kick", user=carol)
+    refused(result, f"<@{carol.id}> isn't in this game")
