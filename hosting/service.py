@@ -187,6 +187,8 @@ class GameService:
         hosted = self._get(game_id)
         hosted.messages[key] = (channel_id, message_id)
         kind, _, seat = key.partition(":")
+        if kind not in ("lobby", "table", "hand"):  # the store would refuse the whole batch
+            raise ValueError(f"unknown message key {key!r}")
         self._unsaved_refs[(game_id, key)] = MessageRef(
             game_id,
             kind,
@@ -201,9 +203,14 @@ class GameService:
             await self.flush_message_refs()
 
     async def flush_message_refs(self) -> None:
-        refs, self._unsaved_refs = list(self._unsaved_refs.values()), {}
-        if refs:
-            await self._store.games.save_message_refs(refs)
+        refs, self._unsaved_refs = self._unsaved_refs, {}
+        if not refs:
+            return
+        try:
+            await self._store.games.save_message_refs(list(refs.values()))
+        except BaseException:
+            self._unsaved_refs = {**refs, **self._unsaved_refs}  # newer ids win; next flush
+            raise
 
     async def run_message_writer(self) -> None:
         """Write remembered message ids in batches, for as long as the service runs."""
@@ -639,9 +646,13 @@ class GameService:
         update = await self._apply(hosted, seat.index, QUIT, actor=Actor.TIMER, notices=notices)
         seat.timeouts_in_a_row += 1
         if seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_AI and hosted.status is Status.RUNNING:
-            await self._store.games.hand_seat_to_ai(
-                hosted.id, seat.index, ai_level="normal", now=self._now()
-            )
+            try:
+                await self._store.games.hand_seat_to_ai(
+                    hosted.id, seat.index, ai_level="normal", now=self._now()
+                )
+            except Exception:  # the quit is committed: announce it; the next expiry retries
+                log.exception("could not hand seat %s of game %s to an AI", seat.index, hosted.id)
+                return update
             seat.hand_to_ai(None)
             self._arm_timers(hosted)
             taken = Notice(NoticeKind.AI_TOOK_OVER, seat.index, seat.user_id, "timeouts")

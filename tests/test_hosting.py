@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 
 import pytest
 
 from hosting import FakeClock, GameOptions, GameService, HostingError, NoticeKind, Problem, Status
+from hosting.service import TIMEOUTS_BEFORE_AI
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
 from store import LeaderboardSort, Store
 
@@ -501,3 +503,38 @@ async def test_a_turn_timer_does_not_fire_for_a_seat_an_ai_took_meanwhile(servic
     kinds = [n.kind for u in updates for n in u.notices]
     assert NoticeKind.TIMED_OUT not in kinds
     assert service.view(game_id).move_count == 0  # the AI quits for them after its delay
+
+
+async def test_message_ids_are_kept_when_storing_them_fails(service, store, monkeypatch):
+    game_id = await started(service)
+    real = store.games.save_message_refs
+
+    async def locked(refs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store.games, "save_message_refs", locked)
+    with pytest.raises(sqlite3.OperationalError):
+        await service.remember_message(game_id, "table", CHANNEL, 555)
+    monkeypatch.setattr(store.games, "save_message_refs", real)
+    await service.flush_message_refs()
+    assert (await store.games.get_game(game_id)).table_message_id == 555
+
+
+async def test_a_timed_out_quit_is_announced_even_if_the_ai_handover_fails(
+    service, store, clock, updates, monkeypatch
+):
+    async def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store.games, "hand_seat_to_ai", locked)
+    options = GameOptions(ai_level="easy", turn_timeout=60, target=200)
+    game_id = await started(service, humans=(ALICE, BOB, CAROL), options=options)
+    for _ in range(12):
+        if service.view(game_id).status is not Status.RUNNING:
+            break
+        clock.advance(61)
+        await service.fire_due_timers()
+    timer_moves = [m for m in await store.games.list_moves(game_id) if m.actor == "timer"]
+    announced = [n for u in updates for n in u.notices if n.kind is NoticeKind.TIMED_OUT]
+    assert len(timer_moves) >= TIMEOUTS_BEFORE_AI
+    assert len(announced) == len(timer_moves)
