@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AI = 3
 MESSAGE_WRITE_DELAY = 0.5  # seconds message ids wait to be stored together
 SLOW_AI_LEVELS = frozenset({"hard"})  # decided in a worker thread
+RETIRED_KEPT = 256  # ended games kept in memory
+TIMER_RETRY_S = 5.0  # a timer that failed (store or AI error) tries again after this
 _POLICY_OF_LEVEL = {"easy": "random", "normal": "normal", "hard": "hard"}
 
 Listener = Callable[[GameUpdate], Awaitable[None]]
@@ -49,6 +52,7 @@ class GameService:
         self._by_channel: dict[int, int] = {}
         self._settings: dict[int, GuildSettings] = {}
         self._listeners: list[Listener] = []
+        self._retired: deque[int] = deque()  # ended games still in memory, oldest first
         self._unsaved_refs: dict[tuple[int, str], MessageRef] = {}
         self._refs_waiting = asyncio.Event()
         self._message_writer_running = False
@@ -87,9 +91,18 @@ class GameService:
         if hosted.is_active:
             self._by_channel[hosted.channel_id] = hosted.id
 
-    def _unregister_channel(self, hosted: HostedGame) -> None:
+    def _retire(self, hosted: HostedGame) -> None:
+        """A game ended or was cancelled: free its channel; keep it a while, then forget it.
+
+        The last few hundred stay in memory for the renderer's final edits and quick answers
+        to their buttons; older ones live only in the store (rematch and stale presses
+        fall back to it), so a long-running bot's memory stays bounded.
+        """
         if self._by_channel.get(hosted.channel_id) == hosted.id:
             del self._by_channel[hosted.channel_id]
+        self._retired.append(hosted.id)
+        while len(self._retired) > RETIRED_KEPT:
+            self._games.pop(self._retired.popleft(), None)
 
     # --------------------------------------------------------------- settings
 
@@ -390,7 +403,7 @@ class GameService:
         await self._store.games.cancel_game(hosted.id, now=self._now())
         hosted.status = Status.CANCELLED
         self.timers.clear(hosted.id)
-        self._unregister_channel(hosted)
+        self._retire(hosted)
         update = GameUpdate(view=hosted.view(), hands=hosted.hands())  # hands: to close them
         await self._publish(update)
         return update
@@ -526,7 +539,7 @@ class GameService:
         if game.is_over:
             hosted.status = Status.FINISHED
             self.timers.clear(hosted.id)
-            self._unregister_channel(hosted)
+            self._retire(hosted)
         else:
             self._arm_timers(hosted)
         return GameUpdate(
@@ -595,8 +608,17 @@ class GameService:
                 await self._fire(timer)
             except Exception:
                 log.exception("%s timer failed for game %s", timer.kind, timer.game_id)
+                self._retry_later(timer)
             fired += 1
         return fired
+
+    def _retry_later(self, timer: Timer) -> None:
+        """A failed AI move or time-out must not stall the game: try again in a moment."""
+        hosted = self._games.get(timer.game_id)
+        if timer.kind is TimerKind.REMINDER or hosted is None:
+            return
+        if hosted.status is Status.RUNNING and hosted.seq == timer.seq:
+            self.timers.add(replace(timer, due_at=self._clock.now() + TIMER_RETRY_S))
 
     async def run_timers(self) -> None:
         """Fire timers as they fall due, for as long as the service runs."""

@@ -538,3 +538,39 @@ async def test_a_timed_out_quit_is_announced_even_if_the_ai_handover_fails(
     announced = [n for u in updates for n in u.notices if n.kind is NoticeKind.TIMED_OUT]
     assert len(timer_moves) >= TIMEOUTS_BEFORE_AI
     assert len(announced) == len(timer_moves)
+
+
+async def test_a_failed_ai_move_is_tried_again_and_the_game_goes_on(
+    service, clock, store, monkeypatch
+):
+    import hosting.service as service_module
+
+    game_id = await started(service, humans=(ALICE,), ai_seats=1)
+    if current_user(service, game_id) == ALICE:
+        await service.quit_round(game_id, ALICE)
+    moves_before = len(await store.games.list_moves(game_id))
+    real = service_module.get_policy
+    monkeypatch.setattr(service_module, "get_policy", lambda name: 1 / 0)  # the AI breaks once
+    clock.advance(1)
+    await service.fire_due_timers()
+    assert len(await store.games.list_moves(game_id)) == moves_before
+    monkeypatch.setattr(service_module, "get_policy", real)
+    clock.advance(service_module.TIMER_RETRY_S)
+    await service.fire_due_timers()
+    assert len(await store.games.list_moves(game_id)) == moves_before + 1
+
+
+async def test_ended_games_leave_memory_but_their_buttons_stay_polite(service, monkeypatch):
+    import hosting.service as service_module
+
+    monkeypatch.setattr(service_module, "RETIRED_KEPT", 1)
+    first = await lobby(service)
+    await service.cancel(first, ALICE, is_admin=False)
+    second = await lobby(service)
+    await service.cancel(second, ALICE, is_admin=False)
+    with pytest.raises(HostingError):
+        service.view(first)  # forgotten
+    assert service.view(second).status is Status.CANCELLED  # the newest is kept
+    with pytest.raises(HostingError) as error:
+        await service.draw(first, ALICE, round_number=1)
+    assert error.value.problem is Problem.STALE_BUTTON
