@@ -192,7 +192,7 @@ class Leaderboard(commands.Cog):
         variant: Choice[str] | None = None,
         period: Choice[str] | None = None,
     ) -> None:
-        locale = self.bot.locale_of(interaction)
+        locale = self.bot.public_locale_of(interaction.guild)  # a public message
         board = await self.stats.leaderboard(
             interaction.guild_id,
             LeaderboardSort(sort.value if sort else LeaderboardSort.WINS),
@@ -220,8 +220,11 @@ class Leaderboard(commands.Cog):
             page=button.page,
             user_id=interaction.user.id,
         )
+        in_place = interaction.user.id == button.owner
+        if in_place and not (interaction.message and interaction.message.flags.ephemeral):
+            locale = self.bot.public_locale_of(interaction.guild)  # the public board
         embed, ui = leaderboard_embed(board, locale), page_view(board, interaction.user.id)
-        if interaction.user.id == button.owner:
+        if in_place:
             await interaction.response.edit_message(embed=embed, view=ui)
         else:  # someone else's board: a private copy at that page, with their own rank
             kwargs = {"embed": embed, "ephemeral": True}

@@ -268,3 +268,22 @@ async def test_settings_choose_the_language_of_public_messages(fake_discord, lam
     assert "Dobírací balíček" in table.embed_text  # the table, in Czech
     shown = await fake.slash(owner, lama, "lama settings", language="auto")
     assert "Čeština" not in shown.text
+
+
+async def test_public_statistics_speak_the_servers_language(fake_discord, lamabot):
+    """/leaderboard, /lama stats and /lama history post in the channel: the server's language,
+    not the language of whoever asked."""
+    fake = fake_discord
+    owner, alice, lama = fake.user("dave"), fake.user("alice"), fake.channel("lama")
+    await fake.grant(owner, manage_guild=True)
+    await fake.slash(owner, lama, "lama settings", language="cs")
+    period = i18n.t("stats.period.all_time", "cs")
+    expected = {
+        "leaderboard": i18n.t("leaderboard.title", "cs", period=period),
+        "lama stats": i18n.t("stats.title", "cs", name="alice"),
+        "lama history": i18n.t("history.title", "cs"),
+    }
+    for command, title in expected.items():
+        result = await fake.slash(alice, lama, command)  # alice's Discord speaks English
+        assert not result.ephemeral
+        assert result.embeds[0]["title"].lower() == title.lower(), command
