@@ -52,6 +52,7 @@ class GameService:
         self._by_channel: dict[int, int] = {}
         self._settings: dict[int, GuildSettings] = {}
         self._listeners: list[Listener] = []
+        self._seat_locks: dict[int, asyncio.Lock] = {}
         self._retired: deque[int] = deque()  # ended games still in memory, oldest first
         self._unsaved_refs: dict[tuple[int, str], MessageRef] = {}
         self._refs_waiting = asyncio.Event()
@@ -272,6 +273,10 @@ class GameService:
             raise HostingError(Problem.NOT_IN_GAME)
         return seat
 
+    def _seating(self, guild_id: int) -> asyncio.Lock:
+        """One seat per player per server: taking a seat is checked and stored under this."""
+        return self._seat_locks.setdefault(guild_id, asyncio.Lock())
+
     def _check_not_seated_elsewhere(self, user_id: int, guild_id: int, game_id: int) -> None:
         for other in self.active_games_of(user_id, guild_id):
             if other.game_id != game_id:
@@ -297,36 +302,37 @@ class GameService:
         ai_seats: int = 0,
     ) -> GameUpdate:
         _validate_options(options, ai_seats)
-        existing = self._by_channel.get(channel_id)
-        if existing is not None:
-            raise self._game_exists(self._games[existing])
-        self._check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
-        seats = [Seat(0, host_name, host_id)]
-        seats += [
-            Seat(i, ai_name(i, options.ai_level), None, options.ai_level)
-            for i in range(1, ai_seats + 1)
-        ]
-        try:
-            record = await self._store.games.create_lobby(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_user_id=host_id,
-                variant=options.variant,
-                target=options.target,
-                turn_timeout_s=options.turn_timeout,
-                ai_delay_s=options.ai_delay,
-                now=self._now(),
-                seats=[s.new_seat() for s in seats],
-            )
-        except ChannelHasActiveGame as error:
-            raise HostingError(Problem.GAME_EXISTS) from error
-        hosted = HostedGame.from_record(record, ai_level=options.ai_level)
-        self._register(hosted)
+        async with self._seating(guild_id):  # the checks and the new lobby, as one step
+            existing = self._by_channel.get(channel_id)
+            if existing is not None:
+                raise self._game_exists(self._games[existing])
+            self._check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
+            seats = [Seat(0, host_name, host_id)]
+            seats += [
+                Seat(i, ai_name(i, options.ai_level), None, options.ai_level)
+                for i in range(1, ai_seats + 1)
+            ]
+            try:
+                record = await self._store.games.create_lobby(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_user_id=host_id,
+                    variant=options.variant,
+                    target=options.target,
+                    turn_timeout_s=options.turn_timeout,
+                    ai_delay_s=options.ai_delay,
+                    now=self._now(),
+                    seats=[s.new_seat() for s in seats],
+                )
+            except ChannelHasActiveGame as error:
+                raise HostingError(Problem.GAME_EXISTS) from error
+            hosted = HostedGame.from_record(record, ai_level=options.ai_level)
+            self._register(hosted)
         return await self._lobby_changed(hosted)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameUpdate:
         hosted = self._lobby(game_id)
-        async with hosted.lock:
+        async with self._seating(hosted.guild_id), hosted.lock:
             self._lobby(game_id)
             if hosted.seat_of(user_id) is not None:
                 raise HostingError(Problem.ALREADY_JOINED)

@@ -574,3 +574,28 @@ async def test_ended_games_leave_memory_but_their_buttons_stay_polite(service, m
     with pytest.raises(HostingError) as error:
         await service.draw(first, ALICE, round_number=1)
     assert error.value.problem is Problem.STALE_BUTTON
+
+
+async def test_two_simultaneous_lobbies_by_one_player_in_a_server_make_one(service):
+    results = await asyncio.gather(
+        service.open_lobby(GUILD, CHANNEL, ALICE, "Alice", GameOptions()),
+        service.open_lobby(GUILD, OTHER_CHANNEL, ALICE, "Alice", GameOptions()),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, HostingError)]
+    assert len(refused) == 1 and refused[0].problem is Problem.SEATED_ELSEWHERE
+    assert len(service.active_games_of(ALICE, GUILD)) == 1
+
+
+async def test_joining_two_lobbies_at_once_seats_the_player_once(service):
+    await service.open_lobby(GUILD, CHANNEL, BOB, "Bob", GameOptions())
+    await service.open_lobby(GUILD, OTHER_CHANNEL, CAROL, "Carol", GameOptions())
+    first = service.game_in_channel(CHANNEL).game_id
+    second = service.game_in_channel(OTHER_CHANNEL).game_id
+    results = await asyncio.gather(
+        service.join(first, ALICE, "Alice"),
+        service.join(second, ALICE, "Alice"),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, HostingError) for r in results) == 1
+    assert len(service.active_games_of(ALICE, GUILD)) == 1
