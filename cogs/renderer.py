@@ -45,6 +45,7 @@ class _Work:
     edit_hands: set[int] = field(default_factory=set)
     posts: list = field(default_factory=list)  # (embed | str, view | None), in order
     pings: list[int] = field(default_factory=list)  # seats to remind
+    closed: list = field(default_factory=list)  # AI_TOOK_OVER notices: hands to close
 
 
 class Renderer:
@@ -153,7 +154,7 @@ class Renderer:
             work.posts.append((f"notice.{notice.kind.value}", notice))
             work.table = True
             if notice.kind is NoticeKind.AI_TOOK_OVER:
-                work.edit_hands.add(notice.seat)
+                work.closed.append(notice)  # an AI's seat has no hand in `hands` to show
 
     async def _flush_later(self, game_id: int) -> None:
         try:
@@ -195,6 +196,8 @@ class Renderer:
             await self._send_hand(view, work.hands.get(seat), seat)
         for seat in work.pings:
             await self._remind(view, seat)
+        for notice in work.closed:
+            await self._close_hand(view, notice)
 
     # ------------------------------------------------------------- channel
 
@@ -323,6 +326,14 @@ class Renderer:
         locale = await self._dm_locale(user_id, view)
         content = await images.hand_message(view, observation, locale, edit=True)
         await self._edit(view, f"hand:{seat}", **content)
+
+    async def _close_hand(self, view: GameView, notice) -> None:
+        """The seat is an AI's now: its former player's hand keeps no live buttons."""
+        if notice.user_id is None or notice.user_id in self._dms_closed:
+            return
+        locale = await self._dm_locale(notice.user_id, view)
+        text = _notice_text(view, notice, locale)
+        await self._edit(view, f"hand:{notice.seat}", content=text, view=None)
 
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
         """Say in the channel how to get the hand another way; the game carries on."""

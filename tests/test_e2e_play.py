@@ -279,6 +279,23 @@ async def test_leave_mid_game_hands_the_seat_to_an_ai(fake_discord, lamabot):
     assert not lobby.ephemeral
 
 
+async def test_leaving_on_turn_closes_the_leavers_hand_buttons(fake_discord, lamabot):
+    """The seat is the AI's now: the leaver's DM hand must not keep live buttons."""
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    game_id = await open_game(
+        fake, bot, channel, fake.user("alice"), fake.user("bob"), fake.user("carol")
+    )
+    mover, _ = on_turn(fake, bot, game_id)
+    assert enabled_hand_buttons(hand_messages(fake, mover, game_id)[-1])
+    result = await fake.slash(mover, channel, "lama leave")
+    assert result.ephemeral
+    await settle(bot, game_id)
+    for message in hand_messages(fake, mover, game_id):
+        assert enabled_hand_buttons(message) == [], message.custom_ids
+    assert any("an AI plays the seat" in (m.content or "") for m in fake.dms(mover))
+
+
 async def test_kick_hands_the_seat_to_an_ai(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
