@@ -150,6 +150,13 @@ class LamaBot(commands.AutoShardedBot):
         """A server's public language: its setting, else its preferred locale."""
         return public_locale(guild, self.service.cached_guild_locale(guild and guild.id))
 
+    async def public_locale_for(self, interaction: discord.Interaction) -> str:
+        """A public answer's language, the server's setting read first: a server with no
+        game since the start has no settings in memory yet."""
+        if interaction.guild_id is not None:
+            await self.service.guild_settings(interaction.guild_id)
+        return self.public_locale_of(interaction.guild)
+
     async def ensure_user_locale(self, user_id: int) -> str | None:
         """Load a user's language choice into `user_locales`: one read per user per process."""
         if user_id not in self._locales_loaded:

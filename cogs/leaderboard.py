@@ -192,7 +192,7 @@ class Leaderboard(commands.Cog):
         variant: Choice[str] | None = None,
         period: Choice[str] | None = None,
     ) -> None:
-        locale = self.bot.public_locale_of(interaction.guild)  # a public message
+        locale = await self.bot.public_locale_for(interaction)  # a public message
         board = await self.stats.leaderboard(
             interaction.guild_id,
             LeaderboardSort(sort.value if sort else LeaderboardSort.WINS),
@@ -222,7 +222,7 @@ class Leaderboard(commands.Cog):
         )
         in_place = interaction.user.id == button.owner
         if in_place and not (interaction.message and interaction.message.flags.ephemeral):
-            locale = self.bot.public_locale_of(interaction.guild)  # the public board
+            locale = await self.bot.public_locale_for(interaction)  # the public board
         embed, ui = leaderboard_embed(board, locale), page_view(board, interaction.user.id)
         if in_place:
             await interaction.response.edit_message(embed=embed, view=ui)

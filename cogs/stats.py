@@ -127,7 +127,7 @@ class StatsCommands:
     ) -> None:
         if await self._refused_in_dm(interaction):
             return
-        locale = self.bot.public_locale_of(interaction.guild)  # a public message
+        locale = await self.bot.public_locale_for(interaction)  # a public message
         player = user or interaction.user
         report = await self.bot.stats_service.player(
             interaction.guild_id, player.id, asked_by=interaction.user.id
@@ -140,7 +140,7 @@ class StatsCommands:
     async def history(self, interaction: discord.Interaction) -> None:
         if await self._refused_in_dm(interaction):
             return
-        locale = self.bot.public_locale_of(interaction.guild)  # a public message
+        locale = await self.bot.public_locale_for(interaction)  # a public message
         games = await self.bot.stats_service.history(interaction.guild_id)
         await interaction.response.send_message(embed=render.history_embed(games, locale))
 
