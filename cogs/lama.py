@@ -61,9 +61,10 @@ class Lama(
 
     async def _show_lobby(self, interaction: discord.Interaction, update) -> None:
         """Answer with the lobby itself (public) and remember where it is."""
-        locale = self._public_locale(interaction)
         view = update.view
         self.renderer.handled_by_interaction(view.game_id, lobby=True)
+        # Loads the server settings: a rematch may be its first game since a restart.
+        locale = await self.bot.public_locale_for(interaction)
         response = await interaction.response.send_message(
             embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
         )

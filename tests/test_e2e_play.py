@@ -402,6 +402,18 @@ async def test_rematch_opens_a_new_lobby(fake_discord, lamabot):
     refused(await fake.click(fake.user("alice"), end, "Rematch"), "already a game")
 
 
+async def test_a_rematch_after_a_restart_speaks_the_servers_language(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    await fake.grant(fake.user("owner"), manage_guild=True)
+    await fake.slash(fake.user("owner"), fake.channel("lama"), "lama settings", language="cs")
+    game_id, channel = await two_humans(fake, bot, variant="party", target=10)
+    await finish_by_quitting(bot, game_id)
+    bot.service._settings.clear()  # as after a restart: no running game loaded them
+    end = fake.public_messages(channel)[-1]
+    result = await fake.click(fake.user("bob"), end, "lama:r:" + str(game_id))
+    assert result.message.embeds[0]["title"].startswith("Lobby hry LAMA")
+
+
 async def test_lobby_buttons(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
