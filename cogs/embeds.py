@@ -68,7 +68,7 @@ def _lobby_seat(view: GameView, seat: SeatView, locale: str) -> str:
         level = t(f"ai.level.{seat.ai_level}", locale)
         return t("lobby.seat.ai", locale, number=number, name=seat.name, level=level)
     key = "lobby.seat.host" if seat.user_id == view.host_id else "lobby.seat.human"
-    return t(key, locale, number=number, name=seat.name)
+    return t(key, locale, number=number, name=seat_name(seat, locale))  # markdown-safe
 
 
 def _lobby_readiness(view: GameView, locale: str) -> str:

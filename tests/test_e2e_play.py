@@ -414,6 +414,17 @@ async def test_a_rematch_after_a_restart_speaks_the_servers_language(fake_discor
     assert result.message.embeds[0]["title"].startswith("Lobby hry LAMA")
 
 
+async def test_the_lobby_shows_names_as_written(fake_discord, lamabot):
+    """A name's underscores are not markdown: 'Dark_Lama_' is not 'Dark' and italics."""
+    fake = fake_discord
+    channel = fake.channel("lama")
+    await fake.slash(fake.user("alice"), channel, "lama new")
+    await fake.slash(fake.add_user("dark_lama_"), channel, "lama join")
+    await lamabot.renderer.flush_all()
+    lobby = fake.public_messages(channel)[0]
+    assert "Dark\\_Lama\\_" in lobby.embed_text, lobby.embed_text
+
+
 async def test_lobby_buttons(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
