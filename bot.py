@@ -137,6 +137,8 @@ class LamaBot(commands.AutoShardedBot):
     async def close(self) -> None:
         for task in self._background:
             task.cancel()
+        if self.store is not None:  # what is being shown goes out before the connection closes
+            await self.renderer.flush_all()
         await super().close()
         if self.store is not None:
             await self.service.flush_message_refs()  # the ids still waiting to be written
