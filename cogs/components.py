@@ -11,6 +11,7 @@ import re
 
 import discord
 
+from hosting.hosted import MAX_SEATS
 from hosting.views import GameView, Status
 
 from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t
@@ -99,7 +100,7 @@ def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
                 label=t(f"lobby.button.{'add_ai' if action == 'ai' else action}", locale),
                 style=style,
                 emoji=emoji,
-                disabled=(action == "join" and len(view.seats) >= 6),
+                disabled=(action == "join" and len(view.seats) >= MAX_SEATS),
             )
         )
     return ui

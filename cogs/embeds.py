@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import discord
 
+from hosting.hosted import MAX_SEATS, MIN_SEATS
 from hosting.views import GameView, SeatView, Status
 from lama import events as ev
-from lama.rules import get_ruleset
+from lama.rules import TokenKind, get_ruleset
 
 from .text import card_label, cards_text, move_line, seat_name, t, tokens_text, variant_name
 
@@ -55,7 +56,7 @@ def lobby_embed(view: GameView, locale: str) -> discord.Embed:
             ]
         )
     embed.add_field(
-        name=t("lobby.seats", locale, taken=len(view.seats), max=6),
+        name=t("lobby.seats", locale, taken=len(view.seats), max=MAX_SEATS),
         value="\n".join(_lobby_seat(view, s, locale) for s in view.seats) or "—",
     )
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
@@ -72,7 +73,7 @@ def _lobby_seat(view: GameView, seat: SeatView, locale: str) -> str:
 
 
 def _lobby_readiness(view: GameView, locale: str) -> str:
-    missing = 2 - len(view.seats)
+    missing = MIN_SEATS - len(view.seats)
     if missing > 0:
         return t("lobby.waiting", locale, count=missing)
     return t("lobby.ready", locale)
@@ -148,7 +149,7 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
         if r.emptied_hand:
             lines.append(t("round.emptied", locale, name=name))
             if r.token_returned:
-                token = t(f"token.kind.{_token_kind(r.token_returned)}", locale)
+                token = t(f"token.kind.{TokenKind(r.token_returned).name.lower()}", locale)
                 total = _score(view, r.score_after, locale)
                 lines.append(t("round.returned", locale, name=name, token=token, total=total))
             elif r.score_before == 0:
@@ -172,9 +173,6 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
     embed.description = "\n".join(lines)
     return embed
 
-
-def _token_kind(value: int) -> str:
-    return {1: "white", 10: "black", 20: "pink"}[value]
 
 
 def game_end_embed(view: GameView, locale: str) -> discord.Embed:
