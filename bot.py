@@ -155,9 +155,13 @@ class LamaBot(commands.AutoShardedBot):
     async def public_locale_for(self, interaction: discord.Interaction) -> str:
         """A public answer's language, the server's setting read first: a server with no
         game since the start has no settings in memory yet."""
-        if interaction.guild_id is not None:
-            await self.service.guild_settings(interaction.guild_id)
-        return self.public_locale_of(interaction.guild)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return public_locale(None)
+        await self.service.guild_settings(guild_id)
+        # by id: the Guild object may not be cached yet right after start-up
+        setting = self.service.cached_guild_locale(guild_id)
+        return public_locale(interaction.guild, setting)
 
     async def ensure_user_locale(self, user_id: int) -> str | None:
         """Load a user's language choice into `user_locales`: one read per user per process."""
