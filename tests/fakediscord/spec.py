@@ -17,7 +17,9 @@ import jsonschema
 import referencing
 import referencing.jsonschema
 
-SPEC_PATH = Path("/work/shared/discord-api-spec/openapi.json")
+# ../shared beside the checkout, as laid out for developers and CI (not an absolute path:
+# CI clones into another folder).
+SPEC_PATH = Path(__file__).resolve().parents[2].parent / "shared/discord-api-spec/openapi.json"
 SPEC_URI = "urn:discord:openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
 
