@@ -536,6 +536,17 @@ class Game:
                 rest[pos], rest[j] = rest[j], rest[pos]
         return rest
 
+    def clone(self) -> Game:
+        """An independent copy that plays on exactly as this game would (a draft for a move)."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            setattr(other, name, value)
+        other._rng = copy.copy(self._rng) if self._rng is not None else None
+        return other
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe snapshot (contains every secret hand: store it, never show it)."""
         return {

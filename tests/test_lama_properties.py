@@ -187,3 +187,22 @@ def test_actions_round_trip_through_dicts(action):
 
     assert action_from_dict(action_to_dict(action)) == action
     assert isinstance(action, Play | Draw | Quit)
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seats=st.integers(2, 6), seed=st.integers(0, 10**9))
+def test_a_clone_plays_on_exactly_like_the_original_and_apart_from_it(variant, seats, seed):
+    g = Game.new(variant, seats, seed)
+    steps = 0
+    while not g.is_over and steps < 400:
+        seat = g.current_seat
+        actions = g.legal_actions(seat)
+        action = actions[(seed + steps) % len(actions)]
+        before = g.to_dict()
+        draft = g.clone()
+        assert draft.to_dict() == before
+        events = draft.apply(seat, action)
+        assert g.to_dict() == before, "a move on the clone leaves the original alone"
+        assert g.apply(seat, action) == events
+        assert g.to_dict() == draft.to_dict()
+        steps += 1
