@@ -24,11 +24,11 @@ import cardart
 from cogs.components import DYNAMIC_ITEMS
 from cogs.errors import report
 from cogs.renderer import Renderer
-from cogs.text import locale_of, public_locale
 from cogs.translator import LamaTranslator
-from hosting import GameService, SystemClock
+from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.stats import StatsService
+from hosting.views import GameView
 from store import Store
 
 log = logging.getLogger("lamabot")
@@ -87,6 +87,14 @@ class Settings:
 class LamaBot(commands.AutoShardedBot):
     """The bot: owns the database and the game service for as long as it runs."""
 
+    # Built by setup_hook before the bot connects (the store opens asynchronously); cogs and
+    # the renderer rely on them from their first line.
+    store: Store
+    preferences: Preferences  # server settings and every language choice
+    service: GameService
+    stats_service: StatsService
+    renderer: Renderer
+
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, sync: bool = False, **options
     ) -> None:
@@ -101,23 +109,23 @@ class LamaBot(commands.AutoShardedBot):
         self.settings = settings
         self.clock = clock or SystemClock()
         self.force_sync = sync
-        self.store: Store | None = None
-        self.user_locales: dict[int, str] = {}  # users who chose a language themselves
-        self._locales_loaded: set[int] = set()  # users whose choice was read from the store
-        self._restored: list = []
-        self._background: list[asyncio.Task] = []
+        self._opened = False  # setup_hook built the parts above
+        self._restored: list[GameView] = []
+        self._background: list[asyncio.Task[None]] = []
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
         self.store = await Store.open(self.settings.database_path)
-        self.service = GameService(self.store, self.clock)
-        self.stats_service = StatsService(self.store, self.clock, games=self.service)
+        self.preferences = Preferences(self.store, self.clock)
+        self.service = GameService(self.store, self.clock, preferences=self.preferences)
+        self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)
         self.renderer = Renderer(
             self,
             self.service,
             coalesce_delay=self.settings.render_delay,
             table_interval=self.settings.table_edit_interval,
         )
+        self._opened = True
         self.service.add_listener(self.renderer.on_update)
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again
         self.tree.on_error = report
@@ -137,55 +145,37 @@ class LamaBot(commands.AutoShardedBot):
     async def close(self) -> None:
         for task in self._background:
             task.cancel()
-        if self.store is not None:  # what is being shown goes out before the connection closes
+        if self._opened:  # what is being shown goes out before the connection closes
             await self.renderer.flush_all()
         await super().close()
-        if self.store is not None:
+        if self._opened:
             await self.service.flush_message_refs()  # the ids still waiting to be written
             await self.store.close()
 
+    # -------------------------------------------------------------- languages
+    # Discord's side of hosting.Preferences, which owns every language choice.
+
     def locale_of(self, interaction: discord.Interaction) -> str:
         """The reader's language: their /lama language choice, else their Discord client's."""
-        return locale_of(interaction, self.user_locales.get(interaction.user.id))
+        return self.preferences.reader_locale(interaction.user.id, str(interaction.locale))
 
-    def public_locale_of(self, guild: discord.Guild | None) -> str:
+    def public_locale_of(self, guild_id: int | None, guild: discord.Guild | None = None) -> str:
         """A server's public language: its setting, else its preferred locale."""
-        return public_locale(guild, self.service.cached_guild_locale(guild and guild.id))
+        if guild is None and guild_id is not None:
+            guild = self.get_guild(guild_id)
+        return self.preferences.public_locale(guild_id, _preferred_locale(guild))
 
     async def public_locale_for(self, interaction: discord.Interaction) -> str:
         """A public answer's language, the server's setting read first: a server with no
-        game since the start has no settings in memory yet."""
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            return public_locale(None)
-        await self.service.guild_settings(guild_id)
-        # by id: the Guild object may not be cached yet right after start-up
-        setting = self.service.cached_guild_locale(guild_id)
-        return public_locale(interaction.guild, setting)
-
-    async def ensure_user_locale(self, user_id: int) -> str | None:
-        """Load a user's language choice into `user_locales`: one read per user per process."""
-        if user_id not in self._locales_loaded:
-            locale = await self.store.settings.get_user_locale(user_id)
-            if user_id not in self._locales_loaded:  # a /lama language meanwhile wins
-                self._locales_loaded.add(user_id)
-                if locale:
-                    self.user_locales[user_id] = locale
-        return self.user_locales.get(user_id)
-
-    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
-        """Store a user's language choice (None: follow Discord's) and cache it."""
-        await self.store.settings.set_user_locale(user_id, locale, now=int(self.clock.now()))
-        self._locales_loaded.add(user_id)
-        if locale:
-            self.user_locales[user_id] = locale
-        else:
-            self.user_locales.pop(user_id, None)
+        game since the start has no settings in memory yet. By id: the Guild object may not
+        be cached yet right after start-up."""
+        preferred = _preferred_locale(interaction.guild)
+        return await self.preferences.load_public_locale(interaction.guild_id, preferred)
 
     async def _before_command(self, interaction: discord.Interaction) -> bool:
         """The command tree's check: every command and autocomplete knows the reader's
         language before it runs (components do the same in cogs.errors.guarded)."""
-        await self.ensure_user_locale(interaction.user.id)
+        await self.preferences.load_user_choice(interaction.user.id)
         return True
 
     # --------------------------------------------------------------- commands
@@ -233,6 +223,10 @@ class LamaBot(commands.AutoShardedBot):
             permissions=NEEDED_PERMISSIONS,
             scopes=("bot", "applications.commands"),
         )
+
+
+def _preferred_locale(guild: discord.Guild | None) -> str | None:
+    return str(guild.preferred_locale) if guild is not None else None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,7 @@ import re
 
 import discord
 
-from hosting.hosted import MAX_SEATS
+from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
 
 from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from hosting.hosted import MAX_SEATS, MIN_SEATS
+from hosting.options import MAX_SEATS, MIN_SEATS
 from hosting.views import GameView, SeatView, Status
 from lama import events as ev
 from lama.rules import TokenKind, get_ruleset

@@ -10,15 +10,19 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
 
-from hosting import HostingError, Problem
+from hosting import HostingError, Problem, options
 from hosting.views import GameView
 from lama import IllegalAction, Reason
 
-from .text import card_label, locale_of, seat_name, t
+from .text import card_label, seat_name, t
+
+if TYPE_CHECKING:
+    from bot import LamaBot
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +91,8 @@ def _explain_problem(error: HostingError, locale: str) -> str:
     details = error.details
     params = {
         "command": "/lama new" if error.problem is Problem.NO_GAME_HERE else "/lama hand",
-        "max": details.get("limit", 6),
-        "count": details.get("minimum", 2),
+        "max": details.get("limit", options.MAX_SEATS),
+        "count": details.get("minimum", options.MIN_SEATS),
         "name": details.get("host", details.get("user", "?")),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
@@ -136,8 +140,12 @@ async def report(interaction: discord.Interaction, error: Exception) -> None:
 
 def _reader_locale(interaction: discord.Interaction) -> str:
     """The bot's choice (it knows /lama language overrides), else the client's locale."""
-    bot_locale_of = getattr(interaction.client, "locale_of", None)
-    return bot_locale_of(interaction) if bot_locale_of else locale_of(interaction)
+    return _bot(interaction).locale_of(interaction)
+
+
+def _bot(interaction: discord.Interaction) -> LamaBot:
+    """The client every interaction of ours comes through."""
+    return cast("LamaBot", interaction.client)
 
 
 def _jump_link(details: dict) -> str:
@@ -150,11 +158,10 @@ def _jump_link(details: dict) -> str:
 
 def _game_of(interaction: discord.Interaction) -> GameView | None:
     """The game an interaction is about, if any, to explain a refusal with its state."""
-    service = getattr(interaction.client, "service", None)
-    if service is None:
-        return None
     try:
-        return service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
+        return _bot(interaction).service.route(
+            interaction.user.id, interaction.channel_id, interaction.guild_id
+        )
     except HostingError:
         return None
 
@@ -165,9 +172,8 @@ def guarded(callback: Callable[..., Awaitable[None]]):
     @functools.wraps(callback)
     async def wrapper(self, interaction: discord.Interaction, *args, **kwargs):
         try:
-            ensure = getattr(interaction.client, "ensure_user_locale", None)
-            if ensure is not None:  # the reader's /lama language, as for slash commands
-                await ensure(interaction.user.id)
+            # the reader's /lama language, as for slash commands
+            await _bot(interaction).preferences.load_user_choice(interaction.user.id)
             await callback(self, interaction, *args, **kwargs)
         except Exception as error:
             await report(interaction, error)

@@ -5,24 +5,25 @@ Each command is a thin adapter: check who and where, one service call, show the 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from hosting import GameOptions, HostingError, Problem
+from hosting import LOBBY, GameOptions, HostingError, Problem
 from hosting.views import Status
 
 from . import embeds, images
+from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
 from .components import lobby_view
 from .errors import guarded
 from .language import LanguageCommands
 from .stats import StatsCommands
 from .text import t
 
-Variant = Literal["classic", "party", "komarami"]
-Level = Literal["easy", "normal", "hard"]
+if TYPE_CHECKING:
+    from bot import LamaBot
 
 
 def _is_admin(interaction: discord.Interaction) -> bool:
@@ -37,19 +38,17 @@ class Lama(
     group_name="lama",
     group_description="Play LAMA in this server",
 ):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.renderer = bot.renderer
         super().__init__()
 
     def _locale(self, interaction: discord.Interaction) -> str:
-        locale = self.bot.locale_of(interaction)
-        self.renderer.remember_locale(interaction.user.id, locale)
-        return locale
+        return self.bot.locale_of(interaction)
 
     def _public_locale(self, interaction: discord.Interaction) -> str:
-        return self.bot.public_locale_of(interaction.guild)
+        return self.bot.public_locale_of(interaction.guild_id, interaction.guild)
 
     def _game_here(self, interaction: discord.Interaction):
         if interaction.guild_id is None:
@@ -71,9 +70,7 @@ class Lama(
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.service.remember_message(
-            view.game_id, "lobby", interaction.channel_id, message_id
-        )
+        await self.service.remember_message(view.game_id, LOBBY, interaction.channel_id, message_id)
 
     # ---------------------------------------------------------------- lobby
 
@@ -85,15 +82,16 @@ class Lama(
         ai_seats="How many AI players to seat right away",
         ai_level="How strong the AI players are",
     )
+    @app_commands.choices(variant=VARIANT_CHOICES, ai_level=AI_LEVEL_CHOICES)
     @app_commands.guild_only()
     async def new(
         self,
         interaction: discord.Interaction,
-        variant: Variant | None = None,
-        target: app_commands.Range[int, 10, 200] | None = None,
-        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
-        ai_seats: app_commands.Range[int, 0, 5] = 0,
-        ai_level: Level | None = None,
+        variant: str | None = None,
+        target: Target | None = None,
+        turn_timeout: TurnTimeout | None = None,
+        ai_seats: AiSeats = 0,
+        ai_level: str | None = None,
     ) -> None:
         self._locale(interaction)
         if interaction.guild_id is None:  # guild_only() on a subcommand does not reach Discord
@@ -225,7 +223,8 @@ class Lama(
 
     @app_commands.command(name="rules", description="The rules of LAMA")
     @app_commands.describe(variant="Which rules (default: classic)")
-    async def rules(self, interaction: discord.Interaction, variant: Variant = "classic") -> None:
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def rules(self, interaction: discord.Interaction, variant: str = "classic") -> None:
         locale = self._locale(interaction)
         embed = discord.Embed(
             title=t(f"variant.{variant}", locale),
@@ -235,5 +234,5 @@ class Lama(
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot) -> None:
+async def setup(bot: LamaBot) -> None:
     await bot.add_cog(Lama(bot))

@@ -7,22 +7,28 @@ Which language a message is in (cogs/text.py has the two rules):
 - public messages: the server's setting (`GuildSettings.locale`), else the server's preferred
   locale; English is the fallback for anything we do not speak.
 
-Overrides live in the store's `user_locales` table and in `bot.user_locales`; they are read
-lazily, once per user per process (`LamaBot.ensure_user_locale`, awaited by the command tree's
-`interaction_check` and by every component callback before any text is chosen).
-The mixin expects `self.bot` and `self.renderer` (set by Lama.__init__).
+Every choice is owned by `hosting.Preferences` (`bot.preferences`): overrides live in the
+store's `user_locales` table and are read lazily, once per user per process (awaited by the
+command tree's `interaction_check` and by every component callback before any text is
+chosen). The mixin expects `self.bot` (set by Lama.__init__).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 import i18n
+from hosting import options
 
-from .text import locale_of, t
+from .text import t
 
-AUTO = "auto"
+if TYPE_CHECKING:
+    from bot import LamaBot
+
+AUTO = options.SERVER_LANGUAGE_AUTO  # for a user: follow their Discord client's language
 
 
 def _choice(code: str) -> app_commands.Choice[str]:
@@ -31,11 +37,13 @@ def _choice(code: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=app_commands.locale_str(english, key=key), value=code)
 
 
-LANGUAGE_CHOICES = [_choice(code) for code in (*i18n.SUPPORTED_LOCALES, AUTO)]
+LANGUAGE_CHOICES = [_choice(code) for code in options.LANGUAGES]
 
 
 class LanguageCommands:
     """Mixin for the /lama GroupCog: the reader's own game language."""
+
+    bot: LamaBot
 
     @app_commands.command(
         name="language", description="Choose the language the bot uses with you"
@@ -51,13 +59,11 @@ class LanguageCommands:
                 t("language.current", current, language=name), ephemeral=True
             )
             return
+        options.validate(language=language)
+        await self.bot.preferences.set_user_choice(user_id, None if language == AUTO else language)
+        locale = self.bot.locale_of(interaction)  # DMs from now on, too
         if language == AUTO:
-            await self.bot.set_user_locale(user_id, None)
-            locale = locale_of(interaction)
             text = t("language.reset", locale)
         else:
-            await self.bot.set_user_locale(user_id, language)
-            locale = language
             text = t("language.set", locale, language=t(f"language.name.{locale}", locale))
-        self.renderer.remember_locale(user_id, locale)  # DMs from now on, too
         await interaction.response.send_message(text, ephemeral=True)

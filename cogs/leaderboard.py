@@ -9,6 +9,7 @@ privately, with their own rank in it.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import discord
 from babel.numbers import format_decimal, format_percent
@@ -16,12 +17,17 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
+import i18n
+from hosting import options
 from hosting.stats import LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort
 
 from . import stats as stats_cog
 from .errors import guarded
 from .text import t
+
+if TYPE_CHECKING:
+    from bot import LamaBot
 
 COLOUR = 0xF4D35E
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -58,8 +64,10 @@ SORT_CHOICES = [_choice(english, SORT_KEYS[sort], sort.value) for english, sort 
 )]
 VARIANT_CHOICES = [
     _choice("All variants", "leaderboard.variant.all", ALL_VARIANTS),
-    *(_choice(name, f"variant.{v}", v) for name, v in (
-        ("Classic", "classic"), ("Party", "party"), ("Lato z Komarami", "komarami"))),
+    *(
+        _choice(i18n.translate(f"variant.{v}", i18n.DEFAULT_LOCALE), f"variant.{v}", v)
+        for v in options.VARIANTS
+    ),
 ]
 PERIOD_CHOICES = [_choice(english, PERIOD_KEYS[period], period.value) for english, period in (
     ("All time", Period.ALL_TIME), ("This month", Period.MONTH), ("This week", Period.WEEK),
@@ -67,9 +75,10 @@ PERIOD_CHOICES = [_choice(english, PERIOD_KEYS[period], period.value) for englis
 
 _SORTS = "|".join(s.value for s in LeaderboardSort)
 _PERIODS = "|".join(p.value for p in Period)
+_VARIANTS = "|".join((ALL_VARIANTS, *options.VARIANTS))
 PAGE_TEMPLATE = (
     r"lama:lb:(?P<dir>[pn]):(?P<owner>\d+):(?P<guild>\d+):"
-    rf"(?P<sort>{_SORTS}):(?P<variant>all|classic|party|komarami):(?P<period>{_PERIODS}):"
+    rf"(?P<sort>{_SORTS}):(?P<variant>{_VARIANTS}):(?P<period>{_PERIODS}):"
     r"(?P<page>\d+)"
 )
 
@@ -166,7 +175,7 @@ def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
 
 
 class Leaderboard(commands.Cog):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self.stats = bot.stats_service
 
@@ -233,5 +242,5 @@ class Leaderboard(commands.Cog):
             await interaction.response.send_message(**kwargs)
 
 
-async def setup(bot) -> None:
+async def setup(bot: LamaBot) -> None:
     await bot.add_cog(Leaderboard(bot))

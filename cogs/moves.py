@@ -5,15 +5,21 @@ They work in a game's channel and in a DM with the bot (routed to the caller's g
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from hosting import MessageKey
 from lama import DRAW, QUIT, Card, Play
 
 from . import images
 from .errors import guarded
 from .text import card_label, t
+
+if TYPE_CHECKING:
+    from bot import LamaBot
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete answers
 
@@ -27,15 +33,13 @@ def _action(code: str):
 
 
 class Moves(commands.Cog):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
         self.service = bot.service
         self.renderer = bot.renderer
 
     def _locale(self, interaction: discord.Interaction) -> str:
-        locale = self.bot.locale_of(interaction)
-        self.renderer.remember_locale(interaction.user.id, locale)
-        return locale
+        return self.bot.locale_of(interaction)
 
     async def _move(self, interaction: discord.Interaction, action) -> None:
         """A move from a slash command: answer with the caller's fresh hand, privately."""
@@ -116,9 +120,9 @@ class Moves(commands.Cog):
         )
 
     def _is_hand_message(self, game_id: int, seat: int, message_id: int) -> bool:
-        ref = self.service.message_ref(game_id, f"hand:{seat}")
+        ref = self.service.message_ref(game_id, MessageKey.hand(seat))
         return ref is not None and ref[1] == message_id
 
 
-async def setup(bot) -> None:
+async def setup(bot: LamaBot) -> None:
     await bot.add_cog(Moves(bot))

@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 
 import discord
 
+from hosting import LOBBY, TABLE, MessageKey, options
 from hosting.views import GameUpdate, GameView, NoticeKind, Status
 from lama import events as ev
 
 from . import embeds, images
 from .components import lobby_view, rematch_view
-from .text import public_locale, seat_name, t
+from .text import seat_name, t
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
@@ -63,31 +64,18 @@ class Renderer:
         self._flushing: dict[int, asyncio.Task] = {}
         self._dm_channel: dict[int, int] = {}
         self._dms_closed: set[int] = set()
-        self._user_locale: dict[int, str] = {}
 
     # ------------------------------------------------------------ bookkeeping
 
-    def remember_locale(self, user_id: int, locale: str) -> None:
-        self._user_locale[user_id] = locale
-
-    def locale_for_user(self, user_id: int | None, view: GameView | None = None) -> str:
+    async def _dm_locale(self, user_id: int, view: GameView) -> str:
         """A DM's language: the user's /lama language choice, else the locale of their last
         interaction, else the game's public language (e.g. right after a restart)."""
-        user_id = user_id or 0
-        chosen = getattr(self.bot, "user_locales", {}).get(user_id)
-        fallback = self.locale_for_view(view) if view is not None else "en"
-        return chosen or self._user_locale.get(user_id) or fallback
-
-    async def _dm_locale(self, user_id: int, view: GameView) -> str:
-        ensure = getattr(self.bot, "ensure_user_locale", None)
-        if ensure is not None:
-            await ensure(user_id)  # their /lama language choice, read once per process
-        return self.locale_for_user(user_id, view)
+        await self.bot.preferences.load_user_choice(user_id)  # read once per process
+        return self.bot.preferences.dm_locale(user_id, self.locale_for_view(view))
 
     def locale_for_view(self, view: GameView) -> str:
         """Public messages: the server's language setting, else its preferred locale."""
-        setting = self.service.cached_guild_locale(view.guild_id)
-        return public_locale(self.bot.get_guild(view.guild_id), setting)
+        return self.bot.public_locale_of(view.guild_id)
 
     def handled_by_interaction(self, game_id: int, seat: int | None = None, *, lobby=False):
         """The answering interaction shows this seat's hand (or the lobby) itself."""
@@ -182,7 +170,7 @@ class Renderer:
         locale = self.locale_for_view(view)
         if work.lobby:
             await self._edit(
-                view, "lobby", embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
+                view, LOBBY, embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
             )
         if work.table and not work.new_table:
             await self._show_table(view, locale)
@@ -204,7 +192,7 @@ class Renderer:
     def _channel(self, channel_id: int):
         return self.bot.get_partial_messageable(channel_id)
 
-    async def _edit(self, game: GameView, key: str, **content) -> None:
+    async def _edit(self, game: GameView, key: MessageKey, **content) -> None:
         """Edit a message the game put somewhere earlier (`content` may hold a ui `view`)."""
         ref = self.service.message_ref(game.game_id, key)
         if ref is None:
@@ -213,9 +201,9 @@ class Renderer:
         try:
             await self._channel(channel_id).get_partial_message(message_id).edit(**content)
         except discord.NotFound:
-            log.info("the %s message of game %s is gone", key, game.game_id)
+            log.info("the %s message of game %s is gone", key.kind, game.game_id)
         except discord.HTTPException as error:
-            log.warning("could not edit the %s of game %s: %s", key, game.game_id, error)
+            log.warning("could not edit the %s of game %s: %s", key.kind, game.game_id, error)
 
     async def _send(self, channel_id: int, **content) -> discord.Message | None:
         try:
@@ -242,7 +230,7 @@ class Renderer:
             self._table_shown[view.game_id] = asyncio.get_running_loop().time()
         else:  # its last edit: forget the game
             self._table_shown.pop(view.game_id, None)
-        await self._edit(view, "table", **await images.table_message(view, locale, edit=True))
+        await self._edit(view, TABLE, **await images.table_message(view, locale, edit=True))
 
     async def _table_after(self, game_id: int, wait: float, hurry: asyncio.Event) -> None:
         try:
@@ -261,7 +249,7 @@ class Renderer:
         self._table_shown[view.game_id] = asyncio.get_running_loop().time()
         message = await self._send(view.channel_id, **await images.table_message(view, locale))
         if message is not None:
-            await self.service.remember_message(view.game_id, "table", view.channel_id, message.id)
+            await self.service.remember_message(view.game_id, TABLE, view.channel_id, message.id)
 
     async def _post(self, view: GameView, kind: str, payload, locale: str) -> None:
         if kind == "summary":
@@ -286,7 +274,7 @@ class Renderer:
             if view.status is Status.RUNNING:
                 locale = self.locale_for_view(view)
                 content = await images.table_message(view, locale, edit=True)
-                await self._edit(view, "table", **content)
+                await self._edit(view, TABLE, **content)
 
     async def refresh_table(self, view: GameView) -> None:
         """Re-post the table at the bottom of the channel (`/lama table`, restarts)."""
@@ -317,7 +305,8 @@ class Renderer:
             log.warning("could not DM the hand of user %s: %s", user_id, error)
             return
         self._dms_closed.discard(user_id)
-        await self.service.remember_message(view.game_id, f"hand:{seat}", channel.id, message.id)
+        key = MessageKey.hand(seat)
+        await self.service.remember_message(view.game_id, key, channel.id, message.id)
 
     async def _edit_hand(self, view: GameView, observation, seat: int) -> None:
         user_id = view.seats[seat].user_id
@@ -325,7 +314,7 @@ class Renderer:
             return
         locale = await self._dm_locale(user_id, view)
         content = await images.hand_message(view, observation, locale, edit=True)
-        await self._edit(view, f"hand:{seat}", **content)
+        await self._edit(view, MessageKey.hand(seat), **content)
 
     async def _close_hand(self, view: GameView, notice) -> None:
         """The seat is an AI's now: its former player's hand keeps no live buttons."""
@@ -333,7 +322,7 @@ class Renderer:
             return
         locale = await self._dm_locale(notice.user_id, view)
         text = _notice_text(view, notice, locale)
-        await self._edit(view, f"hand:{notice.seat}", content=text, view=None)
+        await self._edit(view, MessageKey.hand(notice.seat), content=text, view=None)
 
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
         """Say in the channel how to get the hand another way; the game carries on."""
@@ -382,5 +371,5 @@ def _notice_text(view: GameView, notice, locale: str) -> str:
     if notice.kind is NoticeKind.TIMED_OUT:
         return t("timer.timeout", locale, name=name)
     if notice.reason == "timeouts":
-        return t("timer.handed_to_ai", locale, name=name, count=3)
+        return t("timer.handed_to_ai", locale, name=name, count=options.TIMEOUTS_BEFORE_AI)
     return t("game.left", locale, name=name)

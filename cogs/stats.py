@@ -9,20 +9,22 @@ Embeds are built by cogs/stats_embeds.py; every number comes from hosting.stats.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
 
 import i18n
-from hosting.stats import InvalidSetting
+from hosting import options
 
 from . import stats_embeds as render
+from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
 from .errors import guarded
 from .language import LANGUAGE_CHOICES
 from .text import t
 
-Variant = Literal["classic", "party", "komarami"]
+if TYPE_CHECKING:
+    from bot import LamaBot
 
 FORGET_TEMPLATE = r"lama:fm:(?P<user>\d+):(?P<choice>yes|no)"
 REPLAY_TEMPLATE = r"lama:rp:(?P<dir>[pn]):(?P<game>\d+):(?P<page>\d+)"
@@ -42,7 +44,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TE
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id == self.user_id:
             return True
-        locale = interaction.client.locale_of(interaction)
+        locale = cast("LamaBot", interaction.client).locale_of(interaction)
         await interaction.response.send_message(t("error.button_not_yours", locale),
                                                 ephemeral=True)
         return False
@@ -102,7 +104,7 @@ def _with_view(ui: discord.ui.View | None, **kwargs):
 class StatsCommands:
     """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
 
-    bot: discord.Client
+    bot: LamaBot
 
     def _stats_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)
@@ -184,23 +186,26 @@ class StatsCommands:
     @app_commands.command(name="settings", description="LAMA defaults for this server")
     @app_commands.describe(
         variant="Default variant of new games",
-        target="Default target score, 10–200",
-        turn_timeout="Default seconds per turn, 10–3600",
-        ai_delay="Seconds an AI waits before moving, 0–10",
+        target=f"Default target score, {options.TARGET.low}–{options.TARGET.high}",
+        turn_timeout=(
+            f"Default seconds per turn, {options.TURN_TIMEOUT.low}–{options.TURN_TIMEOUT.high}"
+        ),
+        ai_delay=f"Seconds an AI waits before moving, {options.AI_DELAY.low:g}–"
+        f"{options.AI_DELAY.high:g}",
         channel="Allow games only in this channel",
         clear_channel="Allow games in every channel again",
         language="Language of public game messages in this server",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, variant=VARIANT_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
         self,
         interaction: discord.Interaction,
-        variant: Variant | None = None,
-        target: app_commands.Range[int, 10, 200] | None = None,
-        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
-        ai_delay: app_commands.Range[float, 0.0, 10.0] | None = None,
+        variant: str | None = None,
+        target: Target | None = None,
+        turn_timeout: TurnTimeout | None = None,
+        ai_delay: AiDelay | None = None,
         channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
         language: str | None = None,
@@ -215,23 +220,18 @@ class StatsCommands:
             await interaction.response.send_message(t("settings.not_allowed", locale),
                                                     ephemeral=True)
             return
-        try:
-            saved = await self.bot.stats_service.update_settings(
-                interaction.guild_id,
-                variant=variant,
-                target=target,
-                turn_timeout_s=turn_timeout,
-                ai_delay_s=ai_delay,
-                games_channel_id=channel.id if channel else None,
-                clear_channel=clear_channel,
-                locale=language,
-            )
-        except InvalidSetting as error:
-            text = t("error.bad_option", locale, option=error.option, value=error.value)
-            await interaction.response.send_message(text, ephemeral=True)
-            return
-        options = (variant, target, turn_timeout, ai_delay, channel, language)
-        changed = any(v is not None for v in options)
+        saved = await self.bot.stats_service.update_settings(  # refusals: cogs/errors.py
+            interaction.guild_id,
+            variant=variant,
+            target=target,
+            turn_timeout_s=turn_timeout,
+            ai_delay_s=ai_delay,
+            games_channel_id=channel.id if channel else None,
+            clear_channel=clear_channel,
+            locale=language,
+        )
+        given = (variant, target, turn_timeout, ai_delay, channel, language)
+        changed = any(v is not None for v in given)
         changed = changed or clear_channel
         preferred = i18n.resolve_locale(str(interaction.guild_locale or "en"))
         embed = render.settings_embed(saved, locale, saved_now=changed, preferred=preferred)
@@ -254,8 +254,7 @@ class StatsCommands:
             await interaction.response.edit_message(content=t("forget.cancelled", locale),
                                                     view=None)
             return
-        count = await self.bot.stats_service.forget(interaction.user.id)
-        getattr(self.bot, "user_locales", {}).pop(interaction.user.id, None)  # the store's too
+        count = await self.bot.stats_service.forget(interaction.user.id)  # language choice too
         await interaction.response.edit_message(
             content=t("forget.done", locale, count=count), view=None
         )

@@ -1,4 +1,5 @@
-"""Words for Discord: which language a reader gets, and how cards, tokens and seats read.
+"""Words for Discord: how cards, tokens, seats and moves read (hosting.Preferences picks the
+language).
 
 Text is the source of truth (images are a bonus): every card reads as an emoji plus its name,
 so the game is fully playable in plain text and with a screen reader.
@@ -20,18 +21,6 @@ KOMARAMI_EMOJI = "🦟"
 
 def t(key: str, locale: str, count: int | None = None, **params) -> str:
     return i18n.translate(key, locale, count=count, **params)
-
-
-def locale_of(interaction: discord.Interaction, user_override: str | None = None) -> str:
-    """The reader's language: their own choice, else their Discord client's."""
-    return user_override or i18n.resolve_locale(str(interaction.locale))
-
-
-def public_locale(guild: discord.Guild | None, server_setting: str | None = None) -> str:
-    """The language of a server's public messages: its setting, else its preferred locale."""
-    if server_setting:
-        return server_setting
-    return i18n.resolve_locale(str(guild.preferred_locale)) if guild else i18n.DEFAULT_LOCALE
 
 
 def card_emoji(code: str, variant: str) -> str:

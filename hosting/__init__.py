@@ -1,15 +1,30 @@
 """Hosting LAMA games: lobbies, seats, moves, timers and AI turns, with no Discord in sight.
 
 Interfaces (the Discord cogs, the terminal) call `GameService` and render the `GameUpdate`s
-it publishes; the service keeps the engine (`lama`) and the store (`store`) in step.
+it publishes; the service keeps the engine (`lama`) and the store (`store`) in step. Its
+parts are named in hosting/service.py; every limit is in hosting/options.py.
 """
 
 from .clock import Clock, FakeClock, SystemClock
 from .errors import HostingError, Problem
+from .preferences import Preferences
 from .service import GameService
-from .views import GameOptions, GameUpdate, GameView, Notice, NoticeKind, SeatView, Status
+from .views import (
+    LOBBY,
+    TABLE,
+    GameOptions,
+    GameUpdate,
+    GameView,
+    MessageKey,
+    Notice,
+    NoticeKind,
+    SeatView,
+    Status,
+)
 
 __all__ = [
+    "LOBBY",
+    "TABLE",
     "Clock",
     "FakeClock",
     "GameOptions",
@@ -17,8 +32,10 @@ __all__ = [
     "GameUpdate",
     "GameView",
     "HostingError",
+    "MessageKey",
     "Notice",
     "NoticeKind",
+    "Preferences",
     "Problem",
     "SeatView",
     "Status",

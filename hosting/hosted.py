@@ -9,11 +9,9 @@ from dataclasses import dataclass, field, replace
 from lama import Game
 from store import NewSeat
 
-from .views import GameOptions, GameView, SeatView, Status
+from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatView, Status
 
-MIN_SEATS, MAX_SEATS = 2, 6
 RECENT_EVENTS = 8
-AI_LEVELS = ("easy", "normal", "hard")
 
 
 def ai_name(index: int, level: str) -> str:
@@ -78,7 +76,14 @@ class HostedGame:
     seq: int = 0  # moves committed so far
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
-    messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> channel, msg
+    messages: dict[MessageKey, tuple[int, int]] = field(default_factory=dict)  # -> channel, msg
+
+    @property
+    def running_game(self) -> Game:
+        """The engine state of a started game (a lobby has none yet)."""
+        if self.game is None:
+            raise RuntimeError(f"game {self.id} has not started")
+        return self.game
 
     @property
     def ai_level(self) -> str:
@@ -153,13 +158,13 @@ class HostedGame:
         }
 
 
-def _message_refs(record) -> dict[str, tuple[int, int]]:
-    refs: dict[str, tuple[int, int]] = {}
+def _message_refs(record) -> dict[MessageKey, tuple[int, int]]:
+    refs: dict[MessageKey, tuple[int, int]] = {}
     if record.lobby_message_id:
-        refs["lobby"] = (record.channel_id, record.lobby_message_id)
+        refs[LOBBY] = (record.channel_id, record.lobby_message_id)
     if record.table_message_id:
-        refs["table"] = (record.table_channel_id or record.channel_id, record.table_message_id)
+        refs[TABLE] = (record.table_channel_id or record.channel_id, record.table_message_id)
     for seat in record.seats:
         if seat.dm_channel_id and seat.hand_message_id:
-            refs[f"hand:{seat.seat}"] = (seat.dm_channel_id, seat.hand_message_id)
+            refs[MessageKey.hand(seat.seat)] = (seat.dm_channel_id, seat.hand_message_id)
     return refs

@@ -11,12 +11,9 @@ import math
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-from i18n import SUPPORTED_LOCALES
 from lama import Card, Game, RoundEnded, RoundStarted
 from lama.actions import Action, action_from_dict
-from lama.rules import RULESETS
 from store import (
     MIN_GAMES_FOR_WIN_RATE,
     Actor,
@@ -30,18 +27,14 @@ from store import (
     Store,
 )
 
+from . import options as limits
 from .clock import Clock
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .errors import HostingError, Problem
+from .preferences import Preferences
 
 PAGE_SIZE = 10
 HISTORY_SIZE = 10
 
-# The limits /lama new accepts, so a server default is always a valid game option.
-TARGET_RANGE = (10, 200)
-TURN_TIMEOUT_RANGE = (10, 3600)  # GameService refuses 0 (no timer) for a game, so a default too
-AI_DELAY_RANGE = (0.0, 10.0)
 
 
 class Period(StrEnum):
@@ -50,14 +43,6 @@ class Period(StrEnum):
     ALL_TIME = "all"
     MONTH = "month"
     WEEK = "week"
-
-
-class InvalidSetting(ValueError):
-    """A server setting outside what games accept; nothing was saved."""
-
-    def __init__(self, option: str, value: object) -> None:
-        super().__init__(f"{option}={value!r}")
-        self.option, self.value = option, value
 
 
 @dataclass(frozen=True)
@@ -124,11 +109,13 @@ class Replay:
 
 
 class StatsService:
-    def __init__(self, store: Store, clock: Clock, *, games: GameService | None = None) -> None:
-        """`games`: the running GameService, so saved settings reach its cache at once."""
+    def __init__(
+        self, store: Store, clock: Clock, *, preferences: Preferences | None = None
+    ) -> None:
+        """`preferences`: the game service's, so saved settings reach its cache at once."""
         self._store = store
         self._clock = clock
-        self._games = games
+        self._preferences = preferences or Preferences(store, clock)
 
     # ------------------------------------------------------------------ periods
 
@@ -154,8 +141,7 @@ class StatsService:
         page: int = 0,
         user_id: int | None = None,
     ) -> LeaderboardPage:
-        if variant is not None and variant not in RULESETS:
-            raise InvalidSetting("variant", variant)
+        limits.validate(variant=variant)
         sort, period = LeaderboardSort(sort), Period(period)
         stats, since = self._store.stats, self.since(period)
         page = max(page, 0)
@@ -245,9 +231,7 @@ class StatsService:
     # ---------------------------------------------------------------- settings
 
     async def settings(self, guild_id: int) -> GuildSettings:
-        if self._games is not None:
-            return await self._games.guild_settings(guild_id)
-        return await self._store.settings.get_settings(guild_id)
+        return await self._preferences.guild_settings(guild_id)
 
     async def update_settings(
         self,
@@ -263,50 +247,43 @@ class StatsService:
     ) -> GuildSettings:
         """Change the given settings (None: keep), validated; returns what is now saved.
 
-        `locale` is the language of public messages: "en", "cs", "es", or "auto" for the
-        server's preferred locale.
+        The limits are those of a game (hosting/options.py), so a server default is always a
+        valid game option. `locale` is the language of public messages: "en", "cs", "es", or
+        "auto" for the server's preferred locale.
         """
+        limits.validate(
+            language=locale,
+            variant=variant,
+            target=target,
+            turn_timeout=turn_timeout_s,
+            ai_delay=ai_delay_s,
+        )
+        if clear_channel and games_channel_id is not None:
+            raise HostingError(Problem.BAD_OPTION, option="channel", value=games_channel_id)
         changes: dict[str, object] = {}
         if locale is not None:
-            if locale not in (*SUPPORTED_LOCALES, "auto"):
-                raise InvalidSetting("language", locale)
-            changes["locale"] = None if locale == "auto" else locale
-        if variant is not None:
-            if variant not in RULESETS:
-                raise InvalidSetting("variant", variant)
-            changes["variant"] = variant
-        if target is not None:
-            if not TARGET_RANGE[0] <= target <= TARGET_RANGE[1]:
-                raise InvalidSetting("target", target)
-            changes["target"] = target
-        if turn_timeout_s is not None:
-            low, high = TURN_TIMEOUT_RANGE
-            if not low <= turn_timeout_s <= high:
-                raise InvalidSetting("turn_timeout", turn_timeout_s)
-            changes["turn_timeout_s"] = turn_timeout_s
-        if ai_delay_s is not None:
-            if not (AI_DELAY_RANGE[0] <= ai_delay_s <= AI_DELAY_RANGE[1]):
-                raise InvalidSetting("ai_delay", ai_delay_s)
-            changes["ai_delay_s"] = float(ai_delay_s)
-        if clear_channel and games_channel_id is not None:
-            raise InvalidSetting("channel", games_channel_id)
+            changes["locale"] = None if locale == limits.SERVER_LANGUAGE_AUTO else locale
+        given = {
+            "variant": variant,
+            "target": target,
+            "turn_timeout_s": turn_timeout_s,
+            "ai_delay_s": None if ai_delay_s is None else float(ai_delay_s),
+        }
+        changes.update({field: value for field, value in given.items() if value is not None})
         if clear_channel:
             changes["games_channel_id"] = None
         elif games_channel_id is not None:
             changes["games_channel_id"] = games_channel_id
         settings = replace(await self.settings(guild_id), **changes)
         if changes:
-            await self._save(settings)
+            await self._preferences.save_guild_settings(settings)
         return settings
-
-    async def _save(self, settings: GuildSettings) -> None:
-        if self._games is not None:  # writes the store and refreshes the service's cache
-            await self._games.save_guild_settings(settings)
-        else:
-            await self._store.settings.save_settings(settings, now=int(self._clock.now()))
 
     # ----------------------------------------------------------------- privacy
 
     async def forget(self, user_id: int) -> int:
-        """Erase the user's statistics everywhere; returns how many results were anonymised."""
-        return await self._store.stats.forget_user(user_id)
+        """Erase the user's statistics (and language choice) everywhere; returns how many
+        results were anonymised."""
+        count = await self._store.stats.forget_user(user_id)
+        self._preferences.forget_user(user_id)
+        return count

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .clock import Clock
+from .hosted import HostedGame
 
 
 class TimerKind(StrEnum):
@@ -43,6 +44,28 @@ class TimerQueue:
     def clear(self, game_id: int) -> None:
         """Forget every pending timer of a game; the heap drops them lazily."""
         self._live.pop(game_id, None)
+
+    def arm(self, hosted: HostedGame, turn_started_at: float | None = None) -> None:
+        """Schedule what happens next in this game if nobody acts: an AI move, or the turn
+        timer (and its reminder halfway).
+
+        A turn starts when the move before it is committed, so after a restart the
+        deadlines are counted from the game's last commit, not from the restart.
+        """
+        self.clear(hosted.id)
+        game = hosted.game
+        if game is None or game.is_over or game.current_seat is None:
+            return
+        seat = hosted.seats[game.current_seat]
+        now = self._clock.now()
+        start = now if turn_started_at is None else turn_started_at
+        if seat.ai_level is not None:
+            self.add(Timer(start + hosted.options.ai_delay, hosted.id, TimerKind.AI, hosted.seq))
+            return
+        timeout = hosted.options.turn_timeout
+        if start + timeout / 2 > now:
+            self.add(Timer(start + timeout / 2, hosted.id, TimerKind.REMINDER, hosted.seq))
+        self.add(Timer(start + timeout, hosted.id, TimerKind.TURN, hosted.seq))
 
     def pending(self, game_id: int) -> list[Timer]:
         return list(self._live.get(game_id, ()))

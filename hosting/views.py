@@ -103,3 +103,30 @@ class GameUpdate:
     notices: tuple[Notice, ...] = ()
     hands: dict[int, Observation] = field(default_factory=dict)  # human seat -> private view
     actor_seat: int | None = None
+
+
+class MessageKind(StrEnum):
+    LOBBY = "lobby"
+    TABLE = "table"
+    HAND = "hand"  # one seat's private hand
+
+
+@dataclass(frozen=True)
+class MessageKey:
+    """Which of a game's messages: `LOBBY`, `TABLE`, or `MessageKey.hand(seat)`."""
+
+    kind: MessageKind
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is MessageKind.HAND) != (self.seat is not None):
+            wanted = "needs" if self.seat is None else "has no"
+            raise ValueError(f"a {self.kind} message key {wanted} seat")
+
+    @classmethod
+    def hand(cls, seat: int) -> MessageKey:
+        return cls(MessageKind.HAND, seat)
+
+
+LOBBY = MessageKey(MessageKind.LOBBY)
+TABLE = MessageKey(MessageKind.TABLE)

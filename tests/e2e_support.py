@@ -21,7 +21,7 @@ def use_seed(bot, seed: int) -> None:
     The one place the tests reach into the service: its seed source is a constructor
     argument the composition root leaves at its default (fresh system randomness).
     """
-    bot.service._seed_source = lambda: seed
+    bot.service.lobby.seed_source = lambda: seed
 
 
 def find_seed(
@@ -70,7 +70,7 @@ def move_in_progress(bot, game_id: int) -> bool:
 
     (The game's lock is held from the engine's apply until after the commit; the update is
     handed to the renderer right after the lock is released, without yielding.)"""
-    return bot.service._games[game_id].lock.locked()
+    return bot.service.registry.get(game_id).lock.locked()
 
 
 async def settle(bot, game_id: int) -> None:

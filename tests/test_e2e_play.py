@@ -408,7 +408,7 @@ async def test_a_rematch_after_a_restart_speaks_the_servers_language(fake_discor
     await fake.slash(fake.user("owner"), fake.channel("lama"), "lama settings", language="cs")
     game_id, channel = await two_humans(fake, bot, variant="party", target=10)
     await finish_by_quitting(bot, game_id)
-    bot.service._settings.clear()  # as after a restart: no running game loaded them
+    bot.preferences.forget_cached_settings()  # as after a restart: no running game loaded them
     end = fake.public_messages(channel)[-1]
     result = await fake.click(fake.user("bob"), end, "lama:r:" + str(game_id))
     assert result.message.embeds[0]["title"].startswith("Lobby hry LAMA")

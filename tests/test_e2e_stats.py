@@ -288,7 +288,7 @@ async def test_public_statistics_speak_the_servers_language(fake_discord, lamabo
         assert not result.ephemeral
         assert result.embeds[0]["title"].lower() == title.lower(), command
     # As after a restart, in a server without a running game: its settings are not in memory.
-    lamabot.service._settings.pop(fake.guild.id)
+    lamabot.preferences.forget_cached_settings(fake.guild.id)
     for command, title in expected.items():
         result = await fake.slash(alice, lama, command)
         assert result.embeds[0]["title"].lower() == title.lower(), f"{command} after a restart"

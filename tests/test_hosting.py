@@ -8,21 +8,24 @@ import sqlite3
 
 import pytest
 
-from hosting import FakeClock, GameOptions, GameService, HostingError, NoticeKind, Problem, Status
-from hosting.service import TIMEOUTS_BEFORE_AI
+from hosting import (
+    TABLE,
+    FakeClock,
+    GameOptions,
+    GameService,
+    HostingError,
+    MessageKey,
+    NoticeKind,
+    Problem,
+    Status,
+)
+from hosting.options import TIMEOUTS_BEFORE_AI
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
-from store import LeaderboardSort, Store
+from store import LeaderboardSort
 
 GUILD, OTHER_GUILD = 1000, 2000
 CHANNEL, OTHER_CHANNEL = 10, 11
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "lama.sqlite3")
-    yield store
-    await store.close()
 
 
 @pytest.fixture
@@ -404,21 +407,21 @@ async def test_playing_a_card_not_in_hand_is_refused(service):
 
 async def test_message_ids_are_stored_at_once_without_a_writer(service, store, clock):
     game_id = await started(service)
-    await service.remember_message(game_id, "table", CHANNEL, 555)
-    await service.remember_message(game_id, "hand:1", 77, 666)
+    await service.remember_message(game_id, TABLE, CHANNEL, 555)
+    await service.remember_message(game_id, MessageKey.hand(1), 77, 666)
     fresh = GameService(store, clock)
     await fresh.restore()
-    assert fresh.message_ref(game_id, "table") == (CHANNEL, 555)
-    assert fresh.message_ref(game_id, "hand:1") == (77, 666)
+    assert fresh.message_ref(game_id, TABLE) == (CHANNEL, 555)
+    assert fresh.message_ref(game_id, MessageKey.hand(1)) == (77, 666)
 
 
 async def test_message_ids_are_written_behind_in_one_batch(service, store, clock):
     game_id = await started(service)
     writer = asyncio.create_task(service.run_message_writer())
     await asyncio.sleep(0)
-    await service.remember_message(game_id, "table", CHANNEL, 555)
-    await service.remember_message(game_id, "hand:0", 77, 666)
-    assert service.message_ref(game_id, "table") == (CHANNEL, 555)  # known at once
+    await service.remember_message(game_id, TABLE, CHANNEL, 555)
+    await service.remember_message(game_id, MessageKey.hand(0), 77, 666)
+    assert service.message_ref(game_id, TABLE) == (CHANNEL, 555)  # known at once
     assert (await store.games.get_game(game_id)).table_message_id is None  # stored later
     await asyncio.sleep(0.7)
     record = await store.games.get_game(game_id)
@@ -431,7 +434,7 @@ async def test_storing_message_ids_does_not_move_the_turn_clock(service, store, 
     game_id = await started(service)
     started_at = (await store.games.get_game(game_id)).updated_at
     clock.advance(30)
-    await service.remember_message(game_id, "hand:0", 77, 666)
+    await service.remember_message(game_id, MessageKey.hand(0), 77, 666)
     assert (await store.games.get_game(game_id)).updated_at == started_at
 
 
@@ -514,7 +517,7 @@ async def test_message_ids_are_kept_when_storing_them_fails(service, store, monk
 
     monkeypatch.setattr(store.games, "save_message_refs", locked)
     with pytest.raises(sqlite3.OperationalError):
-        await service.remember_message(game_id, "table", CHANNEL, 555)
+        await service.remember_message(game_id, TABLE, CHANNEL, 555)
     monkeypatch.setattr(store.games, "save_message_refs", real)
     await service.flush_message_refs()
     assert (await store.games.get_game(game_id)).table_message_id == 555
@@ -543,27 +546,27 @@ async def test_a_timed_out_quit_is_announced_even_if_the_ai_handover_fails(
 async def test_a_failed_ai_move_is_tried_again_and_the_game_goes_on(
     service, clock, store, monkeypatch
 ):
-    import hosting.service as service_module
+    import hosting.turns as turns_module
 
     game_id = await started(service, humans=(ALICE,), ai_seats=1)
     if current_user(service, game_id) == ALICE:
         await service.quit_round(game_id, ALICE)
     moves_before = len(await store.games.list_moves(game_id))
-    real = service_module.get_policy
-    monkeypatch.setattr(service_module, "get_policy", lambda name: 1 / 0)  # the AI breaks once
+    real = turns_module.get_policy
+    monkeypatch.setattr(turns_module, "get_policy", lambda name: 1 / 0)  # the AI breaks once
     clock.advance(1)
     await service.fire_due_timers()
     assert len(await store.games.list_moves(game_id)) == moves_before
-    monkeypatch.setattr(service_module, "get_policy", real)
-    clock.advance(service_module.TIMER_RETRY_S)
+    monkeypatch.setattr(turns_module, "get_policy", real)
+    clock.advance(turns_module.TIMER_RETRY_S)
     await service.fire_due_timers()
     assert len(await store.games.list_moves(game_id)) == moves_before + 1
 
 
 async def test_ended_games_leave_memory_but_their_buttons_stay_polite(service, monkeypatch):
-    import hosting.service as service_module
+    import hosting.registry as registry_module
 
-    monkeypatch.setattr(service_module, "RETIRED_KEPT", 1)
+    monkeypatch.setattr(registry_module, "RETIRED_KEPT", 1)
     first = await lobby(service)
     await service.cancel(first, ALICE, is_admin=False)
     second = await lobby(service)

@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hosting import FakeClock, GameOptions, GameService, Status
-from hosting.stats import PAGE_SIZE, InvalidSetting, Period, StatsService
+from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
+from hosting.stats import PAGE_SIZE, Period, StatsService
 from lama import events as ev
 from store import GuildSettings, LeaderboardSort, Store
 
@@ -62,7 +62,8 @@ async def world(tmp_path):
     clock = FakeClock(ts(2026, 3, 15, 12))
     seeds = random.Random(2026)
     service = GameService(store, clock, seed_source=lambda: seeds.getrandbits(40))
-    w = World(store, clock, service, StatsService(store, clock, games=service), seeds)
+    stats = StatsService(store, clock, preferences=service.preferences)
+    w = World(store, clock, service, stats, seeds)
 
     async def collect(update):
         w.events[update.view.game_id].extend(update.events)
@@ -176,7 +177,7 @@ async def season(world):
     variants = ["classic", "party", "komarami"]
     for i, humans in enumerate(tables):
         world.clock.advance(3600)
-        played.append(await play_game(world, humans, ai_seats=i % 3 == 0,
+        played.append(await play_game(world, humans, ai_seats=int(i % 3 == 0),
                                       variant=variants[i % 3]))
     world.clock.advance(3600)
     await play_game(world, [1, 2], guild=OTHER_GUILD)  # never counts in GUILD
@@ -369,8 +370,10 @@ async def test_settings_are_validated_saved_and_reach_new_lobbies(world):
     for bad in ({"target": 9}, {"target": 201}, {"turn_timeout_s": 0}, {"turn_timeout_s": 5},
                 {"turn_timeout_s": 3601},
                 {"ai_delay_s": 10.5}, {"ai_delay_s": -1}, {"variant": "poker"}):
-        with pytest.raises(InvalidSetting):
+        with pytest.raises(HostingError) as refused:
             await world.stats.update_settings(GUILD, **bad)
+        assert refused.value.problem is Problem.BAD_OPTION
+        assert refused.value.details["value"] == next(iter(bad.values()))
     assert await world.store.settings.get_settings(GUILD) == cleared
 
 
@@ -426,5 +429,6 @@ async def test_the_public_language_is_a_server_setting(world):
     assert world.service.cached_guild_locale(GUILD) == "cs"
     back = await world.stats.update_settings(GUILD, locale="auto")
     assert back.locale is None
-    with pytest.raises(InvalidSetting):
+    with pytest.raises(HostingError) as refused:
         await world.stats.update_settings(GUILD, locale="fr")
+    assert refused.value.details == {"option": "language", "value": "fr"}

@@ -10,13 +10,6 @@ import pytest
 from store import Migration, SchemaTooNew, load_migrations, open_database
 
 
-@pytest.fixture
-async def db(tmp_path):
-    database = await open_database(tmp_path / "lama.sqlite3")
-    yield database
-    await database.close()
-
-
 def tables(path) -> set[str]:
     with sqlite3.connect(path) as conn:
         return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}

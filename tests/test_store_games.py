@@ -28,13 +28,6 @@ T0 = 1_700_000_000
 
 
 @pytest.fixture
-async def db(tmp_path):
-    database = await open_database(tmp_path / "lama.sqlite3")
-    yield database
-    await database.close()
-
-
-@pytest.fixture
 def games(db):
     return GameStore(db)
 

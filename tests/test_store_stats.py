@@ -33,7 +33,6 @@ from store import (
     NewSeat,
     SeatResult,
     StatsStore,
-    open_database,
 )
 
 GUILD, OTHER_GUILD = 10, 11
@@ -75,13 +74,6 @@ async def play(games: GameStore, when: int, variant: str, rows, guild: int = GUI
     await games.commit_move(game.id, 1, 0, {"quit": True}, Actor.HUMAN, {"over": True}, when,
                             round_number=3, finished=FinishedGame(3, results))
     return game.id
-
-
-@pytest.fixture
-async def db(tmp_path):
-    database = await open_database(tmp_path / "lama.sqlite3")
-    yield database
-    await database.close()
 
 
 @pytest.fixture

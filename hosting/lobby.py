@@ -1,0 +1,234 @@
+"""Lobbies: open one, take and leave seats, add AIs, start, cancel, kick, rematch.
+
+Seats are checked and taken under the server's seating lock (one seat per player per server)
+and the game's own lock; every change is stored before it is told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lama import Game, RoundStarted
+from store import ChannelHasActiveGame
+
+from . import options as limits
+from .context import Context
+from .errors import HostingError, Problem
+from .hosted import HostedGame, Seat, ai_name
+from .registry import seat_of
+from .table import Table
+from .views import LOBBY, TABLE, GameOptions, GameUpdate, Status
+
+
+class Lobby:
+    def __init__(self, context: Context, table: Table, seed_source: Callable[[], int]) -> None:
+        self._store = context.store
+        self._registry = context.registry
+        self._timers = context.timers
+        self._listeners = context.listeners
+        self._now = context.now
+        self._table = table
+        self.seed_source = seed_source  # the seed of each game's deals
+
+    async def _changed(self, hosted: HostedGame) -> GameUpdate:
+        update = GameUpdate(view=hosted.view())
+        await self._listeners.publish(update)
+        return update
+
+    # ------------------------------------------------------------------ open
+
+    async def open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: GameOptions,
+        ai_seats: int = 0,
+    ) -> GameUpdate:
+        limits.validate(
+            variant=options.variant,
+            target=options.target,
+            turn_timeout=options.turn_timeout,
+            ai_delay=options.ai_delay,
+            ai_level=options.ai_level,
+            ai_seats=ai_seats,
+        )
+        async with self._registry.seating(guild_id):  # the checks and the new lobby, as one step
+            existing = self._registry.in_channel(channel_id)
+            if existing is not None:
+                raise _game_exists(existing)
+            self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
+            seats = [Seat(0, host_name, host_id)]
+            seats += [
+                Seat(i, ai_name(i, options.ai_level), None, options.ai_level)
+                for i in range(1, ai_seats + 1)
+            ]
+            try:
+                record = await self._store.games.create_lobby(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_user_id=host_id,
+                    variant=options.variant,
+                    target=options.target,
+                    turn_timeout_s=options.turn_timeout,
+                    ai_delay_s=options.ai_delay,
+                    now=self._now(),
+                    seats=[s.new_seat() for s in seats],
+                )
+            except ChannelHasActiveGame as error:
+                raise HostingError(Problem.GAME_EXISTS) from error
+            hosted = HostedGame.from_record(record, ai_level=options.ai_level)
+            self._registry.register(hosted)
+        return await self._changed(hosted)
+
+    async def rematch(self, game_id: int, user_id: int, name: str) -> GameUpdate:
+        """A new lobby in the same channel with the same options and AI seats."""
+        old = self._registry.find(game_id)
+        if old is None:  # it ended before a restart: restore() loads only unfinished games
+            record = await self._store.games.get_game(game_id)
+            if record is None:
+                raise HostingError(Problem.NO_GAME_HERE)
+            old = HostedGame.from_record(record)
+        if old.is_active:
+            raise HostingError(Problem.GAME_EXISTS, game_id=game_id)
+        ai_seats = sum(1 for s in old.seats if s.user_id is None)
+        return await self.open(
+            old.guild_id, old.channel_id, user_id, name, old.options, ai_seats=ai_seats
+        )
+
+    # ----------------------------------------------------------------- seats
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameUpdate:
+        hosted = self._registry.lobby(game_id)
+        async with self._registry.seating(hosted.guild_id), hosted.lock:
+            self._registry.lobby(game_id)
+            if hosted.seat_of(user_id) is not None:
+                raise HostingError(Problem.ALREADY_JOINED)
+            _check_room(hosted)
+            self._registry.check_not_seated_elsewhere(user_id, hosted.guild_id, game_id)
+            seat = Seat(len(hosted.seats), name, user_id)
+            await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now())
+            hosted.seats.append(seat)
+        return await self._changed(hosted)
+
+    async def add_ai(
+        self, game_id: int, user_id: int, level: str | None = None, *, is_admin: bool = False
+    ) -> GameUpdate:
+        hosted = self._registry.lobby(game_id)
+        level = level or hosted.ai_level
+        limits.validate(ai_level=level)
+        async with hosted.lock:
+            self._registry.lobby(game_id)
+            _require_host(hosted, user_id, is_admin)
+            _check_room(hosted)
+            seat = Seat(len(hosted.seats), ai_name(len(hosted.seats), level), None, level)
+            await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now())
+            hosted.seats.append(seat)
+        return await self._changed(hosted)
+
+    async def leave(self, game_id: int, user_id: int) -> GameUpdate:
+        """Leave a lobby, or hand a running seat to an AI (the game counts as lost)."""
+        hosted = self._registry.get(game_id)
+        if hosted.status is Status.RUNNING:
+            return await self._table.seat_to_ai(hosted, user_id, reason="left")
+        hosted = self._registry.lobby(game_id)
+        async with hosted.lock:
+            self._registry.lobby(game_id)  # it may have started while we waited
+            seat = seat_of(hosted, user_id)
+            if seat.user_id == hosted.host_id:
+                others = [
+                    s.user_id
+                    for s in hosted.seats
+                    if s.user_id is not None and s.user_id != user_id
+                ]
+                if not others:
+                    return await self._cancel_locked(hosted)
+                await self._store.games.set_host(game_id, others[0], now=self._now())
+                hosted.host_id = others[0]
+            await self._store.games.remove_seat(game_id, seat.index, now=self._now())
+            hosted.seats.remove(seat)
+            for i, other in enumerate(hosted.seats):
+                other.index = i
+        return await self._changed(hosted)
+
+    async def kick(
+        self, game_id: int, actor_id: int, target_user_id: int, *, is_admin: bool
+    ) -> GameUpdate:
+        hosted = self._registry.get(game_id)
+        if not hosted.is_active:
+            raise HostingError(Problem.GAME_FINISHED)
+        _require_host(hosted, actor_id, is_admin, admin_ok=True)
+        if hosted.seat_of(target_user_id) is None:
+            raise HostingError(Problem.NOT_SEATED)
+        if hosted.status is Status.RUNNING:
+            return await self._table.seat_to_ai(hosted, target_user_id, reason="kicked")
+        return await self.leave(game_id, target_user_id)
+
+    # ------------------------------------------------------------ start, end
+
+    async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
+        hosted = self._registry.lobby(game_id)
+        _require_host(hosted, user_id, is_admin)
+        async with hosted.lock:
+            self._registry.lobby(game_id)
+            if len(hosted.seats) < limits.MIN_SEATS:
+                raise HostingError(Problem.NOT_ENOUGH_PLAYERS, minimum=limits.MIN_SEATS)
+            seed = self.seed_source()
+            game = Game.new(
+                hosted.options.variant, len(hosted.seats), seed, target=hosted.options.target
+            )
+            await self._store.games.start_game(
+                hosted.id, seed=seed, state=game.to_dict(), now=self._now()
+            )
+            hosted.game, hosted.status = game, Status.RUNNING
+            events = (RoundStarted(game.round_number, game.current_seat, game.top_card),)
+            hosted.recent.extend(events)
+            self._timers.arm(hosted)
+            update = GameUpdate(view=hosted.view(), events=events, hands=hosted.hands())
+        await self._listeners.publish(update)
+        return update
+
+    async def cancel(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
+        hosted = self._registry.get(game_id)
+        if not hosted.is_active:
+            raise HostingError(Problem.GAME_FINISHED)
+        _require_host(hosted, actor_id, is_admin, admin_ok=True)
+        async with hosted.lock:
+            if not hosted.is_active:  # over (or cancelled) while we waited
+                raise HostingError(Problem.GAME_FINISHED)
+            return await self._cancel_locked(hosted)
+
+    async def _cancel_locked(self, hosted: HostedGame) -> GameUpdate:
+        await self._store.games.cancel_game(hosted.id, now=self._now())
+        hosted.status = Status.CANCELLED
+        self._timers.clear(hosted.id)
+        self._registry.retire(hosted)
+        update = GameUpdate(view=hosted.view(), hands=hosted.hands())  # hands: to close them
+        await self._listeners.publish(update)
+        return update
+
+
+def _check_room(hosted: HostedGame) -> None:
+    if len(hosted.seats) >= limits.MAX_SEATS:
+        raise HostingError(Problem.LOBBY_FULL, limit=limits.MAX_SEATS)
+
+
+def _require_host(
+    hosted: HostedGame, user_id: int, is_admin: bool, *, admin_ok: bool = False
+) -> None:
+    """Only the host may; with `admin_ok` the refusal says Manage Server may too."""
+    if user_id != hosted.host_id and not is_admin:
+        raise HostingError(Problem.NOT_HOST, host=f"<@{hosted.host_id}>", admin_ok=admin_ok)
+
+
+def _game_exists(hosted: HostedGame) -> HostingError:
+    """Point at the game already here: its table if it has one, else its lobby."""
+    ref = hosted.messages.get(TABLE) or hosted.messages.get(LOBBY)
+    return HostingError(
+        Problem.GAME_EXISTS,
+        game_id=hosted.id,
+        guild_id=hosted.guild_id,
+        channel_id=ref[0] if ref else hosted.channel_id,
+        message_id=ref[1] if ref else None,
+    )

@@ -1,0 +1,120 @@
+"""Which games this process holds, where they are, and who may sit where.
+
+The registry maps game ids and channels to the `HostedGame`s in memory, keeps a bounded
+number of ended games for late edits and quick answers, routes a command to its game, and
+holds the per-server lock under which a seat is checked and taken (one seat per player per
+server). It does no I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+from .errors import HostingError, Problem
+from .hosted import HostedGame, Seat
+from .views import GameView, Status
+
+RETIRED_KEPT = 256  # ended games kept in memory
+
+
+class GameRegistry:
+    def __init__(self) -> None:
+        self._games: dict[int, HostedGame] = {}
+        self._by_channel: dict[int, int] = {}
+        self._retired: deque[int] = deque()  # ended games still in memory, oldest first
+        self._seat_locks: dict[int, asyncio.Lock] = {}
+
+    def register(self, hosted: HostedGame) -> None:
+        self._games[hosted.id] = hosted
+        if hosted.is_active:
+            self._by_channel[hosted.channel_id] = hosted.id
+
+    def retire(self, hosted: HostedGame) -> None:
+        """A game ended or was cancelled: free its channel; keep it a while, then forget it.
+
+        The last few hundred stay in memory for the renderer's final edits and quick answers
+        to their buttons; older ones live only in the store (rematch and stale presses
+        fall back to it), so a long-running bot's memory stays bounded.
+        """
+        if self._by_channel.get(hosted.channel_id) == hosted.id:
+            del self._by_channel[hosted.channel_id]
+        self._retired.append(hosted.id)
+        while len(self._retired) > RETIRED_KEPT:
+            self._games.pop(self._retired.popleft(), None)
+
+    # ---------------------------------------------------------------- lookups
+
+    def find(self, game_id: int) -> HostedGame | None:
+        return self._games.get(game_id)
+
+    def get(self, game_id: int) -> HostedGame:
+        hosted = self._games.get(game_id)
+        if hosted is None:
+            raise HostingError(Problem.NO_GAME_HERE)
+        return hosted
+
+    def running(self, game_id: int) -> HostedGame:
+        hosted = self.get(game_id)
+        if hosted.status is Status.LOBBY:
+            raise HostingError(Problem.GAME_NOT_STARTED)
+        if hosted.status is not Status.RUNNING:
+            raise HostingError(Problem.GAME_FINISHED)
+        return hosted
+
+    def lobby(self, game_id: int) -> HostedGame:
+        hosted = self.get(game_id)
+        if hosted.status is Status.RUNNING:
+            raise HostingError(Problem.NOT_A_LOBBY)
+        if hosted.status is not Status.LOBBY:
+            raise HostingError(Problem.GAME_FINISHED)
+        return hosted
+
+    def in_channel(self, channel_id: int) -> HostedGame | None:
+        game_id = self._by_channel.get(channel_id)
+        return self._games[game_id] if game_id is not None else None
+
+    def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameView]:
+        return [
+            g.view()
+            for g in self._games.values()
+            if g.is_active
+            and g.seat_of(user_id) is not None
+            and (guild_id is None or g.guild_id == guild_id)
+        ]
+
+    def route(self, user_id: int, channel_id: int | None, guild_id: int | None) -> GameView:
+        """The game a command from this user in this place is about.
+
+        In a server channel: that channel's game. In a DM: the caller's only running game.
+        """
+        if guild_id is not None:
+            hosted = self.in_channel(channel_id) if channel_id is not None else None
+            if hosted is None:
+                raise HostingError(Problem.NO_GAME_HERE)
+            return hosted.view()
+        mine = [v for v in self.active_games_of(user_id) if v.status is Status.RUNNING]
+        if not mine:
+            raise HostingError(Problem.NO_GAME_HERE, in_dm=True)
+        if len(mine) > 1:
+            raise HostingError(Problem.AMBIGUOUS_GAME, channel_ids=[v.channel_id for v in mine])
+        return mine[0]
+
+    # ------------------------------------------------------------------ seats
+
+    def seating(self, guild_id: int) -> asyncio.Lock:
+        """One seat per player per server: taking a seat is checked and stored under this."""
+        return self._seat_locks.setdefault(guild_id, asyncio.Lock())
+
+    def check_not_seated_elsewhere(self, user_id: int, guild_id: int, game_id: int) -> None:
+        for other in self.active_games_of(user_id, guild_id):
+            if other.game_id != game_id:
+                raise HostingError(Problem.SEATED_ELSEWHERE, channel_id=other.channel_id)
+
+
+def seat_of(hosted: HostedGame, user_id: int) -> Seat:
+    """The user's seat in this game, or the refusal that they have none."""
+    seat = hosted.seat_of(user_id)
+    if seat is None:
+        raise HostingError(Problem.NOT_IN_GAME)
+    return seat

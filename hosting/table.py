@@ -1,0 +1,156 @@
+"""The moves of running games: a human's, an AI's or the timer's, each committed before it
+is told.
+
+One path for every move: take the game's lock, let the engine apply the action to a copy,
+commit state and move in one transaction, then swap the copy in and re-arm the timers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason
+from lama.actions import Action, action_from_dict, action_to_dict
+from lama.events import Event
+from store import Actor
+
+from .context import Context
+from .errors import HostingError, Problem
+from .hosted import HostedGame
+from .registry import seat_of
+from .results import final_results, stored_result
+from .views import GameUpdate, Notice, NoticeKind, Status
+
+
+class Table:
+    def __init__(self, context: Context) -> None:
+        self._store = context.store
+        self._registry = context.registry
+        self._timers = context.timers
+        self._listeners = context.listeners
+        self._now = context.now
+
+    # ---------------------------------------------------------------- humans
+
+    async def play(
+        self, game_id: int, user_id: int, card: Card | str, *, round_number: int | None = None
+    ) -> GameUpdate:
+        if isinstance(card, str):
+            try:
+                card = Card.from_code(card)
+            except ValueError:
+                raise IllegalAction(Reason.CARD_NOT_IN_HAND) from None
+        return await self.human_move(game_id, user_id, Play(card), round_number=round_number)
+
+    async def draw(
+        self, game_id: int, user_id: int, *, round_number: int | None = None
+    ) -> GameUpdate:
+        return await self.human_move(game_id, user_id, DRAW, round_number=round_number)
+
+    async def quit_round(
+        self, game_id: int, user_id: int, *, round_number: int | None = None
+    ) -> GameUpdate:
+        return await self.human_move(game_id, user_id, QUIT, round_number=round_number)
+
+    async def human_move(
+        self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None
+    ) -> GameUpdate:
+        """A seated human's move; `round_number` comes from a button, to spot stale ones."""
+        hosted = self._running_for_button(game_id, round_number)
+        async with hosted.lock:
+            hosted = self._running_for_button(game_id, round_number)
+            seat = seat_of(hosted, user_id)
+            if round_number is not None and round_number != hosted.running_game.round_number:
+                raise HostingError(Problem.STALE_BUTTON)
+            update = await self.apply(hosted, seat.index, action, actor=Actor.HUMAN)
+            seat.timeouts_in_a_row = 0
+        await self._listeners.publish(update)
+        return update
+
+    def _running_for_button(self, game_id: int, round_number: int | None) -> HostedGame:
+        """A button names its game: from a finished game it is stale, not an error."""
+        try:
+            return self._registry.running(game_id)
+        except HostingError as error:
+            # NO_GAME_HERE: it ended before a restart, and restore() loads only open games.
+            ended = (Problem.GAME_FINISHED, Problem.NO_GAME_HERE)
+            if round_number is not None and error.problem in ended:
+                raise HostingError(Problem.STALE_BUTTON) from None
+            raise
+
+    # ---------------------------------------------------------------- commits
+
+    async def apply(
+        self,
+        hosted: HostedGame,
+        seat_index: int,
+        action: Action,
+        *,
+        actor: Actor,
+        notices: Iterable[Notice] = (),
+    ) -> GameUpdate:
+        """Apply one action under the game's lock and commit it. Raises on illegal moves.
+
+        The action is applied to a draft of the game, which replaces the live game only once
+        it is committed: whoever looks meanwhile (a view, autocomplete) sees committed state.
+        """
+        game = hosted.running_game.clone()
+        round_number = game.round_number
+        events = game.apply(seat_index, action)  # raises IllegalAction, changing nothing
+        finished = await self._finished_record(game, hosted, events) if game.is_over else None
+        await self._store.games.commit_move(
+            hosted.id,
+            hosted.seq + 1,
+            seat_index,
+            action_to_dict(action),
+            actor,
+            game.to_dict(),
+            self._now(),
+            round_number=round_number,
+            finished=finished,
+        )
+        hosted.game = game
+        hosted.seq += 1
+        hosted.recent.extend(events)
+        if game.is_over:
+            hosted.status = Status.FINISHED
+            self._timers.clear(hosted.id)
+            self._registry.retire(hosted)
+        else:
+            self._timers.arm(hosted)
+        return GameUpdate(
+            view=hosted.view(),
+            events=tuple(events),
+            notices=tuple(notices),
+            hands=hosted.hands(),
+            actor_seat=seat_index,
+        )
+
+    async def _finished_record(
+        self, game: Game, hosted: HostedGame, last_events: list[Event]
+    ) -> dict:
+        """Replay the stored move log to collect every round's scoring for the records."""
+        replay = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
+        events: list[Event] = []
+        for move in await self._store.games.list_moves(hosted.id):
+            events += replay.apply(move.seat, action_from_dict(move.action))
+        events += last_events
+        return stored_result(final_results(hosted.seats, game.scores, game.winners, events))
+
+    async def seat_to_ai(self, hosted: HostedGame, user_id: int, *, reason: str) -> GameUpdate:
+        """A human leaves a running game or is kicked: an AI plays on for them."""
+        async with hosted.lock:
+            self._registry.running(hosted.id)  # it may have ended or been cancelled meanwhile
+            seat = seat_of(hosted, user_id)
+            game = hosted.running_game
+            pending = None if game.has_quit(seat.index) else game.round_number
+            await self._store.games.hand_seat_to_ai(
+                hosted.id, seat.index, ai_level="normal", now=self._now(),
+                quit_pending_round=pending,
+            )
+            seat.hand_to_ai(game)
+            self._timers.arm(hosted)
+            notice = Notice(NoticeKind.AI_TOOK_OVER, seat.index, user_id, reason)
+            update = GameUpdate(view=hosted.view(), notices=(notice,), hands=hosted.hands())
+        await self._listeners.publish(update)
+        return update

@@ -1,0 +1,129 @@
+"""What happens when nobody acts: AI seats move after their delay, a human on turn is
+reminded halfway and timed out at the end (quitting the round; an AI after several in a row).
+
+Timers are derived from state (`TimerQueue.arm`), never stored; a timer that fails (a store
+or AI error) is tried again after `TIMER_RETRY_S`, so one failure never stalls a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import replace
+
+from lama import QUIT
+from lama.actions import Action
+from lama.ai import get_policy
+from store import Actor
+
+from . import options as limits
+from .context import Context
+from .hosted import HostedGame, Seat
+from .table import Table
+from .timers import Timer, TimerKind
+from .views import GameUpdate, Notice, NoticeKind, Status
+
+log = logging.getLogger(__name__)
+
+TIMER_RETRY_S = 5.0  # a timer that failed (store or AI error) tries again after this
+
+
+class Turns:
+    def __init__(self, context: Context, table: Table) -> None:
+        self._store = context.store
+        self._clock = context.clock
+        self._registry = context.registry
+        self._timers = context.timers
+        self._listeners = context.listeners
+        self._table = table
+
+    async def run(self) -> None:
+        """Fire timers as they fall due, for as long as the service runs."""
+        while True:
+            await self._timers.wait_until_due()
+            await self.fire_due()
+
+    async def fire_due(self) -> int:
+        """Run every timer that is due now; returns how many fired."""
+        fired = 0
+        for timer in self._timers.pop_due():
+            try:
+                await self._fire(timer)
+            except Exception:
+                log.exception("%s timer failed for game %s", timer.kind, timer.game_id)
+                self._retry_later(timer)
+            fired += 1
+        return fired
+
+    def _retry_later(self, timer: Timer) -> None:
+        """A failed AI move or time-out must not stall the game: try again in a moment."""
+        hosted = self._registry.find(timer.game_id)
+        if timer.kind is TimerKind.REMINDER or hosted is None:
+            return
+        if hosted.status is Status.RUNNING and hosted.seq == timer.seq:
+            self._timers.add(replace(timer, due_at=self._clock.now() + TIMER_RETRY_S))
+
+    async def _fire(self, timer: Timer) -> None:
+        hosted = self._registry.find(timer.game_id)
+        if hosted is None or hosted.status is not Status.RUNNING:
+            return
+        async with hosted.lock:
+            update = await self._fire_locked(hosted, timer)
+        if update is not None:
+            await self._listeners.publish(update)
+
+    async def _fire_locked(self, hosted: HostedGame, timer: Timer) -> GameUpdate | None:
+        if hosted.status is not Status.RUNNING:
+            return None  # cancelled (or over) while this timer waited for the lock
+        current = hosted.running_game.current_seat
+        if hosted.seq != timer.seq or current is None:
+            return None  # someone moved since this timer was set
+        seat = hosted.seats[current]
+        if (timer.kind is TimerKind.AI) != (seat.ai_level is not None):
+            return None  # an AI took the seat (same seq) after this timer left the queue
+        if timer.kind is TimerKind.REMINDER:
+            notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id)
+            return GameUpdate(view=hosted.view(), notices=(notice,))
+        if timer.kind is TimerKind.AI:
+            return await self._ai_move(hosted, seat)
+        return await self._time_out(hosted, seat)
+
+    async def _ai_move(self, hosted: HostedGame, seat: Seat) -> GameUpdate:
+        game = hosted.running_game
+        if seat.quit_pending_round == game.round_number:
+            action: Action = QUIT
+        else:
+            level = seat.ai_level or "normal"
+            policy = get_policy(limits.POLICY_OF_LEVEL[level])
+            rng = random.Random(game.seed * 1_000_003 + hosted.seq)
+            observation = game.observation(seat.index)
+            if level in limits.SLOW_AI_LEVELS:  # keep the event loop answering meanwhile
+                action = await asyncio.to_thread(policy.choose, observation, rng)
+            else:
+                action = policy.choose(observation, rng)
+        return await self._table.apply(hosted, seat.index, action, actor=Actor.AI)
+
+    async def _time_out(self, hosted: HostedGame, seat: Seat) -> GameUpdate:
+        """The turn time is over: the bot quits the round for them; after
+        `TIMEOUTS_BEFORE_AI` in a row, an AI takes the seat."""
+        notices = [Notice(NoticeKind.TIMED_OUT, seat.index, seat.user_id)]
+        update = await self._table.apply(
+            hosted, seat.index, QUIT, actor=Actor.TIMER, notices=notices
+        )
+        seat.timeouts_in_a_row += 1
+        if seat.timeouts_in_a_row < limits.TIMEOUTS_BEFORE_AI:
+            return update
+        if hosted.status is not Status.RUNNING:
+            return update
+        try:
+            await self._store.games.hand_seat_to_ai(
+                hosted.id, seat.index, ai_level="normal", now=int(self._clock.now())
+            )
+        except Exception:  # the quit is committed: announce it; the next expiry retries
+            log.exception("could not hand seat %s of game %s to an AI", seat.index, hosted.id)
+            return update
+        seat.hand_to_ai(None)
+        self._timers.arm(hosted)
+        taken = Notice(NoticeKind.AI_TOOK_OVER, seat.index, seat.user_id, "timeouts")
+        return replace(update, view=hosted.view(), notices=(*update.notices, taken))
