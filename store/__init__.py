@@ -43,9 +43,6 @@ from store.records import (
     RecentResult,
     Seat,
     SeatResult,
-    Timer,
-    TimerKind,
-    TimerSpec,
 )
 from store.settings import SettingsStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
@@ -102,9 +99,6 @@ __all__ = [
     "StatsStore",
     "Store",
     "StoreError",
-    "Timer",
-    "TimerKind",
-    "TimerSpec",
     "Transaction",
     "WrongGameStatus",
     "load_migrations",

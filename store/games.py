@@ -1,4 +1,6 @@
-"""Hosted games: lobbies, seats, the move log, state and timers (issue 4)."""
+"""Hosted games: lobbies, seats, the move log, state and message ids (issue 4).
+
+Timers are not stored: hosting derives them from a game's state and its last commit time."""
 
 from __future__ import annotations
 
@@ -27,9 +29,6 @@ from store.records import (
     Move,
     NewSeat,
     Seat,
-    Timer,
-    TimerKind,
-    TimerSpec,
 )
 
 _ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
@@ -80,17 +79,6 @@ def _game(row: sqlite3.Row, seats: tuple[Seat, ...]) -> Game:
         finished_at=row["finished_at"],
         updated_at=row["updated_at"],
         seats=seats,
-    )
-
-
-def _timer(row: sqlite3.Row) -> Timer:
-    return Timer(
-        game_id=row["game_id"],
-        kind=TimerKind(row["kind"]),
-        due_at=row["due_at"],
-        seat=row["seat"],
-        round_number=row["round_number"],
-        move_seq=row["move_seq"],
     )
 
 
@@ -154,24 +142,6 @@ async def _insert_seat(
         "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, joined_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, index, new.user_id, new.display_name, int(new.is_ai), new.ai_level, now),
-    )
-
-
-async def _replace_timers(tx: Transaction, game_id: int, timers: Sequence[TimerSpec]) -> None:
-    await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-    for spec in timers:
-        await _upsert_timer(tx, game_id, spec)
-
-
-async def _upsert_timer(tx: Transaction, game_id: int, spec: TimerSpec) -> None:
-    await tx.execute(
-        "INSERT INTO timers (game_id, kind, due_at, seat, round_number, move_seq) "
-        "VALUES (?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, "
-        "seat = excluded.seat, round_number = excluded.round_number, "
-        "move_seq = excluded.move_seq",
-        (game_id, TimerKind(spec.kind).value, spec.due_at, spec.seat, spec.round_number,
-         spec.move_seq),
     )
 
 
@@ -311,9 +281,8 @@ class GameStore:
         seed: int,
         state: JsonDict,
         now: int,
-        timers: Sequence[TimerSpec] = (),
     ) -> Game:
-        """Lobby → running with the engine's initial state (and its first timers)."""
+        """Lobby → running with the engine's initial state."""
         state_json = _dumps(state)
         async with self._db.transaction() as tx:
             await _status(tx, game_id, GameStatus.LOBBY)
@@ -322,11 +291,10 @@ class GameStore:
                 "started_at = ?, updated_at = ? WHERE id = ?",
                 (seed, state_json, now, now, game_id),
             )
-            await _replace_timers(tx, game_id, timers)
             return await _load(tx, game_id)
 
     async def cancel_game(self, game_id: int, *, now: int) -> None:
-        """Lobby or running → cancelled; its timers go. No results are recorded."""
+        """Lobby or running → cancelled. No results are recorded."""
         async with self._db.transaction() as tx:
             await _status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
             await tx.execute(
@@ -334,7 +302,6 @@ class GameStore:
                 "WHERE id = ?",
                 (now, now, game_id),
             )
-            await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -350,14 +317,13 @@ class GameStore:
         *,
         round_number: int,
         finished: FinishedGame | None = None,
-        timers: Sequence[TimerSpec] | None = None,
     ) -> Move:
         """Append move `expected_seq` and save the state it led to, in one transaction.
 
         `expected_seq` must be the game's last_seq + 1, else SeqConflict (someone committed
         first; reload). A timer move counts towards the seat's timeouts_in_a_row, a human move
-        resets it. `timers`, if given, replaces all the game's timers. `finished` ends the
-        game: status finished, timers cleared, finished_games and game_results written.
+        resets it. `finished` ends the game: status finished, finished_games and
+        game_results written.
         Any failure rolls back all of it.
         """
         action_json, state_json = _dumps(action), _dumps(new_state)
@@ -382,10 +348,7 @@ class GameStore:
                     "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
                     (now, game_id),
                 )
-                await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
                 await _write_results(tx, game, finished, now)
-            elif timers is not None:
-                await _replace_timers(tx, game_id, timers)
         return Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
 
     async def list_moves(self, game_id: int) -> list[Move]:
@@ -403,47 +366,12 @@ class GameStore:
             games = await _games_where(tx, "g.id = ?", (game_id,))
         return games[0] if games else None
 
-    async def active_game_in_channel(self, channel_id: int) -> Game | None:
-        async with self._db.read() as tx:
-            games = await _games_where(tx, f"g.channel_id = ? AND {_ACTIVE}", (channel_id,))
-        return games[0] if games else None
-
-    async def active_games_of_user(
-        self, user_id: int, guild_id: int | None = None
-    ) -> list[Game]:
-        """Lobby and running games where the user holds a seat they have not left.
-
-        With guild_id: that server only ("already seated elsewhere in this server");
-        without: everywhere (routing a DM, which carries no server).
-        """
-        where = (
-            f"{_ACTIVE} AND g.id IN (SELECT game_id FROM seats "
-            "WHERE user_id = ? AND has_left = 0)"
-        )
-        params: list[Any] = [user_id]
-        if guild_id is not None:
-            where += " AND g.guild_id = ?"
-            params.append(guild_id)
-        async with self._db.read() as tx:
-            return await _games_where(tx, where, params)
-
     async def unfinished_games(self) -> list[Game]:
         """Every lobby and running game, for restoring them after a restart."""
         async with self._db.read() as tx:
             return await _games_where(tx, _ACTIVE, ())
 
     # --- messages and seats ---------------------------------------------------------------
-
-    async def set_table_message(
-        self, game_id: int, channel_id: int, message_id: int, *, now: int
-    ) -> None:
-        async with self._db.transaction() as tx:
-            await _status(tx, game_id, *GameStatus)
-            await tx.execute(
-                "UPDATE games SET table_channel_id = ?, table_message_id = ?, updated_at = ? "
-                "WHERE id = ?",
-                (channel_id, message_id, now, game_id),
-            )
 
     async def set_host(self, game_id: int, user_id: int, *, now: int) -> None:
         """The lobby's host left: another seated human hosts it now."""
@@ -452,14 +380,6 @@ class GameStore:
             await tx.execute(
                 "UPDATE games SET host_user_id = ?, updated_at = ? WHERE id = ?",
                 (user_id, now, game_id),
-            )
-
-    async def set_lobby_message(self, game_id: int, message_id: int, *, now: int) -> None:
-        async with self._db.transaction() as tx:
-            await _status(tx, game_id, *GameStatus)
-            await tx.execute(
-                "UPDATE games SET lobby_message_id = ?, updated_at = ? WHERE id = ?",
-                (message_id, now, game_id),
             )
 
     async def save_message_refs(self, refs: Sequence[MessageRef]) -> None:
@@ -487,26 +407,6 @@ class GameStore:
                     )
                 else:
                     raise ValueError(f"unknown message kind {ref.kind!r}")
-
-    async def set_seat_dm(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        dm_channel_id: int | None,
-        hand_message_id: int | None,
-        hand_round: int | None,
-        now: int,
-    ) -> None:
-        """Remember the DM channel and the message showing this seat's hand this round."""
-        async with self._db.transaction() as tx:
-            if not await tx.execute(
-                "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? "
-                "WHERE game_id = ? AND seat = ?",
-                (dm_channel_id, hand_message_id, hand_round, game_id, seat),
-            ):
-                raise SeatNotFound(game_id, seat)
-            await _touch(tx, game_id, now)
 
     async def hand_seat_to_ai(
         self,
@@ -536,37 +436,3 @@ class GameStore:
             )
         assert row is not None
         return _seat(row)
-
-    # --- timers ---------------------------------------------------------------------------
-
-    async def set_timer(self, game_id: int, timer: TimerSpec) -> Timer:
-        """Set the game's timer of this kind, replacing one already set."""
-        async with self._db.transaction() as tx:
-            await _status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
-            await _upsert_timer(tx, game_id, timer)
-        return Timer(game_id, TimerKind(timer.kind), timer.due_at, timer.seat,
-                     timer.round_number, timer.move_seq)
-
-    async def clear_timers(self, game_id: int, kind: TimerKind | None = None) -> int:
-        """Remove the game's timers (of one kind); returns how many there were."""
-        async with self._db.transaction() as tx:
-            if kind is None:
-                return await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-            return await tx.execute(
-                "DELETE FROM timers WHERE game_id = ? AND kind = ?",
-                (game_id, TimerKind(kind).value),
-            )
-
-    async def due_timers(self, now: float) -> list[Timer]:
-        """Timers due at or before `now`, earliest first. Firing does not remove them."""
-        async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, game_id, kind", (now,)
-            )
-        return [_timer(row) for row in rows]
-
-    async def all_timers(self) -> list[Timer]:
-        """Every pending timer, earliest first, to re-arm them after a restart."""
-        async with self._db.read() as tx:
-            rows = await tx.fetchall("SELECT * FROM timers ORDER BY due_at, game_id, kind")
-        return [_timer(row) for row in rows]

@@ -33,12 +33,6 @@ class Actor(StrEnum):
     SYSTEM = "system"
 
 
-class TimerKind(StrEnum):
-    TURN = "turn"
-    REMINDER = "reminder"
-    AI = "ai"
-
-
 # --- games --------------------------------------------------------------------------------
 
 
@@ -129,27 +123,6 @@ class Move:
     action: JsonDict
     actor: Actor
     created_at: int
-
-
-@dataclass(frozen=True, slots=True)
-class TimerSpec:
-    """A timer to set: at most one of each kind per game, a new one replaces the old."""
-
-    kind: TimerKind
-    due_at: float
-    seat: int | None = None
-    round_number: int | None = None
-    move_seq: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Timer:
-    game_id: int
-    kind: TimerKind
-    due_at: float
-    seat: int | None
-    round_number: int | None
-    move_seq: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,24 +117,6 @@ class StatsStore:
 
     # --- leaderboards ---------------------------------------------------------------------
 
-    async def leaderboard(
-        self,
-        guild_id: int,
-        sort: LeaderboardSort,
-        variant: str | None = None,
-        since: int | None = None,
-        limit: int = 10,
-        offset: int = 0,
-    ) -> list[LeaderboardRow]:
-        """One page of the server's ranking; `since` (unix seconds) starts the period."""
-        sql, params = _ranking(guild_id, sort, variant, since)
-        async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                f"{sql} ORDER BY position LIMIT :limit OFFSET :offset",
-                {**params, "limit": limit, "offset": offset},
-            )
-        return [_row(r) for r in rows]
-
     async def leaderboard_slice(
         self,
         guild_id: int,
@@ -148,9 +130,10 @@ class StatsStore:
     ) -> LeaderboardSlice:
         """A page, the count and the user's row from one ranking, computed once.
 
-        leaderboard + count_ranked + rank_of would aggregate the server's results three
-        times; the aggregation is the whole cost (100,000 games: ~150 ms each). The first
-        row always comes along so the count is known even for a page past the end.
+        Separate queries for the page, the count and the user's rank would aggregate the
+        server's results three times; the aggregation is the whole cost (100,000 games:
+        ~150 ms each). The first row always comes along so the count is known even for a
+        page past the end.
         """
         sql, params = _ranking(guild_id, sort, variant, since)
         async with self._db.read() as tx:
@@ -165,35 +148,6 @@ class StatsStore:
         me = next((_row(r) for r in rows if user_id is not None and r["user_id"] == user_id),
                   None)
         return LeaderboardSlice(page, total, me)
-
-    async def rank_of(
-        self,
-        guild_id: int,
-        user_id: int,
-        sort: LeaderboardSort,
-        variant: str | None = None,
-        since: int | None = None,
-    ) -> LeaderboardRow | None:
-        """The user's row (its .rank is their rank), or None if they are not ranked."""
-        sql, params = _ranking(guild_id, sort, variant, since)
-        async with self._db.read() as tx:
-            row = await tx.fetchone(
-                f"SELECT * FROM ({sql}) WHERE user_id = :user_id", {**params, "user_id": user_id}
-            )
-        return None if row is None else _row(row)
-
-    async def count_ranked(
-        self,
-        guild_id: int,
-        sort: LeaderboardSort,
-        variant: str | None = None,
-        since: int | None = None,
-    ) -> int:
-        """How many players the ranking has (for page counts)."""
-        sql, params = _ranking(guild_id, sort, variant, since)
-        async with self._db.read() as tx:
-            row = await tx.fetchone(f"SELECT COUNT(*) FROM ({sql})", params)
-        return int(row[0]) if row else 0
 
     async def explain_leaderboard(
         self,

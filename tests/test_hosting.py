@@ -257,7 +257,7 @@ async def test_a_whole_game_ends_with_results_for_the_leaderboard(service, store
     view = service.view(game_id)
     assert view.status is Status.FINISHED
     assert view.winners
-    board = await store.stats.leaderboard(GUILD, LeaderboardSort.GAMES)
+    board = (await store.stats.leaderboard_slice(GUILD, LeaderboardSort.GAMES)).rows
     assert {row.user_id for row in board} == {ALICE, BOB}
     assert sum(row.wins for row in board) == len(view.winners)
 
@@ -348,6 +348,22 @@ async def test_leaving_a_running_game_hands_the_seat_to_an_ai(service, updates):
     assert seat.left and seat.is_ai
     assert update.notices[0].kind is NoticeKind.AI_TOOK_OVER
     assert service.active_games_of(BOB) == []
+
+
+async def test_a_player_whose_seat_an_ai_took_may_sit_in_another_game(service):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))
+    await service.leave(game_id, BOB)
+    update = await service.open_lobby(GUILD, OTHER_CHANNEL, BOB, "Bob", GameOptions())
+    assert update.view.seat_of(BOB) is not None
+
+
+async def test_a_cancelled_game_keeps_no_timers(service, clock, store):
+    game_id = await started(service, humans=(ALICE,), ai_seats=1)
+    await service.cancel(game_id, ALICE, is_admin=False)
+    assert service.timers.pending(game_id) == []
+    clock.advance(3600)
+    assert await service.fire_due_timers() == 0
+    assert await store.games.list_moves(game_id) == []
 
 
 # ----------------------------------------------------------------- routing

@@ -52,8 +52,9 @@ async def test_migrations_from_empty_reach_the_latest_version(tmp_path):
     assert await database.schema_version() == latest
     await database.close()
     assert user_version(path) == latest
-    assert {"games", "seats", "moves", "timers", "finished_games", "game_results",
+    assert {"games", "seats", "moves", "finished_games", "game_results",
             "guild_settings", "user_locales", "meta"} <= tables(path)
+    assert "timers" not in tables(path)  # derived from state, never stored (0006)
 
 
 def test_packaged_migrations_are_numbered_from_one():
@@ -205,3 +206,21 @@ async def test_a_transaction_cannot_be_used_after_its_block(db):
         pass
     with pytest.raises(RuntimeError, match="ended"):
         await tx.execute("SELECT 1")
+
+
+async def test_migration_6_drops_the_unused_timers_table_and_keeps_the_games(tmp_path):
+    path = tmp_path / "lama.sqlite3"
+    steps = load_migrations()
+    before = await open_database(path, migrations=steps[:5])
+    async with before.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
+            "turn_timeout_s, ai_delay_s, status, created_at, updated_at) "
+            "VALUES (1, 2, 3, 'classic', 40, 120, 1, 'lobby', 0, 0)")
+        await tx.execute("INSERT INTO timers (game_id, kind, due_at) VALUES (1, 'turn', 9)")
+    await before.close()
+    assert "timers" in tables(path)
+    await (await open_database(path, migrations=steps[:6])).close()
+    assert "timers" not in tables(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT channel_id FROM games").fetchall() == [(2,)]

@@ -14,11 +14,10 @@ from store import (
     GameStatus,
     GameStore,
     LobbyFull,
+    MessageRef,
     NewSeat,
     SeatResult,
     SeqConflict,
-    TimerKind,
-    TimerSpec,
     WrongGameStatus,
     open_database,
 )
@@ -46,10 +45,10 @@ async def running(games, channel=CHANNEL, seats=None):
     return await games.start_game(game.id, seed=42, state={"round": 1}, now=T0 + 10)
 
 
-async def move(games, game_id, seq, *, seat=0, actor=Actor.HUMAN, finished=None, timers=None):
+async def move(games, game_id, seq, *, seat=0, actor=Actor.HUMAN, finished=None):
     return await games.commit_move(
         game_id, seq, seat, {"play": seq}, actor, {"after": seq}, T0 + 100 + seq,
-        round_number=1, finished=finished, timers=timers,
+        round_number=1, finished=finished,
     )
 
 
@@ -132,15 +131,13 @@ async def test_seats_cannot_be_added_once_the_game_runs(games):
         await games.add_seat(game.id, NewSeat.ai("Late", "easy"), now=T0)
 
 
-async def test_start_game_stores_seed_state_and_first_timers(games):
+async def test_start_game_stores_seed_and_state(games):
     game = await lobby(games)
     started = await games.start_game(
-        game.id, seed=2**62, state={"round": 1, "hands": [[1, 2]]}, now=T0 + 10,
-        timers=[TimerSpec(TimerKind.TURN, T0 + 130.0, seat=0, round_number=1, move_seq=0)])
+        game.id, seed=2**62, state={"round": 1, "hands": [[1, 2]]}, now=T0 + 10)
     assert started.status is GameStatus.RUNNING
     assert (started.seed, started.state, started.started_at) == (
         2**62, {"round": 1, "hands": [[1, 2]]}, T0 + 10)
-    assert [t.kind for t in await games.all_timers()] == [TimerKind.TURN]
 
 
 async def test_a_game_cannot_start_twice(games):
@@ -219,11 +216,9 @@ async def test_the_move_log_is_append_only(games, db):
 async def test_the_finishing_move_ends_the_game_and_writes_its_results(games, db):
     seats = [NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest"), NewSeat.ai("L", "easy")]
     game = await running(games, seats=seats)
-    await games.set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 500))
     await move(games, game.id, 1, finished=all_results([(1, True), (2, False), (1, True)]))
     ended = await games.get_game(game.id)
     assert (ended.status, ended.finished_at) == (GameStatus.FINISHED, T0 + 101)
-    assert await games.all_timers() == []
     async with db.read() as tx:
         fin = await tx.fetchone("SELECT * FROM finished_games WHERE game_id = ?", (game.id,))
         rows = await tx.fetchall(
@@ -269,44 +264,39 @@ async def test_a_seat_handed_to_ai_keeps_its_user_and_counts_as_left(games, db):
 # --- messages -------------------------------------------------------------------------------
 
 
-async def test_table_lobby_and_dm_message_ids_are_remembered(games):
+async def test_lobby_table_and_hand_message_ids_are_remembered_in_one_batch(games):
     game = await running(games)
-    await games.set_lobby_message(game.id, 555, now=T0 + 1)
-    await games.set_table_message(game.id, CHANNEL, 777, now=T0 + 2)
-    await games.set_seat_dm(game.id, 1, dm_channel_id=900, hand_message_id=901, hand_round=2,
-                            now=T0 + 3)
+    await games.save_message_refs([
+        MessageRef(game.id, "lobby", CHANNEL, 555),
+        MessageRef(game.id, "table", CHANNEL + 1, 777),
+        MessageRef(game.id, "hand", 900, 901, seat=1, round_number=2),
+    ])
     reloaded = await games.get_game(game.id)
     assert (reloaded.lobby_message_id, reloaded.table_channel_id, reloaded.table_message_id) == (
-        555, CHANNEL, 777)
+        555, CHANNEL + 1, 777)
     seat = reloaded.seats[1]
     assert (seat.dm_channel_id, seat.hand_message_id, seat.hand_round) == (900, 901, 2)
-    assert reloaded.updated_at == T0 + 3
+    assert reloaded.updated_at == game.updated_at  # the turn clock counts from the last move
+
+
+async def test_a_batch_with_an_unknown_message_kind_stores_none_of_it(games):
+    game = await running(games)
+    with pytest.raises(ValueError, match="unknown message kind"):
+        await games.save_message_refs([
+            MessageRef(game.id, "table", CHANNEL, 777),
+            MessageRef(game.id, "poster", CHANNEL, 778),
+        ])
+    assert (await games.get_game(game.id)).table_message_id is None
 
 
 # --- finding games --------------------------------------------------------------------------
 
 
-async def test_active_game_in_channel_ignores_ended_games(games):
-    game = await lobby(games)
-    assert (await games.active_game_in_channel(CHANNEL)).id == game.id
-    await games.cancel_game(game.id, now=T0)
-    assert await games.active_game_in_channel(CHANNEL) is None
-
-
-async def test_active_games_of_user_by_guild_and_everywhere(games):
-    here = await lobby(games, channel=1, guild=GUILD)
-    there = await lobby(games, channel=2, guild=GUILD + 1)
-    ended = await lobby(games, channel=3, guild=GUILD)
-    await games.cancel_game(ended.id, now=T0)
-    assert [g.id for g in await games.active_games_of_user(HOST, GUILD)] == [here.id]
-    assert [g.id for g in await games.active_games_of_user(HOST)] == [here.id, there.id]
-    assert await games.active_games_of_user(GUEST) == []
-
-
-async def test_a_user_whose_seat_went_to_ai_is_no_longer_in_that_game(games):
+async def test_a_seat_handed_to_an_ai_is_marked_left_for_a_restart(games):
     game = await running(games)
     await games.hand_seat_to_ai(game.id, 1, ai_level="easy", now=T0)
-    assert await games.active_games_of_user(GUEST) == []
+    (restored,) = await games.unfinished_games()
+    assert [(s.user_id, s.has_left) for s in restored.seats] == [(HOST, False), (GUEST, True)]
 
 
 async def test_unfinished_games_are_listed_for_restore_with_state_and_seats(tmp_path):
@@ -329,67 +319,7 @@ async def test_unfinished_games_are_listed_for_restore_with_state_and_seats(tmp_
     assert [s.user_id for s in restored[1].seats] == [HOST, GUEST]
 
 
-# --- timers ---------------------------------------------------------------------------------
-
-
-async def test_due_timers_are_those_at_or_before_now_earliest_first(games):
-    a = await running(games, channel=1)
-    b = await running(games, channel=2)
-    await games.set_timer(a.id, TimerSpec(TimerKind.TURN, T0 + 120, seat=0, round_number=1,
-                                          move_seq=0))
-    await games.set_timer(a.id, TimerSpec(TimerKind.REMINDER, T0 + 60))
-    await games.set_timer(b.id, TimerSpec(TimerKind.AI, T0 + 1.5))
-    due = await games.due_timers(T0 + 60)
-    assert [(t.game_id, t.kind) for t in due] == [(b.id, TimerKind.AI), (a.id, TimerKind.REMINDER)]
-    assert len(await games.all_timers()) == 3
-
-
-async def test_setting_a_timer_of_the_same_kind_replaces_it(games):
-    game = await running(games)
-    await games.set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 120, move_seq=0))
-    await games.set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 240, move_seq=1))
-    timers = await games.all_timers()
-    assert [(t.due_at, t.move_seq) for t in timers] == [(T0 + 240, 1)]
-
-
-async def test_clear_timers_of_one_kind_or_all(games):
-    game = await running(games)
-    for kind in TimerKind:
-        await games.set_timer(game.id, TimerSpec(kind, T0 + 10))
-    assert await games.clear_timers(game.id, TimerKind.REMINDER) == 1
-    assert {t.kind for t in await games.all_timers()} == {TimerKind.TURN, TimerKind.AI}
-    assert await games.clear_timers(game.id) == 2
-    assert await games.all_timers() == []
-
-
-async def test_commit_move_can_replace_the_games_timers_atomically(games):
-    game = await running(games)
-    await games.set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 120, seat=0, move_seq=0))
-    await move(games, game.id, 1, timers=[TimerSpec(TimerKind.AI, T0 + 102.5, seat=1,
-                                                    move_seq=1)])
-    assert [(t.kind, t.seat, t.move_seq) for t in await games.all_timers()] == [
-        (TimerKind.AI, 1, 1)]
-
-
-async def test_timers_survive_a_restart(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    db = await open_database(path)
-    game = await running(GameStore(db))
-    await GameStore(db).set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 120, seat=1,
-                                                     round_number=1, move_seq=0))
-    await db.close()
-    db = await open_database(path)
-    timers = await GameStore(db).all_timers()
-    await db.close()
-    assert [(t.game_id, t.kind, t.due_at, t.seat) for t in timers] == [
-        (game.id, TimerKind.TURN, T0 + 120, 1)]
-
-
-async def test_cancelling_a_game_clears_its_timers(games):
-    game = await running(games)
-    await games.set_timer(game.id, TimerSpec(TimerKind.TURN, T0 + 120))
-    await games.cancel_game(game.id, now=T0 + 1)
-    assert await games.all_timers() == []
+# --- hosts ---------------------------------------------------------------------------------
 
 
 async def test_set_host_hands_a_lobby_to_another_player(games):

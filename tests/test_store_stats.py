@@ -85,8 +85,21 @@ async def stats(db):
     return StatsStore(db)
 
 
+async def ranking(stats, sort, *, guild=GUILD, limit=100, **filters):
+    """The rows of one leaderboard page, as the bot reads them (a slice of the ranking)."""
+    return list((await stats.leaderboard_slice(guild, sort, limit=limit, **filters)).rows)
+
+
 async def board(stats, sort, **filters):
-    return [(r.rank, r.user_id) for r in await stats.leaderboard(GUILD, sort, **filters)]
+    return [(r.rank, r.user_id) for r in await ranking(stats, sort, **filters)]
+
+
+async def count_ranked(stats, sort, **filters):
+    return (await stats.leaderboard_slice(GUILD, sort, limit=1, **filters)).total
+
+
+async def rank_of(stats, user, sort, guild=GUILD):
+    return (await stats.leaderboard_slice(guild, sort, limit=1, user_id=user)).me
 
 
 # --- each sort, all time --------------------------------------------------------------------
@@ -101,13 +114,13 @@ async def test_games_played_ranks_ties_together(stats):
 
 
 async def test_average_final_score_lower_is_better(stats):
-    rows = await stats.leaderboard(GUILD, LeaderboardSort.AVG_SCORE)
+    rows = await ranking(stats, LeaderboardSort.AVG_SCORE)
     assert [(r.rank, r.user_id) for r in rows] == [(1, C), (2, A), (3, B), (4, D), (5, E)]
     assert rows[1].avg_score == pytest.approx(38 / 6)
 
 
 async def test_tokens_rank_by_penalty_points_per_game_lower_is_better(stats):
-    rows = await stats.leaderboard(GUILD, LeaderboardSort.TOKENS)
+    rows = await ranking(stats, LeaderboardSort.TOKENS)
     assert [(r.rank, r.user_id) for r in rows] == [(1, C), (2, B), (3, A), (4, D), (5, E)]
     assert (rows[2].tokens, rows[2].tokens_per_game) == (44, pytest.approx(44 / 6))
 
@@ -118,27 +131,27 @@ async def test_clean_rounds_rank_ties_together(stats):
 
 
 async def test_win_rate_only_ranks_players_with_at_least_five_games(stats):
-    rows = await stats.leaderboard(GUILD, LeaderboardSort.WIN_RATE)
+    rows = await ranking(stats, LeaderboardSort.WIN_RATE)
     assert [(r.rank, r.user_id, r.games, r.win_rate) for r in rows] == [
         (1, A, 6, 0.5), (2, E, 5, 0.0)]
-    assert await stats.count_ranked(GUILD, LeaderboardSort.WIN_RATE) == 2
+    assert await count_ranked(stats, LeaderboardSort.WIN_RATE) == 2
 
 
 async def test_a_row_carries_every_number_of_the_player(stats):
-    (row,) = [r for r in await stats.leaderboard(GUILD, LeaderboardSort.WINS) if r.user_id == A]
+    (row,) = [r for r in await ranking(stats, LeaderboardSort.WINS) if r.user_id == A]
     assert (row.games, row.wins, row.tokens, row.clean_rounds) == (6, 3, 44, 7)
     assert (row.win_rate, row.avg_score) == (0.5, pytest.approx(38 / 6))
 
 
 async def test_ai_seats_are_never_ranked(stats):
-    ranked = {r.user_id for r in await stats.leaderboard(GUILD, LeaderboardSort.GAMES)}
+    ranked = {r.user_id for r in await ranking(stats, LeaderboardSort.GAMES)}
     assert ranked == {A, B, C, D, E}
-    assert await stats.count_ranked(GUILD, LeaderboardSort.GAMES) == 5
+    assert await count_ranked(stats, LeaderboardSort.GAMES) == 5
 
 
 async def test_games_of_another_server_do_not_count(stats):
-    assert [r.games for r in await stats.leaderboard(GUILD, LeaderboardSort.GAMES, limit=1)] == [6]
-    other = await stats.leaderboard(OTHER_GUILD, LeaderboardSort.WINS)
+    assert [r.games for r in await ranking(stats, LeaderboardSort.GAMES, limit=1)] == [6]
+    other = await ranking(stats, LeaderboardSort.WINS, guild=OTHER_GUILD)
     assert [(r.user_id, r.games, r.wins) for r in other] == [(A, 1, 1), (B, 1, 0)]
 
 
@@ -155,7 +168,7 @@ async def test_variant_filter(stats):
 async def test_period_filter_starts_exactly_at_the_month_boundary(stats):
     assert await board(stats, LeaderboardSort.WINS, since=FEBRUARY) == [
         (1, A), (2, C), (2, D), (4, B), (4, E)]
-    one_second_earlier = await stats.leaderboard(GUILD, LeaderboardSort.WINS, since=FEBRUARY - 1)
+    one_second_earlier = await ranking(stats, LeaderboardSort.WINS, since=FEBRUARY - 1)
     assert {r.user_id: r.wins for r in one_second_earlier}[C] == 2  # g3 at 23:59:59 counts
 
 
@@ -165,23 +178,23 @@ async def test_variant_and_period_filters_combine(stats):
 
 
 async def test_pages_follow_the_ranking(stats):
-    page = await stats.leaderboard(GUILD, LeaderboardSort.GAMES, limit=2, offset=2)
+    page = await ranking(stats, LeaderboardSort.GAMES, limit=2, offset=2)
     assert [(r.rank, r.user_id) for r in page] == [(3, B), (4, C)]
 
 
 async def test_rank_of_a_player_off_the_first_page(stats):
-    row = await stats.rank_of(GUILD, D, LeaderboardSort.WINS)
+    row = await rank_of(stats, D, LeaderboardSort.WINS)
     assert (row.rank, row.wins, row.games) == (3, 1, 2)
 
 
 async def test_rank_of_an_unranked_player_is_none(stats):
-    assert await stats.rank_of(GUILD, B, LeaderboardSort.WIN_RATE) is None
-    assert await stats.rank_of(GUILD, 999, LeaderboardSort.WINS) is None
+    assert await rank_of(stats, B, LeaderboardSort.WIN_RATE) is None
+    assert await rank_of(stats, 999, LeaderboardSort.WINS) is None
 
 
 async def test_count_ranked_follows_the_filters(stats):
-    assert await stats.count_ranked(GUILD, LeaderboardSort.WINS, variant="party") == 4
-    assert await stats.count_ranked(GUILD, LeaderboardSort.WINS, since=ts(2024, 2, 3)) == 2
+    assert await count_ranked(stats, LeaderboardSort.WINS, variant="party") == 4
+    assert await count_ranked(stats, LeaderboardSort.WINS, since=ts(2024, 2, 3)) == 2
 
 
 @pytest.mark.parametrize("sort", list(LeaderboardSort))
@@ -257,14 +270,15 @@ async def test_recent_games_newest_first_with_players_and_winners(stats):
 async def test_forget_user_erases_their_statistics_everywhere(stats):
     assert await stats.forget_user(A) == 7  # six games here, one in the other server
     assert (await stats.player_stats(GUILD, A)).games == 0
-    assert await stats.rank_of(GUILD, A, LeaderboardSort.WINS) is None
-    assert A not in {r.user_id for r in await stats.leaderboard(OTHER_GUILD, LeaderboardSort.WINS)}
+    assert await rank_of(stats, A, LeaderboardSort.WINS) is None
+    elsewhere = await ranking(stats, LeaderboardSort.WINS, guild=OTHER_GUILD)
+    assert A not in {r.user_id for r in elsewhere}
 
 
 async def test_forget_user_keeps_the_other_players_games_intact(stats):
-    before = await stats.leaderboard(GUILD, LeaderboardSort.WINS)
+    before = await ranking(stats, LeaderboardSort.WINS)
     await stats.forget_user(A)
-    after = await stats.leaderboard(GUILD, LeaderboardSort.WINS)
+    after = await ranking(stats, LeaderboardSort.WINS)
     assert [(r.user_id, r.games, r.wins) for r in after] == [
         (r.user_id, r.games, r.wins) for r in before if r.user_id != A]
     shared = (await stats.recent_games(GUILD, limit=1, offset=2))[0]

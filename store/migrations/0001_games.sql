@@ -1,4 +1,5 @@
--- Hosted games: lobby → running → finished | cancelled, their seats, the move log, timers.
+-- Hosted games: lobby → running → finished | cancelled, their seats, the move log, and a
+-- timers table that was never used (dropped by 0006: timers are derived from state).
 -- Times are unix seconds (INTEGER) given by the caller's clock; ids are Discord snowflakes.
 
 CREATE TABLE games (

@@ -1,12 +1,13 @@
--- A server may default to no turn timer (turn_timeout_s = 0), as `/lama new turn_timeout:0`
--- allows for one game. SQLite cannot alter a CHECK, so guild_settings is rebuilt (nothing
--- references it, so no foreign keys are involved); the new CHECKs are the limits games accept.
+-- Meant to let a server default to no turn timer (turn_timeout_s = 0). That never shipped:
+-- games and server defaults both refuse 0 (10–3600 s, hosting/options.py; see 0006). The
+-- rebuild below stays as it ran. SQLite cannot alter a CHECK, so guild_settings is rebuilt
+-- (nothing references it, so no foreign keys are involved).
 
 CREATE TABLE guild_settings_new (
     guild_id         INTEGER PRIMARY KEY,
     variant          TEXT    NOT NULL,
     target           INTEGER NOT NULL CHECK (target > 0),
-    turn_timeout_s   INTEGER NOT NULL CHECK (turn_timeout_s >= 0),   -- 0: no turn timer
+    turn_timeout_s   INTEGER NOT NULL CHECK (turn_timeout_s >= 0),   -- the code refuses 0
     ai_delay_s       REAL    NOT NULL CHECK (ai_delay_s >= 0),
     games_channel_id INTEGER,                  -- NULL: games allowed in every channel
     updated_at       INTEGER NOT NULL
