@@ -15,9 +15,14 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import discord
+import discord.gateway
+import discord.http
+import yarl
 from discord.ext import commands
+from discord.http import HTTPClient
 from dotenv import load_dotenv
 
 import cardart
@@ -29,6 +34,9 @@ from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.stats import StatsService
 from hosting.views import GameView
+
+if TYPE_CHECKING:
+    from discord.types.gateway import SessionStartLimit
 from store import Store
 
 log = logging.getLogger("lamabot")
@@ -58,7 +66,10 @@ class Settings:
     log_level: str = "INFO"
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    fake_discord_url: str | None = None  # tests only: a loopback Discord stand-in
+    # Where Discord is: None for discord.com. A shared rate-limit REST proxy (nirn-proxy,
+    # twilight-http-proxy) in production, the loopback Discord in tests.
+    discord_api_base_url: str | None = None  # e.g. http://proxy:8080/api/v10
+    discord_gateway_url: str | None = None  # e.g. ws://gateway-proxy:7878
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
     table_edit_interval: float = 7.0  # at most one table edit per game this often (REST budget)
 
@@ -78,7 +89,8 @@ class Settings:
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             shard_count=optional_int("SHARD_COUNT"),
             shard_ids=tuple(int(s) for s in shard_ids.split(",")) if shard_ids else None,
-            fake_discord_url=env.get("LAMABOT_FAKE_DISCORD_URL", "").strip() or None,
+            discord_api_base_url=env.get("DISCORD_API_BASE_URL", "").strip().rstrip("/") or None,
+            discord_gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
             table_edit_interval=float(env.get("TABLE_EDIT_INTERVAL", "").strip() or 7.0),
         )
@@ -107,11 +119,20 @@ class LamaBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        use_discord_endpoints(settings.discord_api_base_url, settings.discord_gateway_url)
+        if settings.discord_gateway_url:
+            self.http.get_bot_gateway = self._bot_gateway  # type: ignore[method-assign]
         self.clock = clock or SystemClock()
         self.force_sync = sync
         self._opened = False  # setup_hook built the parts above
         self._restored: list[GameView] = []
         self._background: list[asyncio.Task[None]] = []
+
+    async def _bot_gateway(self) -> tuple[int, str, SessionStartLimit]:
+        """Discord's shard advice, with the gateway this bot was told to use (a sharded bot
+        asks GET /gateway/bot where to connect instead of reading DEFAULT_GATEWAY)."""
+        shards, _discord_gateway, limits = await HTTPClient.get_bot_gateway(self.http)
+        return shards, self.settings.discord_gateway_url or _discord_gateway, limits
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
@@ -225,6 +246,16 @@ class LamaBot(commands.AutoShardedBot):
         )
 
 
+def use_discord_endpoints(api_base_url: str | None, gateway_url: str | None) -> None:
+    """Point discord.py's REST calls (webhooks and interaction callbacks too: `Route.BASE` is
+    read as each request is built) and its gateway at other URLs; None keeps Discord's.
+    discord.py keeps these per process, so every client in it follows."""
+    if api_base_url:
+        discord.http.Route.BASE = api_base_url
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
 def _preferred_locale(guild: discord.Guild | None) -> str | None:
     return str(guild.preferred_locale) if guild is not None else None
 
@@ -239,10 +270,6 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(TOKEN_HELP.format(problem="missing"), file=sys.stderr)
         return 2
-    if settings.fake_discord_url:  # tests only: talk to the loopback Discord stand-in
-        from tests.fakediscord.hook import point_discord_at
-
-        point_discord_at(settings.fake_discord_url)
     bot = LamaBot(settings, sync=args.sync)
     try:
         bot.run(settings.token, log_handler=None)

@@ -10,6 +10,7 @@ import pytest
 from bot import LamaBot, Settings
 from store import GuildSettings
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 
 HAND_MARKERS = ("lama:h:",)  # hand buttons never belong in a public message
 
@@ -53,7 +54,13 @@ def bot_clock():
 @pytest.fixture
 async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock):
     """LamaBot with a fresh database; AIs move at once so games run fast."""
-    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0)
+    settings = Settings(
+        token=BOT_TOKEN,
+        database_path=tmp_path / "lama.sqlite3",
+        render_delay=0,
+        discord_api_base_url=discord_env_for(fake_discord.base_url)[API_BASE_ENV],
+        discord_gateway_url=fake_discord.ws_url,
+    )
     bot = LamaBot(settings, clock=bot_clock, guild_ready_timeout=0.05)
     async with run_bot(fake_discord, bot, sync_commands=False):
         await bot.service.save_guild_settings(

@@ -7,8 +7,13 @@ import logging
 import sys
 from pathlib import Path
 
+import discord
+import discord.gateway
+import discord.http
+
 from bot import LamaBot, Settings, main
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.hook import discord_env_for, restore_real_discord
 from tests.fakediscord.server import BAD_TOKEN
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,7 +56,7 @@ async def test_an_invalid_token_is_explained_without_a_traceback(fake_discord, t
     env = {
         "DISCORD_TOKEN": BAD_TOKEN,
         "DATABASE_PATH": str(tmp_path / "lama.sqlite3"),
-        "LAMABOT_FAKE_DISCORD_URL": fake_discord.base_url,
+        **discord_env_for(fake_discord.base_url),
         "PATH": "/usr/bin:/bin",
     }
     process = await asyncio.create_subprocess_exec(
@@ -109,3 +114,48 @@ async def test_the_invite_url_names_the_scopes_and_permissions(fake_discord, tmp
     assert "scope=bot+applications.commands" in url
     assert "permissions=" in url
     assert any("Invite URL" in r.getMessage() for r in caplog.records)
+
+
+def test_discords_urls_are_settings_and_empty_means_discord_com():
+    settings = Settings.from_env({
+        "DISCORD_API_BASE_URL": " http://nirn-proxy:8080/api/v10/ ",
+        "DISCORD_GATEWAY_URL": "ws://gateway-proxy:7878",
+    })
+    assert settings.discord_api_base_url == "http://nirn-proxy:8080/api/v10"
+    assert settings.discord_gateway_url == "ws://gateway-proxy:7878"
+    default = Settings.from_env({"DISCORD_API_BASE_URL": "", "DISCORD_GATEWAY_URL": " "})
+    assert (default.discord_api_base_url, default.discord_gateway_url) == (None, None)
+
+
+async def test_the_bot_reaches_discord_only_through_its_url_settings(fake_discord, tmp_path):
+    restore_real_discord()  # as in a fresh process: discord.py points at discord.com
+    env = discord_env_for(fake_discord.base_url)
+    settings = Settings(
+        token=BOT_TOKEN,
+        database_path=tmp_path / "lama.sqlite3",
+        render_delay=0,
+        discord_api_base_url=env["DISCORD_API_BASE_URL"],
+        discord_gateway_url=env["DISCORD_GATEWAY_URL"],
+    )
+    bot = LamaBot(settings, guild_ready_timeout=0.05)
+    assert env["DISCORD_API_BASE_URL"] == discord.http.Route.BASE
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == env["DISCORD_GATEWAY_URL"]
+    async with run_bot(fake_discord, bot, sync_commands=False):
+        assert fake_discord.gateway.is_connected()
+
+
+async def test_a_sharded_bot_connects_to_the_gateway_setting_not_discords_advice(
+    fake_discord, tmp_path
+):
+    settings = Settings(
+        token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
+        discord_gateway_url="ws://gateway-proxy.invalid:7878",
+    )
+    bot = LamaBot(settings)
+    await bot.login(BOT_TOKEN)
+    try:
+        shards, gateway, _limits = await bot.http.get_bot_gateway()
+    finally:
+        await bot.close()
+        restore_real_discord()
+    assert (shards, gateway) == (1, "ws://gateway-proxy.invalid:7878")

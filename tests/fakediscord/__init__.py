@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .hook import ENV_VAR, point_discord_at, point_discord_at_env, restore_real_discord
+from .hook import discord_env_for, point_discord_at, point_discord_at_env, restore_real_discord
 
 _LAZY = {
     "FakeDiscord": "server", "RecordedError": "server", "BAD_TOKEN": "server",
@@ -18,7 +18,9 @@ _LAZY = {
     "run_bot": "fixtures", "run_bot_process": "fixtures",
 }
 
-__all__ = ["ENV_VAR", "point_discord_at", "point_discord_at_env", "restore_real_discord", *_LAZY]
+__all__ = [
+    "discord_env_for", "point_discord_at", "point_discord_at_env", "restore_real_discord", *_LAZY
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,7 +17,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from .hook import ENV_VAR, point_discord_at, restore_real_discord
+from .hook import discord_env_for, point_discord_at, restore_real_discord
 from .server import FakeDiscord
 
 BOT_TOKEN = "fake-bot-token"
@@ -96,12 +96,14 @@ async def run_bot_process(
     fake: FakeDiscord, args: Sequence[str], *, env: dict[str, str] | None = None,
     cwd: str | Path | None = None, wait_connected: bool = True, timeout: float = 15.0,
 ) -> AsyncIterator[BotProcess]:
-    """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with ``LAMABOT_FAKE_DISCORD_URL``
-    set to the fake; optionally wait until it is connected to the gateway. Output goes to
-    ``BotProcess.log_path`` (deleted after a clean exit, kept when the block fails). On exit
-    the process is killed if still running."""
+    """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with the bot's settings
+    DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL pointing at the fake; optionally wait until
+    it is connected to the gateway. Output goes to ``BotProcess.log_path`` (deleted after a
+    clean exit, kept when the block fails). On exit the process is killed if still running."""
     log = tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False)  # noqa: SIM115
-    full_env = {**os.environ, ENV_VAR: fake.base_url, "PYTHONUNBUFFERED": "1", **(env or {})}
+    full_env = {
+        **os.environ, **discord_env_for(fake.base_url), "PYTHONUNBUFFERED": "1", **(env or {})
+    }
     process = await asyncio.create_subprocess_exec(
         *args, env=full_env, cwd=cwd, stdout=log, stderr=asyncio.subprocess.STDOUT,
         stdin=asyncio.subprocess.DEVNULL)

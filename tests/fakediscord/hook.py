@@ -1,8 +1,9 @@
 """The one hook that points an unchanged discord.py at the loopback Discord.
 
-Importable without pytest: the production bot calls :func:`point_discord_at_env` at start-up,
-so a subprocess started with ``LAMABOT_FAKE_DISCORD_URL=http://127.0.0.1:PORT`` talks to the
-stand-in instead of discord.com.
+Importable without pytest. The bot needs none of it: its own settings DISCORD_API_BASE_URL and
+DISCORD_GATEWAY_URL (bot.py) point it anywhere, and :func:`discord_env_for` gives their values
+for a fake. A plain discord.py client (the fake's own tests) uses :func:`point_discord_at`, or
+:func:`point_discord_at_env` in a subprocess started with those two variables.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import discord.gateway
 import discord.http
 import yarl
 
-ENV_VAR = "LAMABOT_FAKE_DISCORD_URL"
+API_BASE_ENV, GATEWAY_ENV = "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL"  # the bot's settings
+API_PATH = "/api/v10"
 GATEWAY_PATH = "/gateway"
 
 # The real values, so a test process can put everything back after a fake has gone.
@@ -29,6 +31,14 @@ def gateway_url_for(base_url: str) -> str:
     return str(url.with_scheme(scheme).with_path(GATEWAY_PATH))
 
 
+def discord_env_for(base_url: str) -> dict[str, str]:
+    """The bot's settings (environment variables) that point it at the fake at ``base_url``."""
+    return {
+        API_BASE_ENV: base_url.rstrip("/") + API_PATH,
+        GATEWAY_ENV: gateway_url_for(base_url),
+    }
+
+
 def point_discord_at(base_url: str) -> None:
     """Send all of discord.py's REST and gateway traffic to ``base_url`` (e.g. http://127.0.0.1:PORT).
 
@@ -36,17 +46,21 @@ def point_discord_at(base_url: str) -> None:
     follow it too. A plain Client connects to ``DEFAULT_GATEWAY``; an AutoShardedBot asks
     ``GET /gateway/bot``, which the fake answers with the same websocket URL.
     """
-    base = base_url.rstrip("/")
-    discord.http.Route.BASE = f"{base}/api/v10"
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url_for(base))
+    env = discord_env_for(base_url)
+    discord.http.Route.BASE = env[API_BASE_ENV]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(env[GATEWAY_ENV])
 
 
 def point_discord_at_env(environ: Mapping[str, str] | None = None) -> str | None:
-    """Apply :func:`point_discord_at` if ``LAMABOT_FAKE_DISCORD_URL`` is set; return that URL."""
-    url = (os.environ if environ is None else environ).get(ENV_VAR)
-    if url:
-        point_discord_at(url)
-    return url or None
+    """Follow ``DISCORD_API_BASE_URL`` and ``DISCORD_GATEWAY_URL`` as the bot does; return
+    the REST base, or None if it is not set."""
+    env = os.environ if environ is None else environ
+    api_base, gateway = env.get(API_BASE_ENV), env.get(GATEWAY_ENV)
+    if api_base:
+        discord.http.Route.BASE = api_base
+    if gateway:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    return api_base or None
 
 
 def restore_real_discord() -> None:
