@@ -238,7 +238,8 @@ def _turn_line(view: GameView, obs, locale: str) -> str:
     if view.status is not Status.RUNNING or obs.round_number != view.round_number:
         return t("round.over", locale, round=obs.round_number)
     if obs.has_quit[obs.seat]:
-        return t("hand.quit", locale, cards=cards_text(obs.hand, locale, variant) or "—")
+        key = "hand.timed_out" if view.seats[obs.seat].timed_out else "hand.quit"
+        return t(key, locale, cards=cards_text(obs.hand, locale, variant) or "—")
     if not obs.is_my_turn:
         return t("hand.waiting", locale, name=_name_of(view, obs.current_seat, locale))
     first = t("hand.extra_turn" if obs.extra_turn else "hand.your_turn", locale)

@@ -19,7 +19,7 @@ from hosting import HostingError, Problem, options
 from hosting.views import GameView
 from lama import IllegalAction, Reason
 
-from .text import card_label, seat_name, t
+from .text import card_label, seat_name, t, variant_name
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -42,11 +42,18 @@ _PROBLEM_KEYS = {
     Problem.AMBIGUOUS_GAME: "error.dm_ambiguous",
     Problem.STALE_BUTTON: "error.stale_button",
     Problem.NOT_SEATED: "error.user_not_in_game",
+    Problem.CANNOT_KICK_SELF: "error.cannot_kick_self",
     Problem.BAD_OPTION: "error.bad_option",
     Problem.WRONG_CHANNEL: "error.guild_only",
 }
+_COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead
+    Problem.NO_GAME_HERE: "/lama new",
+    Problem.CANNOT_KICK_SELF: "/lama leave",
+}
 _REASON_KEYS = {
     Reason.NOT_YOUR_TURN: "error.not_your_turn",
+    Reason.ALREADY_QUIT: "error.already_quit",
+    Reason.CARD_NOT_IN_GAME: "error.card_not_in_game",
     Reason.CARD_NOT_IN_HAND: "error.card_not_in_hand",
     Reason.CARD_NOT_PLAYABLE: "error.card_not_playable",
     Reason.DRAW_PILE_EMPTY: "error.draw_pile_empty",
@@ -74,6 +81,7 @@ def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -
     variant = view.options.variant if view else "party"
     key = _REASON_KEYS[error.reason]
     params = {
+        "variant": variant_name(variant, locale),
         "card": card_label(error.card.code, locale, variant) if error.card else "?",
         "top": card_label(view.top_card, locale, variant) if view and view.top_card else "?",
         "cards": ", ".join(card_label(c.code, locale, variant) for c in error.playable),
@@ -90,7 +98,7 @@ def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -
 def _explain_problem(error: HostingError, locale: str) -> str:
     details = error.details
     params = {
-        "command": "/lama new" if error.problem is Problem.NO_GAME_HERE else "/lama hand",
+        "command": _COMMAND_OF_PROBLEM.get(error.problem, "/lama hand"),
         "max": details.get("limit", options.MAX_SEATS),
         "count": details.get("minimum", options.MIN_SEATS),
         "name": details.get("host", details.get("user", "?")),

@@ -119,20 +119,16 @@ class Lama(
     async def join(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
         view = self._game_here(interaction)
-        name = interaction.user.display_name
-        await self.service.join(view.game_id, interaction.user.id, name)
-        await interaction.response.send_message(
-            t("lobby.joined", locale, name=name), ephemeral=True
-        )
+        await self.service.join(view.game_id, interaction.user.id, interaction.user.display_name)
+        await interaction.response.send_message(t("lobby.you_joined", locale), ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby, or hand your seat to an AI")
     async def leave(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
         view = self._game_here(interaction)
         await self.service.leave(view.game_id, interaction.user.id)
-        key = "lobby.left" if view.status is Status.LOBBY else "game.left"
-        name = interaction.user.display_name
-        await interaction.response.send_message(t(key, locale, name=name), ephemeral=True)
+        key = "lobby.you_left" if view.status is Status.LOBBY else "game.you_left"
+        await interaction.response.send_message(t(key, locale), ephemeral=True)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -159,15 +155,19 @@ class Lama(
         view = self._game_here(interaction)
         try:
             await self.service.kick(
-                view.game_id, interaction.user.id, user.id, is_admin=_is_admin(interaction)
+                view.game_id,
+                interaction.user.id,
+                user.id,
+                is_admin=_is_admin(interaction),
+                actor_name=interaction.user.display_name,
             )
         except HostingError as error:
             if error.problem is Problem.NOT_SEATED:  # the service knows only the user's id
                 error.details.setdefault("user", user.mention)
             raise
+        name = discord.utils.escape_markdown(user.display_name)
         await interaction.response.send_message(
-            t("lobby.kicked", locale, name=user.display_name, host=interaction.user.display_name),
-            ephemeral=True,
+            t("lobby.you_kicked", locale, name=name), ephemeral=True
         )
 
     @guarded

@@ -141,8 +141,19 @@ def metric(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
     return f"**{games}** · {t('stats.wins.count', locale, count=row.wins)}"
 
 
+def earned_medal(row: LeaderboardRow, sort: LeaderboardSort) -> bool:
+    """A medal is for a real achievement in this ranking: with no wins (or no clean rounds)
+    a player only ties at the top, so they get their number, not a medal."""
+    if sort in (LeaderboardSort.WINS, LeaderboardSort.WIN_RATE):
+        return row.wins > 0
+    if sort is LeaderboardSort.CLEAN_ROUNDS:
+        return row.clean_rounds > 0
+    return True
+
+
 def line(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
-    rank = MEDALS.get(row.rank, f"{row.rank}.")
+    medal = MEDALS.get(row.rank) if earned_medal(row, sort) else None
+    rank = medal or f"{row.rank}."
     return f"{rank} <@{row.user_id}> · {metric(row, sort, locale)}"
 
 

@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 
 import discord
 
-from hosting import LOBBY, TABLE, MessageKey, options
+from hosting import LOBBY, TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, NoticeKind, Status
 from lama import events as ev
 
 from . import embeds, images
 from .components import lobby_view, rematch_view
-from .text import seat_name, t
+from .notices import notice_text, personal_notice_text
+from .text import t
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
@@ -263,7 +264,7 @@ class Renderer:
                 view=rematch_view(view, locale),
             )
         else:
-            text = _notice_text(view, payload, locale)
+            text = notice_text(view, payload, locale)
             await self._send(
                 view.channel_id, content=text, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -321,7 +322,7 @@ class Renderer:
         if notice.user_id is None or notice.user_id in self._dms_closed:
             return
         locale = await self._dm_locale(notice.user_id, view)
-        text = _notice_text(view, notice, locale)
+        text = personal_notice_text(notice, locale)
         await self._edit(view, MessageKey.hand(notice.seat), content=text, view=None)
 
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
@@ -364,12 +365,3 @@ class Renderer:
         await self._send(
             view.channel_id, content=text, allowed_mentions=discord.AllowedMentions(users=True)
         )
-
-
-def _notice_text(view: GameView, notice, locale: str) -> str:
-    name = seat_name(view.seats[notice.seat], locale)
-    if notice.kind is NoticeKind.TIMED_OUT:
-        return t("timer.timeout", locale, name=name)
-    if notice.reason == "timeouts":
-        return t("timer.handed_to_ai", locale, name=name, count=options.TIMEOUTS_BEFORE_AI)
-    return t("game.left", locale, name=name)

@@ -15,7 +15,8 @@ from lama import events as ev
 
 CARD_EMOJI = {"L": "🦙", "P": "🩷"}
 NUMBER_EMOJI = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
-TOKEN_EMOJI = {"WHITE": "⚪", "BLACK": "⚫", "PINK": "🩷"}
+# The pink token is a blossom, not the pink llama card's heart: one symbol, one meaning.
+TOKEN_EMOJI = {"WHITE": "⚪", "BLACK": "⚫", "PINK": "🌸"}
 KOMARAMI_EMOJI = "🦟"
 
 

@@ -21,6 +21,7 @@ class Problem(StrEnum):
     AMBIGUOUS_GAME = "ambiguous_game"
     STALE_BUTTON = "stale_button"
     NOT_SEATED = "not_seated"
+    CANNOT_KICK_SELF = "cannot_kick_self"
     BAD_OPTION = "bad_option"
     WRONG_CHANNEL = "wrong_channel"
 

@@ -27,6 +27,7 @@ class Seat:
     left: bool = False
     timeouts_in_a_row: int = 0
     quit_pending_round: int | None = None  # left mid-round: the AI quits for them
+    timed_out_round: int | None = None  # the round the turn timer last quit for them
 
     @classmethod
     def from_record(cls, record) -> Seat:
@@ -59,6 +60,7 @@ class Seat:
             base,
             card_count=len(game.hand(self.index)),
             has_quit=game.has_quit(self.index),
+            timed_out=game.has_quit(self.index) and self.timed_out_round == game.round_number,
             score=game.scores[self.index],
         )
 

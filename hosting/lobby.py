@@ -153,16 +153,27 @@ class Lobby:
         return await self._changed(hosted)
 
     async def kick(
-        self, game_id: int, actor_id: int, target_user_id: int, *, is_admin: bool
+        self,
+        game_id: int,
+        actor_id: int,
+        target_user_id: int,
+        *,
+        is_admin: bool,
+        actor_name: str = "",
     ) -> GameUpdate:
+        """Remove a player; `actor_name` is who did it, for the removed player to hear."""
         hosted = self._registry.get(game_id)
         if not hosted.is_active:
             raise HostingError(Problem.GAME_FINISHED)
         _require_host(hosted, actor_id, is_admin, admin_ok=True)
+        if target_user_id == actor_id:
+            raise HostingError(Problem.CANNOT_KICK_SELF)
         if hosted.seat_of(target_user_id) is None:
             raise HostingError(Problem.NOT_SEATED)
         if hosted.status is Status.RUNNING:
-            return await self._table.seat_to_ai(hosted, target_user_id, reason="kicked")
+            return await self._table.seat_to_ai(
+                hosted, target_user_id, reason="kicked", by=actor_name
+            )
         return await self.leave(game_id, target_user_id)
 
     # ------------------------------------------------------------ start, end

@@ -164,9 +164,17 @@ class GameService:
         return await self.lobby.leave(game_id, user_id)
 
     async def kick(
-        self, game_id: int, actor_id: int, target_user_id: int, *, is_admin: bool
+        self,
+        game_id: int,
+        actor_id: int,
+        target_user_id: int,
+        *,
+        is_admin: bool,
+        actor_name: str = "",
     ) -> GameUpdate:
-        return await self.lobby.kick(game_id, actor_id, target_user_id, is_admin=is_admin)
+        return await self.lobby.kick(
+            game_id, actor_id, target_user_id, is_admin=is_admin, actor_name=actor_name
+        )
 
     async def cancel(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
         return await self.lobby.cancel(game_id, actor_id, is_admin=is_admin)

@@ -137,8 +137,10 @@ class Table:
         events += last_events
         return stored_result(final_results(hosted.seats, game.scores, game.winners, events))
 
-    async def seat_to_ai(self, hosted: HostedGame, user_id: int, *, reason: str) -> GameUpdate:
-        """A human leaves a running game or is kicked: an AI plays on for them."""
+    async def seat_to_ai(
+        self, hosted: HostedGame, user_id: int, *, reason: str, by: str = ""
+    ) -> GameUpdate:
+        """A human leaves a running game or is kicked (`by` whom): an AI plays on for them."""
         async with hosted.lock:
             self._registry.running(hosted.id)  # it may have ended or been cancelled meanwhile
             seat = seat_of(hosted, user_id)
@@ -150,7 +152,7 @@ class Table:
             )
             seat.hand_to_ai(game)
             self._timers.arm(hosted)
-            notice = Notice(NoticeKind.AI_TOOK_OVER, seat.index, user_id, reason)
+            notice = Notice(NoticeKind.AI_TOOK_OVER, seat.index, user_id, reason, by=by)
             update = GameUpdate(view=hosted.view(), notices=(notice,), hands=hosted.hands())
         await self._listeners.publish(update)
         return update

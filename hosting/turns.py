@@ -108,6 +108,7 @@ class Turns:
         """The turn time is over: the bot quits the round for them; after
         `TIMEOUTS_BEFORE_AI` in a row, an AI takes the seat."""
         notices = [Notice(NoticeKind.TIMED_OUT, seat.index, seat.user_id)]
+        seat.timed_out_round = hosted.running_game.round_number  # their hand says why
         update = await self._table.apply(
             hosted, seat.index, QUIT, actor=Actor.TIMER, notices=notices
         )

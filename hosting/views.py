@@ -48,6 +48,7 @@ class SeatView:
     has_quit: bool = False
     score: int = 0
     left: bool = False  # the human left or timed out; an AI plays on for them
+    timed_out: bool = False  # out of this round because the turn timer ran out
 
     @property
     def is_ai(self) -> bool:
@@ -91,7 +92,8 @@ class Notice:
     kind: NoticeKind
     seat: int
     user_id: int | None = None
-    reason: str = ""
+    reason: str = ""  # AI_TOOK_OVER: "left", "kicked" or "timeouts"
+    by: str = ""  # "kicked": the name of who removed the player
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,11 @@ from lama.cards import Card
 
 class Reason(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
+    #: The seat has quit this round: it has no more turns until the next one.
+    ALREADY_QUIT = "already_quit"
     CARD_NOT_IN_HAND = "card_not_in_hand"
+    #: The card is not in this variant's deck at all (a pink llama in classic LAMA).
+    CARD_NOT_IN_GAME = "card_not_in_game"
     CARD_NOT_PLAYABLE = "card_not_playable"
     DRAW_PILE_EMPTY = "draw_pile_empty"
     #: Drawing is not allowed when every other player has quit the round.

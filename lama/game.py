@@ -319,13 +319,18 @@ class Game:
         self._check_seat(seat)
         if round_number is not None and round_number != self._round:
             raise IllegalAction(Reason.ROUND_OVER, seat)
-        if seat != self._cur:
-            raise IllegalAction(Reason.NOT_YOUR_TURN, seat)
         if isinstance(action, Play):
             card = action.card
             if not isinstance(card, Card):
                 raise TypeError(f"Play needs a Card, got {card!r}")
-            c = card.index
+            if not self._ruleset.deck_counts[card.index]:
+                raise IllegalAction(Reason.CARD_NOT_IN_GAME, seat, CARDS[card.index])
+        if self._quit[seat]:
+            raise IllegalAction(Reason.ALREADY_QUIT, seat)
+        if seat != self._cur:
+            raise IllegalAction(Reason.NOT_YOUR_TURN, seat)
+        if isinstance(action, Play):
+            c = action.card.index
             if not self._hands[seat][c]:
                 raise IllegalAction(Reason.CARD_NOT_IN_HAND, seat, CARDS[c])
             if c not in self._followers[self._top]:

@@ -334,7 +334,7 @@ async def test_cancel_and_kick_need_the_host_or_manage_server(fake_discord, lama
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
     channel = fake.channel("lama")
     game_id = await open_game(fake, bot, channel, alice, bob, carol)
-    options = {"user": bob} if command == "lama kick" else {}
+    options = {"user": carol} if command == "lama kick" else {}
     async with Unchanged(fake, bot, game_id, channel):
         result = await fake.slash(bob, channel, command, **options)
     refused(result, "Only the host", alice.mention, "Manage Server")
@@ -346,7 +346,7 @@ async def test_cancel_and_kick_need_the_host_or_manage_server(fake_discord, lama
     if command == "lama cancel":
         assert view.status is Status.CANCELLED
     else:
-        assert view.seat_of(bob.id) is None and view.seats[1].is_ai
+        assert view.seat_of(carol.id) is None and view.seats[2].is_ai
 
 
 async def test_new_twice_in_a_channel_points_to_the_existing_game(fake_discord, lamabot):

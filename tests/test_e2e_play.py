@@ -293,7 +293,7 @@ async def test_leaving_on_turn_closes_the_leavers_hand_buttons(fake_discord, lam
     await settle(bot, game_id)
     for message in hand_messages(fake, mover, game_id):
         assert enabled_hand_buttons(message) == [], message.custom_ids
-    assert any("an AI plays the seat" in (m.content or "") for m in fake.dms(mover))
+    assert any("an AI plays your seat" in (m.content or "") for m in fake.dms(mover))
 
 
 async def test_kick_hands_the_seat_to_an_ai(fake_discord, lamabot):
@@ -302,9 +302,10 @@ async def test_kick_hands_the_seat_to_an_ai(fake_discord, lamabot):
     channel = fake.channel("lama")
     game_id = await open_game(fake, bot, channel, alice, bob, carol)
     result = await fake.slash(alice, channel, "lama kick", user=carol)
-    assert result.ephemeral and "Carol was removed" in result.text
+    assert result.ephemeral and "You removed Carol" in result.text
     await settle(bot, game_id)
-    assert any("Carol left the game; an AI plays the seat" in t for t in texts(fake, channel))
+    assert any("Alice removed Carol from the game; an AI plays the seat" in t
+               for t in texts(fake, channel))
     view = bot.service.view(game_id)
     assert view.seats[2].is_ai and view.seat_of(carol.id) is None
     refused(await fake.slash(alice, channel, "lama kick", user=carol), "isn't in this game")

@@ -434,9 +434,10 @@ def test_not_your_turn_is_rejected():
     assert e.seat == 1
 
 
-def test_quit_player_cannot_act():
+def test_quit_player_cannot_act_and_is_told_they_quit():
     g = scenario("classic", ["3", "3", "4"], top="3", draw="5", quit=[1])
-    rejected(g, 1, QUIT, Reason.NOT_YOUR_TURN)
+    rejected(g, 1, QUIT, Reason.ALREADY_QUIT)
+    rejected(g, 1, DRAW, Reason.ALREADY_QUIT)
 
 
 def test_card_not_in_hand_is_rejected():
@@ -445,10 +446,12 @@ def test_card_not_in_hand_is_rejected():
     assert e.card == card("4")
 
 
-def test_card_from_another_variant_is_not_in_hand():
+def test_card_from_another_variant_is_not_in_this_game():
     g = scenario("classic", ["3", "3"], top="3", draw="5")
-    rejected(g, 0, play("P"), Reason.CARD_NOT_IN_HAND)
-    rejected(g, 0, play("4+"), Reason.CARD_NOT_IN_HAND)
+    e = rejected(g, 0, play("P"), Reason.CARD_NOT_IN_GAME)
+    assert e.card == card("P")
+    rejected(g, 0, play("4+"), Reason.CARD_NOT_IN_GAME)
+    rejected(g, 1, play("P"), Reason.CARD_NOT_IN_GAME)  # whoever's turn it is
 
 
 def test_card_not_playable_is_rejected_and_says_which_are():

@@ -1,0 +1,40 @@
+"""What the game says when something happens to a seat: publicly, and to that seat's player.
+
+The channel hears about a player in the third person ("Alice removed Carol from the game");
+the player hears the same news about themselves in the second person ("Alice removed you…").
+"""
+
+from __future__ import annotations
+
+import discord
+
+from hosting import options
+from hosting.views import GameView, Notice, NoticeKind
+
+from .text import seat_name, t
+
+
+def notice_text(view: GameView, notice: Notice, locale: str) -> str:
+    """The public line: for the channel (or the game's thread)."""
+    seat = view.seats[notice.seat]
+    if notice.kind is NoticeKind.TIMED_OUT:
+        return t("timer.timeout", locale, name=seat_name(seat, locale))
+    name = _escaped(seat.name)  # the player who left, not the AI (🤖) that took the seat
+    if notice.reason == "timeouts":
+        return t("timer.handed_to_ai", locale, name=name, count=options.TIMEOUTS_BEFORE_AI)
+    if notice.reason == "kicked" and notice.by:
+        return t("game.kicked", locale, name=name, host=_escaped(notice.by))
+    return t("game.left", locale, name=name)
+
+
+def personal_notice_text(notice: Notice, locale: str) -> str:
+    """The same news told to the player it happened to (their closed hand message)."""
+    if notice.reason == "timeouts":
+        return t("timer.you_handed_to_ai", locale, count=options.TIMEOUTS_BEFORE_AI)
+    if notice.reason == "kicked" and notice.by:
+        return t("game.you_were_kicked", locale, host=_escaped(notice.by))
+    return t("game.you_left", locale)
+
+
+def _escaped(name: str) -> str:
+    return discord.utils.escape_markdown(name)
