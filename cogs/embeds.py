@@ -66,8 +66,8 @@ def lobby_embed(view: GameView, locale: str) -> discord.Embed:
 def _lobby_seat(view: GameView, seat: SeatView, locale: str) -> str:
     number = seat.index + 1
     if seat.is_ai:
-        level = t(f"ai.level.{seat.ai_level}", locale)
-        return t("lobby.seat.ai", locale, number=number, name=seat.name, level=level)
+        name = seat_name(seat, locale, with_level=True)
+        return t("lobby.seat.ai", locale, number=number, name=name)
     key = "lobby.seat.host" if seat.user_id == view.host_id else "lobby.seat.human"
     return t(key, locale, number=number, name=seat_name(seat, locale))  # markdown-safe
 

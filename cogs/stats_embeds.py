@@ -16,7 +16,7 @@ from lama import events as ev
 from store import GameSummary, GuildSettings, PlayerResult, RecentResult
 from store.records import Actor
 
-from .text import move_line, t
+from .text import ai_seat_name, move_line, t
 
 COLOUR = 0xF4D35E
 FIELD_LIMIT = 1024
@@ -103,7 +103,7 @@ def _recent_line(r: RecentResult, locale: str) -> str:
 
 def _player(p: PlayerResult, locale: str) -> str:
     if p.is_ai:
-        return f"🤖 {p.display_name}"
+        return ai_seat_name(p.seat, locale)
     if p.user_id is not None:
         return f"<@{p.user_id}>"
     return p.display_name or t("stats.forgotten", locale)
@@ -137,9 +137,10 @@ def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
 # ---------------------------------------------------------------------------- replay
 
 
-def _seat_name(seat: ReplaySeat, locale: str) -> str:
-    name = seat.name or t("stats.forgotten", locale)
-    return f"🤖 {name}" if seat.is_ai else name
+def _seat_name(seat: ReplaySeat, locale: str, *, with_level: bool = False) -> str:
+    if seat.is_ai:
+        return ai_seat_name(seat.index, locale, seat.ai_level if with_level else None)
+    return seat.name or t("stats.forgotten", locale)
 
 
 def _card(card, replay: Replay, locale: str) -> str:
@@ -239,7 +240,7 @@ def replay_pages(replay: Replay, locale: str) -> list[discord.Embed]:
     title = t(
         "replay.title", locale, game_id=replay.game_id, variant=_variant(replay.variant, locale)
     )
-    players = ", ".join(_seat_name(s, locale) for s in replay.seats)
+    players = ", ".join(_seat_name(s, locale, with_level=True) for s in replay.seats)
     when = _date(replay.finished_at) if replay.finished_at else "—"
     description = t("replay.description", locale, date=when, target=replay.target, players=players)[
         :1000

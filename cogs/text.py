@@ -51,10 +51,18 @@ def tokens_text(tokens, locale: str) -> str:
     return " ".join(parts) if parts else t("token.none", locale)
 
 
-def seat_name(seat: SeatView, locale: str) -> str:
+def ai_seat_name(index: int, locale: str, level: str | None = None) -> str:
+    """The one name of an AI seat, everywhere: "🤖 Llama-bot 2", numbered by its place
+    (not by a stored name, which goes stale when a lobby's seats move up), with its level
+    where players choose or look back: "🤖 Llama-bot 2 (hard)"."""
+    name = f"🤖 {t('ai.name', locale, number=index + 1)}"
+    return f"{name} ({t(f'ai.level.{level}', locale)})" if level else name
+
+
+def seat_name(seat: SeatView, locale: str, *, with_level: bool = False) -> str:
     """A seat's name, safe inside markdown; AI seats are marked with 🤖."""
     if seat.user_id is None:
-        return f"🤖 {t('ai.name', locale, number=seat.index + 1)}"
+        return ai_seat_name(seat.index, locale, seat.ai_level if with_level else None)
     name = discord.utils.escape_markdown(seat.name)
     return f"🤖 {name}" if seat.ai_level is not None else name
 

@@ -14,8 +14,9 @@ from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatView, St
 RECENT_EVENTS = 8
 
 
-def ai_name(index: int, level: str) -> str:
-    return f"AI {index + 1} ({level})"
+def ai_name(index: int) -> str:
+    """The name stored for an AI seat (interfaces show a translated one, by the seat's place)."""
+    return f"Llama-bot {index + 1}"
 
 
 @dataclass

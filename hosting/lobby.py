@@ -61,7 +61,7 @@ class Lobby:
             self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
             seats = [Seat(0, host_name, host_id)]
             seats += [
-                Seat(i, ai_name(i, options.ai_level), None, options.ai_level)
+                Seat(i, ai_name(i), None, options.ai_level)
                 for i in range(1, ai_seats + 1)
             ]
             try:
@@ -122,7 +122,7 @@ class Lobby:
             self._registry.lobby(game_id)
             _require_host(hosted, user_id, is_admin)
             _check_room(hosted)
-            seat = Seat(len(hosted.seats), ai_name(len(hosted.seats), level), None, level)
+            seat = Seat(len(hosted.seats), ai_name(len(hosted.seats)), None, level)
             await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now())
             hosted.seats.append(seat)
         return await self._changed(hosted)

@@ -75,6 +75,7 @@ class ReplaySeat:
     name: str  # '' once a forgotten user's name was erased
     user_id: int | None
     is_ai: bool
+    ai_level: str | None = None  # an AI seat's level
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,8 @@ class StatsService:
         if steps:  # a log that stops mid-round: show what there is
             rounds.append(replace(current, steps=tuple(steps)))
         seats = tuple(
-            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai) for s in record.seats
+            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai, s.ai_level if s.is_ai else None)
+            for s in record.seats
         )
         return Replay(
             game_id=record.id,

@@ -445,7 +445,7 @@ async def test_lobby_buttons(fake_discord, lamabot):
     refused(await fake.click(alice, lobby, "Start"), "At least 2 players")
     await fake.click(alice, lobby, "Add AI")
     await fake.click(carol, lobby, "Join")
-    assert len(seats()) == 3 and "AI" in lobby.embed_text
+    assert len(seats()) == 3 and "🤖 Llama-bot 2 (normal)" in lobby.embed_text
     refused(await fake.click(carol, lobby, "Start"), "Only the host")
     await fake.click(alice, lobby, "Start")
     await settle(bot, game_id)
