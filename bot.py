@@ -28,6 +28,7 @@ from dotenv import load_dotenv
 import cardart
 from cogs.components import DYNAMIC_ITEMS
 from cogs.errors import report
+from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
@@ -169,6 +170,7 @@ class LamaBot(commands.AutoShardedBot):
         if self._opened:  # what is being shown goes out before the connection closes
             await self.renderer.flush_all()
         await super().close()
+        COMMANDS.forget()  # another bot in this process (tests) learns its own
         if self._opened:
             await self.service.flush_message_refs()  # the ids still waiting to be written
             await self.store.close()
@@ -218,16 +220,26 @@ class LamaBot(commands.AutoShardedBot):
         meta = self.store.settings
         if not self.force_sync and await meta.get_meta("command_tree_hash") == digest:
             log.info("Slash commands unchanged since the last sync; not syncing")
+            await self._learn_command_ids(guild)
             return
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
+        COMMANDS.learn(synced)  # messages name commands as mentions (cogs/mentions.py)
         await meta.set_meta("command_tree_hash", digest)
         log.info(
             "Synced %d slash commands %s",
             len(synced),
             f"to guild {guild.id}" if guild else "globally",
         )
+
+    async def _learn_command_ids(self, guild: discord.Object | None) -> None:
+        """One fetch at start-up: the ids behind command mentions. Without them messages
+        name commands in plain text, so a failure is worth a warning, not a stop."""
+        try:
+            COMMANDS.learn(await self.tree.fetch_commands(guild=guild))
+        except discord.HTTPException as error:
+            log.warning("could not fetch the command ids; commands are named as text: %s", error)
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s) on %d servers", self.user, self.user.id, len(self.guilds))

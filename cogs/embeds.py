@@ -13,6 +13,7 @@ from hosting.views import GameView, SeatView, Status
 from lama import events as ev
 from lama.rules import TokenKind, get_ruleset
 
+from .mentions import command
 from .text import card_label, cards_text, move_line, seat_name, t, tokens_text, variant_name
 
 COLOUR = {"classic": 0xF4D35E, "party": 0xF15BB5, "komarami": 0x4CAF50}
@@ -169,7 +170,7 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
     if ended.ended_by is ev.RoundEndReason.ALL_QUIT:
         lines.insert(0, t("round.all_quit", locale))
     if view.status is Status.RUNNING:
-        lines += ["", t("round.hands_on_turn", locale, command="/lama hand")]
+        lines += ["", t("round.hands_on_turn", locale, command=command("lama hand"))]
     embed.description = "\n".join(lines)
     return embed
 

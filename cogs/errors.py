@@ -19,6 +19,7 @@ from hosting import HostingError, Problem, options
 from hosting.views import GameView
 from lama import IllegalAction, Reason
 
+from .mentions import command
 from .text import card_label, seat_name, t, variant_name
 
 if TYPE_CHECKING:
@@ -46,9 +47,9 @@ _PROBLEM_KEYS = {
     Problem.BAD_OPTION: "error.bad_option",
     Problem.WRONG_CHANNEL: "error.guild_only",
 }
-_COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead
-    Problem.NO_GAME_HERE: "/lama new",
-    Problem.CANNOT_KICK_SELF: "/lama leave",
+_COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead (else "lama hand")
+    Problem.NO_GAME_HERE: "lama new",
+    Problem.CANNOT_KICK_SELF: "lama leave",
 }
 _REASON_KEYS = {
     Reason.NOT_YOUR_TURN: "error.not_your_turn",
@@ -98,7 +99,7 @@ def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -
 def _explain_problem(error: HostingError, locale: str) -> str:
     details = error.details
     params = {
-        "command": _COMMAND_OF_PROBLEM.get(error.problem, "/lama hand"),
+        "command": command(_COMMAND_OF_PROBLEM.get(error.problem, "lama hand")),
         "max": details.get("limit", options.MAX_SEATS),
         "count": details.get("minimum", options.MIN_SEATS),
         "name": details.get("host", details.get("user", "?")),

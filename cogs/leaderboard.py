@@ -24,6 +24,7 @@ from store import LeaderboardRow, LeaderboardSort
 
 from . import stats as stats_cog
 from .errors import guarded
+from .mentions import command
 from .text import t
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
     if board.sort is LeaderboardSort.WIN_RATE:
         heading += "\n" + t("leaderboard.min_games", locale, count=board.min_games)
     if not board.rows:
-        body = t("leaderboard.empty", locale, command="`/lama new`")
+        body = t("leaderboard.empty", locale, command=command("lama new"))
     else:
         body = "\n".join(line(row, board.sort, locale) for row in board.rows)
     embed.description = f"{heading}\n\n{body}"

@@ -29,6 +29,7 @@ from lama import events as ev
 
 from . import embeds, images
 from .components import lobby_view, rematch_view
+from .mentions import command
 from .notices import notice_text, personal_notice_text
 from .text import t
 
@@ -335,10 +336,10 @@ class Renderer:
         self._dms_closed.add(user_id)
         mention = f"<@{user_id}>"
         if first_time:
-            text = t("error.dms_closed", locale, mention=mention, command="/lama hand")
+            text = t("error.dms_closed", locale, mention=mention, command=command("lama hand"))
         elif view.current_seat == seat:
             text = t("table.your_turn", locale, mention=mention)
-            text += " " + t("table.hand_by_dm", locale, command="/lama hand")
+            text += " " + t("table.hand_by_dm", locale, command=command("lama hand"))
         else:
             return
         await self._send(

@@ -16,6 +16,7 @@ from lama import events as ev
 from store import GameSummary, GuildSettings, PlayerResult, RecentResult
 from store.records import Actor
 
+from .mentions import command
 from .text import ai_seat_name, move_line, t
 
 COLOUR = 0xF4D35E
@@ -112,7 +113,7 @@ def _player(p: PlayerResult, locale: str) -> str:
 def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
     embed = discord.Embed(title=t("history.title", locale), colour=COLOUR)
     if not games:
-        embed.description = t("history.empty", locale, command="`/lama new`")
+        embed.description = t("history.empty", locale, command=command("lama new"))
         return embed
     lines = []
     for g in games:
@@ -129,8 +130,9 @@ def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
                 winners=winners,
             )
         )
-    embed.description = "\n".join(lines)
-    embed.set_footer(text=t("history.footer", locale))
+    # The hint is a line, not a footer: Discord renders command mentions only in text.
+    hint = t("history.footer", locale, command=command("lama replay"))
+    embed.description = "\n".join([*lines, "", hint])
     return embed
 
 
@@ -287,7 +289,11 @@ def settings_embed(
     s: GuildSettings, locale: str, *, saved_now: bool, preferred: str = "en"
 ) -> discord.Embed:
     embed = discord.Embed(title=t("settings.title", locale), colour=COLOUR)
-    embed.description = t("settings.saved" if saved_now else "settings.hint", locale)
+    embed.description = (
+        t("settings.saved", locale)
+        if saved_now
+        else t("settings.hint", locale, command=command("lama settings"))
+    )
     channel = (
         f"<#{s.games_channel_id}>" if s.games_channel_id else t("settings.channel.any", locale)
     )
