@@ -6,7 +6,7 @@ import asyncio
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-from lama import Game
+from lama import Game, game_from_dict
 from store import NewSeat
 
 from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatView, Status
@@ -111,7 +111,7 @@ class HostedGame:
             options=options,
             status=Status(record.status.value),
             seats=seats,
-            game=Game.from_dict(record.state) if record.state else None,
+            game=game_from_dict(record.state) if record.state else None,
             seq=record.last_seq,
         )
         hosted.messages = _message_refs(record)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lama import Game, RoundStarted
+from lama import Game, RoundStarted, game_to_dict
 from store import ChannelHasActiveGame
 
 from . import options as limits
@@ -190,7 +190,7 @@ class Lobby:
                 hosted.options.variant, len(hosted.seats), seed, target=hosted.options.target
             )
             await self._store.games.start_game(
-                hosted.id, seed=seed, state=game.to_dict(), now=self._now()
+                hosted.id, seed=seed, state=game_to_dict(game), now=self._now()
             )
             hosted.game, hosted.status = game, Status.RUNNING
             events = (RoundStarted(game.round_number, game.current_seat, game.top_card),)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason
+from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason, game_to_dict
 from lama.actions import Action, action_from_dict, action_to_dict
 from lama.events import Event
 from store import Actor
@@ -104,7 +104,7 @@ class Table:
             seat_index,
             action_to_dict(action),
             actor,
-            game.to_dict(),
+            game_to_dict(game),
             self._now(),
             round_number=round_number,
             finished=finished,

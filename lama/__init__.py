@@ -30,12 +30,14 @@ from lama.events import (
 )
 from lama.game import Game
 from lama.observation import Observation
+from lama.persist import FORMAT, game_from_dict, game_to_dict
 from lama.rules import CLASSIC, KOMARAMI, PARTY, RULESETS, Ruleset, TokenKind, get_ruleset
 
 __all__ = [
     "CARDS",
     "CLASSIC",
     "DRAW",
+    "FORMAT",
     "KOMARAMI",
     "LLAMA",
     "NUMBERS",
@@ -73,5 +75,7 @@ __all__ = [
     "action_to_dict",
     "card",
     "cards",
+    "game_from_dict",
+    "game_to_dict",
     "get_ruleset",
 ]

@@ -1,17 +1,41 @@
-"""Loading a saved game (`Game.from_dict`), with the checks that keep a loaded state honest:
-every card of the deck accounted for, the seat on turn able to act, and so on."""
+"""A game as JSON, both ways: `game_to_dict` saves it, `game_from_dict` loads it with the
+checks that keep a loaded state honest (every card of the deck accounted for, the seat on
+turn able to act, and so on). `FORMAT` numbers the layout; the engine reads only its own.
+
+A saved game contains every secret hand: store it, never show it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lama.cards import CARDS, NUM_CARD_TYPES, Card
+from lama.core import MAX_SEATS, MIN_SEATS, hand_cards
+from lama.game import Game
 from lama.rules import get_ruleset
 
-if TYPE_CHECKING:
-    from lama.game import Game
-
 FORMAT = 1
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """A JSON-safe snapshot; `game_from_dict` continues it exactly as the original would."""
+    return {
+        "format": FORMAT,
+        "variant": game._ruleset.name,
+        "num_seats": game._n,
+        "seed": game._seed,
+        "target": game._target,
+        "round_number": game._round,
+        "scores": list(game._scores),
+        "over": game._over,
+        "current_seat": game._cur,
+        "extra_turn": game._extra,
+        "last_quitter": game._last_quitter,
+        "has_quit": list(game._quit),
+        "hands": [[c.code for c in hand_cards(h)] for h in game._hands],
+        "draw_pile": [CARDS[c].code for c in game._draw_order()],
+        "discard_pile": [CARDS[c].code for c in game._discard],
+    }
 
 
 def _int(d: dict[str, Any], key: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -35,14 +59,15 @@ def _bools(v: Any, n: int, what: str) -> list[bool]:
     return list(v)
 
 
-def game_from_dict(cls: type[Game], d: dict[str, Any]) -> Game:
+def game_from_dict(d: dict[str, Any]) -> Game:
+    """The game `game_to_dict` saved. Raises ValueError on malformed or inconsistent data."""
     if not isinstance(d, dict):
         raise ValueError("a saved game is a dict")
     if d.get("format") != FORMAT:
         raise ValueError(f"unsupported format {d.get('format')!r} (this engine reads {FORMAT})")
     ruleset = get_ruleset(d.get("variant"))  # type: ignore[arg-type]
-    n = _int(d, "num_seats", 2, 6)
-    game = cls(ruleset, n, _int(d, "seed"), _int(d, "target", 1))
+    n = _int(d, "num_seats", MIN_SEATS, MAX_SEATS)
+    game = Game(ruleset, n, _int(d, "seed"), _int(d, "target", 1))
     game._round = _int(d, "round_number", 1)
 
     scores = d.get("scores")

@@ -3,7 +3,7 @@
     game = scenario("classic", hands=["6 L 1", "2 3"], top="6")
 
 Cards not placed anywhere go under the top card of the discard pile (public, inert), so the
-position is a real, fully accounted-for state loaded through `Game.from_dict`.
+position is a real, fully accounted-for state loaded through `game_from_dict`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from lama.cards import Card
 from lama.game import Game
+from lama.persist import game_from_dict
 from lama.rules import Ruleset, get_ruleset
 
 
@@ -44,7 +45,7 @@ def scenario(
             raise ValueError(f"more {c.code} than the {ruleset.name} deck holds")
         left[c] -= 1
     under = sorted(left.elements())
-    return Game.from_dict(
+    return game_from_dict(
         {
             "format": 1,
             "variant": ruleset.name,

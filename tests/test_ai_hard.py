@@ -19,6 +19,7 @@ from lama.ai import (
 from lama.cards import Card, card
 from lama.events import RoundEnded
 from lama.game import Game
+from lama.persist import game_to_dict
 from lama.scenario import scenario
 
 VARIANTS = st.sampled_from(["classic", "party", "komarami"])
@@ -84,7 +85,7 @@ def test_hard_goes_out_with_its_last_card():
 
 def _full_info_world(game):
     """Every hand as counts and the draw pile, next card last (the real hidden cards)."""
-    d = game.to_dict()
+    d = game_to_dict(game)
     hands = []
     for h in d["hands"]:
         counts = [0] * 14

@@ -21,7 +21,7 @@ import random
 import pytest
 
 from hosting import Status
-from lama import Game, RoundEnded, action_from_dict, get_ruleset
+from lama import Game, RoundEnded, action_from_dict, game_from_dict, get_ruleset
 from tests.e2e_support import move_in_progress, open_game
 
 COMMANDS = [
@@ -172,7 +172,7 @@ class Fuzzer:
             game_id += 1
 
     async def check_game(self, record) -> None:
-        game = Game.from_dict(record.state)
+        game = game_from_dict(record.state)
         deck = len(get_ruleset(record.variant).deck)
         cards = sum(game.hand_sizes) + game.draw_pile_size + len(game.discard_pile)
         assert cards == deck, f"game {record.id}: {cards} cards, the deck has {deck}"
