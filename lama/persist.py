@@ -69,18 +69,32 @@ def game_from_dict(d: dict[str, Any]) -> Game:
     n = _int(d, "num_seats", MIN_SEATS, MAX_SEATS)
     game = Game(ruleset, n, _int(d, "seed"), _int(d, "target", 1))
     game._round = _int(d, "round_number", 1)
+    game._scores = _scores(d.get("scores"), n)
+    _load_cards(game, d)
+    game._quit = _bools(d.get("has_quit"), n, "has_quit")
+    game._active = n - sum(game._quit)
+    lq = d.get("last_quitter")
+    if lq is not None and (not isinstance(lq, int) or isinstance(lq, bool) or not 0 <= lq < n):
+        raise ValueError("last_quitter must be a seat or null")
+    game._last_quitter = lq
+    _load_turn(game, d)
+    return game
 
-    scores = d.get("scores")
+
+def _scores(scores: Any, n: int) -> list[int]:
     if (
         not isinstance(scores, list)
         or len(scores) != n
         or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores)
     ):
         raise ValueError("scores must be a list of non-negative ints, one per seat")
-    game._scores = list(scores)
+    return list(scores)
 
+
+def _load_cards(game: Game, d: dict[str, Any]) -> None:
+    """Hands, draw pile and discard pile: together exactly the ruleset's deck."""
     hands_raw = d.get("hands")
-    if not isinstance(hands_raw, list) or len(hands_raw) != n:
+    if not isinstance(hands_raw, list) or len(hands_raw) != game._n:
         raise ValueError("hands must be a list with one hand per seat")
     hands = []
     for h in hands_raw:
@@ -92,16 +106,14 @@ def game_from_dict(d: dict[str, Any]) -> Game:
     discard = _codes(d.get("discard_pile"), "discard_pile")
     if not discard:
         raise ValueError("the discard pile holds at least the starting card")
-
     total = [0] * NUM_CARD_TYPES
     for h in hands:
         for i, k in enumerate(h):
             total[i] += k
     for c in pile + discard:
         total[c] += 1
-    if tuple(total) != ruleset.deck_counts:
+    if tuple(total) != game._ruleset.deck_counts:
         raise ValueError("hands + draw pile + discard pile are not exactly the deck")
-
     game._hands = hands
     game._sizes = [sum(h) for h in hands]
     game._pile = pile
@@ -109,14 +121,10 @@ def game_from_dict(d: dict[str, Any]) -> Game:
     game._rng = None  # the pile is in explicit order
     game._discard = discard
     game._top = discard[-1]
-    game._quit = _bools(d.get("has_quit"), n, "has_quit")
-    game._active = n - sum(game._quit)
 
-    lq = d.get("last_quitter")
-    if lq is not None and (not isinstance(lq, int) or isinstance(lq, bool) or not 0 <= lq < n):
-        raise ValueError("last_quitter must be a seat or null")
-    game._last_quitter = lq
 
+def _load_turn(game: Game, d: dict[str, Any]) -> None:
+    """Whose turn it is, checked to be a state the engine itself could have reached."""
     over = d.get("over")
     extra = d.get("extra_turn")
     if not isinstance(over, bool) or not isinstance(extra, bool):
@@ -130,21 +138,20 @@ def game_from_dict(d: dict[str, Any]) -> Game:
         if max(game._scores) < game._target:
             raise ValueError("a finished game needs a score at or above the target")
         game._cur = None
-        return game
-
-    if not isinstance(cur, int) or isinstance(cur, bool) or not 0 <= cur < n:
+        return
+    if not isinstance(cur, int) or isinstance(cur, bool) or not 0 <= cur < game._n:
         raise ValueError("current_seat must be a seat")
     if game._quit[cur]:
         raise ValueError("the seat on turn has quit")
     if 0 in game._sizes:
         raise ValueError("a player with an empty hand means the round is over")
+    ruleset = game._ruleset
     if extra and not (ruleset.plus_extra_turn and CARDS[game._top].plus):
         raise ValueError("extra_turn needs a plus card on top in a variant with extra turns")
     game._cur = cur
     # The seat on turn must have a real choice: otherwise the engine would already have
     # quit for them, and a saved state must look like one the engine can produce.
-    if not (game._active > 1 and pile) and not any(
-        hands[cur][c] for c in ruleset.followers[game._top]
+    if not (game._active > 1 and game._pile) and not any(
+        game._hands[cur][c] for c in ruleset.followers[game._top]
     ):
         raise ValueError("the seat on turn has no legal play and may not draw (forced quit)")
-    return game

@@ -1,0 +1,172 @@
+"""The rows of one hosted game: reading them into records, and the writes a game's steps
+share (status checks, seats, timeouts, results). Used by store/games.py only."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from store.db import Transaction
+from store.errors import AlreadySeated, GameNotFound, WrongGameStatus
+from store.records import Actor, FinishedGame, Game, GameStatus, JsonDict, Move, NewSeat, Seat
+
+ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
+
+
+def dumps(value: JsonDict) -> str:
+    # allow_nan=False: NaN is not JSON; better to fail here than in a later json.loads.
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def seat_from_row(row: sqlite3.Row) -> Seat:
+    return Seat(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        is_ai=bool(row["is_ai"]),
+        ai_level=row["ai_level"],
+        joined_at=row["joined_at"],
+        has_left=bool(row["has_left"]),
+        timeouts_in_a_row=row["timeouts_in_a_row"],
+        dm_channel_id=row["dm_channel_id"],
+        hand_message_id=row["hand_message_id"],
+        hand_round=row["hand_round"],
+        quit_pending_round=row["quit_pending_round"],
+    )
+
+
+def game_from_row(row: sqlite3.Row, seats: tuple[Seat, ...]) -> Game:
+    return Game(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_user_id=row["host_user_id"],
+        variant=row["variant"],
+        target=row["target"],
+        turn_timeout_s=row["turn_timeout_s"],
+        ai_delay_s=row["ai_delay_s"],
+        status=GameStatus(row["status"]),
+        seed=row["seed"],
+        state=None if row["state_json"] is None else json.loads(row["state_json"]),
+        last_seq=row["last_seq"],
+        table_channel_id=row["table_channel_id"],
+        table_message_id=row["table_message_id"],
+        lobby_message_id=row["lobby_message_id"],
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        updated_at=row["updated_at"],
+        seats=seats,
+    )
+
+
+def move_from_row(row: sqlite3.Row) -> Move:
+    return Move(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        round_number=row["round_number"],
+        seat=row["seat"],
+        action=json.loads(row["action_json"]),
+        actor=Actor(row["actor"]),
+        created_at=row["created_at"],
+    )
+
+
+async def games_where(tx: Transaction, where: str, params: Sequence[Any]) -> list[Game]:
+    """Games matching `where` (about table alias g), each with its seats, by id."""
+    game_rows = await tx.fetchall(f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id", params)
+    seat_rows = await tx.fetchall(
+        f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id WHERE {where} "
+        "ORDER BY s.game_id, s.seat",
+        params,
+    )
+    seats: dict[int, list[Seat]] = {}
+    for row in seat_rows:
+        seats.setdefault(row["game_id"], []).append(seat_from_row(row))
+    return [game_from_row(row, tuple(seats.get(row["id"], ()))) for row in game_rows]
+
+
+async def load_game(tx: Transaction, game_id: int) -> Game:
+    games = await games_where(tx, "g.id = ?", (game_id,))
+    if not games:
+        raise GameNotFound(game_id)
+    return games[0]
+
+
+async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> sqlite3.Row:
+    """The game's row, if its status is one of `allowed`."""
+    row = await tx.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(game_id)
+    if row["status"] not in allowed:
+        raise WrongGameStatus(game_id, row["status"], tuple(str(s) for s in allowed))
+    return row
+
+
+async def touch(tx: Transaction, game_id: int, now: int) -> None:
+    await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+
+async def insert_seat(
+    tx: Transaction, game_id: int, index: int, new: NewSeat, now: int
+) -> None:
+    if new.user_id is not None:
+        taken = await tx.fetchone(
+            "SELECT 1 FROM seats WHERE game_id = ? AND user_id = ?", (game_id, new.user_id)
+        )
+        if taken:
+            raise AlreadySeated(game_id, new.user_id)
+    await tx.execute(
+        "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, joined_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, index, new.user_id, new.display_name, int(new.is_ai), new.ai_level, now),
+    )
+
+
+async def count_timeout(tx: Transaction, game_id: int, seat: int, actor: Actor) -> None:
+    # Issue 4: three expired turns in a row hand the seat to an AI; any move by the human
+    # resets the count. AI and system moves leave it alone.
+    if actor is Actor.TIMER:
+        change = "timeouts_in_a_row + 1"
+    elif actor is Actor.HUMAN:
+        change = "0"
+    else:
+        return
+    await tx.execute(
+        f"UPDATE seats SET timeouts_in_a_row = {change} WHERE game_id = ? AND seat = ?",
+        (game_id, seat),
+    )
+
+
+async def write_results(
+    tx: Transaction, game: sqlite3.Row, finished: FinishedGame, now: int
+) -> None:
+    game_id = game["id"]
+    rows = await tx.fetchall("SELECT * FROM seats WHERE game_id = ?", (game_id,))
+    seats = {row["seat"]: seat_from_row(row) for row in rows}
+    given = [r.seat for r in finished.results]
+    if sorted(given) != sorted(seats):
+        raise ValueError(f"game {game_id}: results for seats {given}, the game has {list(seats)}")
+    ai_controlled = {s.seat for s in seats.values() if s.ai_controlled}
+    ai_count = sum(s.is_ai for s in seats.values())
+    await tx.execute(
+        "INSERT INTO finished_games (game_id, guild_id, variant, target, rounds, finished_at, "
+        "player_count, human_count, ai_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, game["guild_id"], game["variant"], game["target"], finished.rounds, now,
+         len(seats), len(seats) - ai_count, ai_count),
+    )
+    await tx.executemany(
+        "INSERT INTO game_results (game_id, seat, guild_id, variant, finished_at, user_id, "
+        "is_ai, final_score, place, won, tokens_collected, clean_rounds, vs_ai, left_game) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, r.seat, game["guild_id"], game["variant"], now,
+             seats[r.seat].user_id, int(seats[r.seat].is_ai), r.final_score, r.place,
+             int(r.won), r.tokens_collected, r.clean_rounds,
+             int(bool(ai_controlled - {r.seat})), int(seats[r.seat].has_left))
+            for r in finished.results
+        ],
+    )
