@@ -23,23 +23,25 @@ from PIL import Image, ImageDraw
 
 from cardart import shapes
 from cardart.codes import VARIANT_CODES, check_code
-from cardart.tiles import INK, PAPER, card_back, card_face, card_size, face_tile
-
-FELT = "#1f5135"
-FELT_DARK = "#173f29"
-HIGHLIGHT = "#ffffff"
+from cardart.felt import FELT, FELT_DARK, HIGHLIGHT, MARGIN, PILE_W, TOP_W, shadow
+from cardart.table import (
+    _PILL_STRIP,
+    TABLE_W,
+    _discard_ghosts,
+    _draw_pills,
+    _ghosts,
+    _layers,
+    _table_base_rgb,
+)
+from cardart.tiles import INK, card_back, card_face, card_size, face_tile
 
 CARD_W = 150
 CARD_H = card_size(CARD_W)[1]
 GAP = 14
-MARGIN = 22
 LIFT = 30          # playable cards sit this much higher than the others
 BADGE_R = 24       # the check-mark badge under a playable card
 PER_ROW = 8        # wrap long hands so cards stay big on a phone
 ROW_H = LIFT + CARD_H + BADGE_R + 10
-
-TOP_W = 210        # the top card on the table image
-PILE_W = 150
 
 # zlib level: 1 is the fastest and only ~10 % bigger than 3 on flat palette art; pictures
 # above BIG_PIXELS (a hand of 17+ cards, rare) take 3 to stay under ~60 KB.
@@ -185,10 +187,6 @@ def _dimmed(face: tuple[str, ...]) -> Image.Image:
     return Image.alpha_composite(tile, veil)
 
 
-def _shadow(draw: ImageDraw.ImageDraw, x: int, y: int, w: int = CARD_W, h: int = CARD_H) -> None:
-    draw.rounded_rectangle((x + 4, y + 6, x + w + 4, y + h + 6), radius=14, fill=FELT_DARK)
-
-
 def _tick_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     r = BADGE_R
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=HIGHLIGHT, outline=INK, width=3)
@@ -203,19 +201,19 @@ def _cell_rgb(face: tuple[str, ...], state: str) -> Image.Image:
     x = top = CELL_PAD
     if state == PLAIN:
         tile = face_tile(face, CARD_W)
-        _shadow(draw, x, top + LIFT // 2)
+        shadow(draw, x, top + LIFT // 2, CARD_W, CARD_H)
         img.paste(tile, (x, top + LIFT // 2), tile)
     elif state == PLAYABLE:
         tile = face_tile(face, CARD_W)
         pad = 5
-        _shadow(draw, x, top + 8)
+        shadow(draw, x, top + 8, CARD_W, CARD_H)
         draw.rounded_rectangle((x - pad, top - pad, x + CARD_W + pad, top + CARD_H + pad),
                                radius=18, fill=HIGHLIGHT)
         img.paste(tile, (x, top), tile)
         _tick_badge(draw, x + CARD_W / 2, top + CARD_H + pad)
     else:
         tile = _dimmed(face)
-        _shadow(draw, x, top + LIFT)
+        shadow(draw, x, top + LIFT, CARD_W, CARD_H)
         img.paste(tile, (x, top + LIFT), tile)
     return img
 
@@ -293,102 +291,7 @@ def cached_hand(
     return HAND_PNGS.get(_hand_key(cards, playable, variant, locale, highlight))
 
 
-# ---- table -----------------------------------------------------------------------------------
-
-TABLE_W = MARGIN * 3 + PILE_W + 40 + TOP_W + 60
-TABLE_H = MARGIN * 2 + card_size(TOP_W)[1] + 70
-_PILE_X = MARGIN + 10
-_TOP_X = _PILE_X + PILE_W + 60
-_PILL_Y = MARGIN + card_size(TOP_W)[1] + 38   # both counts on one line under the piles
-_PILL_STRIP = (_PILL_Y - 26, _PILL_Y + 27)     # the rows the count pills are drawn in
-
-
-def _count_pill(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int, face_up: bool):
-    """A number with a tiny card icon (back or face) so the pill needs no words."""
-    text = str(count)
-    size = 34
-    text_w = shapes.font(size).getlength(text)
-    icon_w, icon_h = 20, 28
-    width = icon_w + 12 + text_w + 36
-    x0, y0 = cx - width / 2, cy - 24
-    draw.rounded_rectangle((x0, y0, x0 + width, cy + 24), radius=24, fill=PAPER, outline=INK,
-                           width=3)
-    ix, iy = x0 + 18, cy - icon_h / 2
-    if face_up:
-        draw.rounded_rectangle((ix, iy, ix + icon_w, iy + icon_h), radius=4, fill="white",
-                               outline=INK, width=2)
-        draw.line([(ix + 5, iy + 9), (ix + icon_w - 5, iy + 9)], fill=INK, width=2)
-        draw.line([(ix + 5, iy + 16), (ix + icon_w - 7, iy + 16)], fill=INK, width=2)
-    else:
-        draw.rounded_rectangle((ix, iy, ix + icon_w, iy + icon_h), radius=4, fill="#2b3a67",
-                               outline=INK, width=2)
-    draw.text((ix + icon_w + 12, cy), text, font=shapes.font(size), fill=INK, anchor="lm",
-              stroke_width=1, stroke_fill=INK)
-
-
-def _draw_pills(draw: ImageDraw.ImageDraw, y_offset: int, draw_pile: int, discard: int) -> None:
-    cy = _PILL_Y - y_offset
-    _count_pill(draw, _PILE_X + PILE_W / 2, cy, draw_pile, face_up=False)
-    _count_pill(draw, _TOP_X + card_size(TOP_W)[0] / 2, cy, discard, face_up=True)
-
-
-@lru_cache(maxsize=8)
-def _discard_ghosts(layers: int) -> Image.Image:
-    """Cards fanned under the top card, one per earlier discard up to a few."""
-    w, h = card_size(TOP_W)
-    size = (w + 80, h + 80)
-    out = Image.new("RGBA", size, (0, 0, 0, 0))
-    for angle in (-9, 7, -4, 12)[:layers]:
-        card = Image.new("RGBA", size, (0, 0, 0, 0))
-        ImageDraw.Draw(card).rounded_rectangle(
-            (40, 40, 40 + w, 40 + h), radius=18, fill=(236, 230, 216), outline=INK, width=3
-        )
-        card = card.rotate(angle, resample=Image.Resampling.BICUBIC, center=(size[0] / 2,
-                                                                              size[1] / 2))
-        out = Image.alpha_composite(out, card)
-    return out
-
-
-def _layers(draw_pile: int) -> int:
-    """Draw-pile thickness: 0 = empty (an outline), else 1..6 stacked backs."""
-    return 0 if draw_pile == 0 else min(6, 1 + (draw_pile - 1) // 6)
-
-
-def _ghosts(discard: int) -> int:
-    return min(max(discard - 1, 0), 4)
-
-
-def _table_base_rgb(top: tuple[str, ...], layers: int, ghosts: int) -> Image.Image:
-    """The table without its two count pills."""
-    img = Image.new("RGB", (TABLE_W, TABLE_H), FELT)
-    draw = ImageDraw.Draw(img)
-    pile_h = card_size(PILE_W)[1]
-    top_w, top_h = card_size(TOP_W)
-
-    # Draw pile: a stack as thick as the pile (up to 6 layers), or an empty outline.
-    px = _PILE_X
-    py = MARGIN + (top_h - pile_h) // 2
-    if layers == 0:
-        draw.rounded_rectangle((px, py, px + PILE_W, py + pile_h), radius=14, outline=FELT_DARK,
-                               width=5)
-        for k in range(0, PILE_W + pile_h, 24):  # hatched: "nothing here" without words
-            draw.line([(px + max(0, k - pile_h), py + min(pile_h, k)),
-                       (px + min(PILE_W, k), py + max(0, k - PILE_W))], fill=FELT_DARK, width=3)
-    else:
-        back = card_back(PILE_W)
-        for layer in range(layers):
-            off = (layers - 1 - layer) * 4
-            img.paste(back, (px + off, py - off), back)
-
-    # Discard pile: earlier cards fanned beneath, the top card large.
-    tx, ty = _TOP_X, MARGIN
-    if ghosts:
-        fan = _discard_ghosts(ghosts)
-        img.paste(fan, (tx - 40, ty - 40), fan)
-    tile = face_tile(top, TOP_W)
-    _shadow(draw, tx, ty, top_w, top_h)
-    img.paste(tile, (tx, ty), tile)
-    return img
+# ---- table (its pieces are drawn in cardart/table.py) ------------------------------------
 
 
 @lru_cache(maxsize=32)

@@ -29,7 +29,8 @@ from lama.events import (
 )
 from lama.game import Game
 from lama.observation import Observation
-from lama.rules import RULESETS, Ruleset, TokenKind, get_ruleset
+from lama.rules import RULESETS, get_ruleset
+from lama.terminal_text import HELP, card_name, drawn_card, rules_summary, tokens_text
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
@@ -37,61 +38,6 @@ OutputFn = Callable[[str], None]
 #: The Discord bot calls the random policy "easy"; accept both words here too.
 LEVELS = {"easy": "random", "random": "random", "normal": "normal", "hard": "hard"}
 AI_NAMES = ("Alpaca", "Vicuña", "Guanaco", "Camelia", "Dromedary")
-TOKEN_WORDS = {TokenKind.PINK: "pink", TokenKind.BLACK: "black", TokenKind.WHITE: "white"}
-
-HELP = """\
-Commands on your turn:
-  p 3  or  3     play card number 3 of your hand (cards marked * are playable)
-  p L  p 4+      play a card by its code (L llama, P pink llama, 4+ plus card)
-  d              draw a card
-  q              quit this round (your hand still scores)
-  t              show the table again
-  h              this help        ?   rules summary
-  exit           leave the game (Ctrl-D / Ctrl-C work too)"""
-
-
-def rules_summary(ruleset: Ruleset) -> str:
-    llama = "mosquito" if ruleset.name == "komarami" else "llama"
-    lines = [
-        f"Rules ({ruleset.name}): get rid of your cards; what is left in your hand scores.",
-        "  Play a card of the same value as the top card or one higher (3 on 3, 4 on 3).",
-        f"  On a 6: a 6 or a {llama}. On a {llama}: a {llama} or a 1.",
-    ]
-    if ruleset.name == "party":
-        lines += [
-            "  The pink llama (P) goes on anything; on it only a 1 or a llama.",
-            "  After a plus card (1+ .. 6+) you take another full turn.",
-        ]
-    lines += [
-        "  Or draw a card (not when the pile is empty or everyone else has quit),",
-        "  or quit the round. The round ends when someone plays their last card",
-        "  or everyone has quit.",
-        "  Scoring: each distinct number once (5 5 5 scores 5); "
-        + (
-            "each mosquito 10."
-            if ruleset.llama_penalty_each
-            else "llamas 10 once" + (", the pink llama 20." if ruleset.name == "party" else ".")
-        ),
-        "  Empty your hand and you score nothing and give back your most valuable token.",
-        f"  The game ends when someone has {ruleset.target}+ points (see the target shown);"
-        " fewest points wins.",
-    ]
-    return "\n".join(lines)
-
-
-def card_name(card: Card, ruleset: Ruleset) -> str:
-    if card.kind is CardKind.PINK_LLAMA:
-        return "pink llama"
-    if card.kind is CardKind.LLAMA:
-        return "mosquito" if ruleset.name == "komarami" else "llama"
-    return card.code
-
-
-def tokens_text(score: int, ruleset: Ruleset) -> str:
-    parts = [f"{n} {TOKEN_WORDS[kind]}" for kind, n in ruleset.tokens(score)]
-    return " + ".join(parts) if parts else "no tokens"
-
-
 class TerminalGame:
     """One game: seat 0 is you, seats 1.. are computer players."""
 
@@ -307,7 +253,7 @@ class TerminalGame:
                 )
             elif isinstance(e, CardDrawn):
                 if e.seat == self.me:
-                    new = _drawn_card(hand_before, self.game.hand(self.me))
+                    new = drawn_card(hand_before, self.game.hand(self.me))
                     what = f"a {card_name(new, self.ruleset)}" if new else "a card"
                     self.out(f"You draw {what} ({e.draw_pile_left} left in the pile)")
                 else:
@@ -371,14 +317,6 @@ class TerminalGame:
 
     def _s(self, seat: int | None) -> str:
         return "" if seat == self.me else "s"
-
-
-def _drawn_card(before: tuple[Card, ...], after: tuple[Card, ...]) -> Card | None:
-    rest = list(after)
-    for c in before:
-        if c in rest:
-            rest.remove(c)
-    return rest[0] if len(rest) == 1 else None
 
 
 # ---------------------------------------------------------------------- setup

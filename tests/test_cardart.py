@@ -9,6 +9,7 @@ from PIL import Image
 
 import cardart
 from cardart import layout
+from cardart import table as table_art
 from cardart.codes import VARIANT_CODES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -27,7 +28,7 @@ def test_every_card_renders_in_hand_and_on_table(variant, code):
     hand = _open(cardart.render_hand([code], [code], variant))
     assert hand.size == layout.hand_size(1)
     table = _open(cardart.render_table(code, 10, 3, variant))
-    assert table.size == (layout.TABLE_W, layout.TABLE_H)
+    assert table.size == (table_art.TABLE_W, table_art.TABLE_H)
 
 
 @pytest.mark.parametrize("count", [0, 1, 6, 8, 9, 16, 20])

@@ -6,8 +6,9 @@ import re
 import pytest
 
 from lama.__main__ import main
-from lama.play import play, rules_summary, tokens_text
+from lama.play import play
 from lama.rules import CLASSIC, PARTY
+from lama.terminal_text import rules_summary, tokens_text
 
 
 class Console:
