@@ -1,0 +1,191 @@
+"""The shape of the code, checked: files and functions stay small enough to read, modules
+depend on each other one way, and production code never depends on the tests.
+
+Production is every Python file outside tests/ and the virtualenv (benchmarks included).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIPPED = {"tests", ".venv", "data", "__pycache__", ".git"}
+MAX_FILE_LINES = 400
+MAX_FUNCTION_LINES = 60
+# The harness that measures the bot against the loopback Discord may use the fake (and only
+# the fake); nothing else outside tests/ may import tests.
+MAY_IMPORT_THE_FAKE = ("benchmarks",)
+
+
+def production_files() -> list[Path]:
+    return sorted(
+        path
+        for path in ROOT.rglob("*.py")
+        if not SKIPPED & set(path.relative_to(ROOT).parts)
+    )
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def test_there_is_production_code_to_check():
+    names = {module_name(p) for p in production_files()}
+    assert {"bot", "lama.game", "hosting.service", "store.games", "cogs.lama"} <= names
+
+
+@pytest.mark.parametrize("path", production_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_file_is_longer_than_400_lines(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_FILE_LINES, f"{lines} lines: split it where its seams are"
+
+
+def test_no_function_is_longer_than_60_lines():
+    long = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)"
+        for path in production_files()
+        for node in ast.walk(parsed(path))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (length := node.end_lineno - node.lineno + 1) > MAX_FUNCTION_LINES
+    ]
+    assert not long
+
+
+# ---------------------------------------------------------------------------- imports
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every module this file imports when it runs (`if TYPE_CHECKING:` blocks are for the
+    type checker only), as absolute dotted names: `from a import b` names a.b when that is a
+    module of ours, else a."""
+    modules = {module_name(p) for p in production_files()}
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            source = ".".join([*base, node.module] if node.module else base)
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                found.add(submodule if submodule in modules else source)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(parsed(path))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Project module -> the project modules it imports."""
+    modules = {module_name(p): p for p in production_files()}
+    return {
+        name: {other for other in imported_names(path) if other in modules and other != name}
+        for name, path in modules.items()
+    }
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                connect(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_back_through_others():
+    assert cycles(import_graph()) == []
+
+
+def test_production_code_never_imports_the_tests():
+    offenders = []
+    for path in production_files():
+        harness = module_name(path).startswith(MAY_IMPORT_THE_FAKE)
+        for name in imported_names(path):
+            if name == "tests" or name.startswith("tests."):
+                if not (harness and name.startswith("tests.fakediscord")):
+                    offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders
+
+
+def test_the_layers_point_one_way():
+    """cogs → hosting → lama / store: nothing below the cogs knows Discord or the cogs."""
+    graph = import_graph()
+    below = {"lama": ("hosting", "store", "cogs", "bot"), "store": ("lama", "hosting", "cogs",
+             "bot"), "hosting": ("cogs", "bot")}
+    wrong = [
+        f"{module} imports {other}"
+        for module, imports in graph.items()
+        for other in imports
+        if any(module.split(".")[0] == layer and other.split(".")[0] in forbidden
+               for layer, forbidden in below.items())
+    ]
+    assert not wrong
+    discord_users = [
+        module for module in graph
+        if module.split(".")[0] in below
+        and any(n == "discord" or n.startswith("discord.") for n in imported_names(
+            ROOT / (module.replace(".", "/") + ".py")
+            if (ROOT / (module.replace(".", "/") + ".py")).exists()
+            else ROOT / module.replace(".", "/") / "__init__.py"))
+    ]
+    assert not discord_users
