@@ -1,6 +1,6 @@
 # Two entry points, each works on a fresh machine with only Python 3.11 and make:
 #   make run   — set up the virtualenv and run the bot
-#   make test  — set up the virtualenv and run every test (ruff included)
+#   make test  — set up the virtualenv and run every test (ruff and mypy included)
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -20,6 +20,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 lint: $(STAMP)

@@ -15,14 +15,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import discord
 import discord.gateway
 import discord.http
 import yarl
+from discord import app_commands
 from discord.ext import commands
-from discord.http import HTTPClient
 from dotenv import load_dotenv
 
 import cardart
@@ -35,9 +34,6 @@ from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.stats import StatsService
 from hosting.views import GameView
-
-if TYPE_CHECKING:
-    from discord.types.gateway import SessionStartLimit
 from store import Store
 
 log = logging.getLogger("lamabot")
@@ -97,6 +93,21 @@ class Settings:
         )
 
 
+class LamaTree(app_commands.CommandTree["LamaBot"]):
+    """The slash-command tree: every command and autocomplete knows the reader's language
+    before it runs (components do the same in cogs.errors.guarded), and every refusal is
+    answered in one place (cogs.errors.report)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
+        await self.client.preferences.load_user_choice(interaction.user.id)
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[LamaBot], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)
+
+
 class LamaBot(commands.AutoShardedBot):
     """The bot: owns the database and the game service for as long as it runs."""
 
@@ -117,23 +128,23 @@ class LamaBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
             intents=discord.Intents.default(),  # no privileged intents
             help_command=None,
+            tree_cls=LamaTree,
             **options,
         )
         self.settings = settings
         use_discord_endpoints(settings.discord_api_base_url, settings.discord_gateway_url)
-        if settings.discord_gateway_url:
-            self.http.get_bot_gateway = self._bot_gateway  # type: ignore[method-assign]
         self.clock = clock or SystemClock()
         self.force_sync = sync
         self._opened = False  # setup_hook built the parts above
         self._restored: list[GameView] = []
         self._background: list[asyncio.Task[None]] = []
 
-    async def _bot_gateway(self) -> tuple[int, str, SessionStartLimit]:
-        """Discord's shard advice, with the gateway this bot was told to use (a sharded bot
-        asks GET /gateway/bot where to connect instead of reading DEFAULT_GATEWAY)."""
-        shards, _discord_gateway, limits = await HTTPClient.get_bot_gateway(self.http)
-        return shards, self.settings.discord_gateway_url or _discord_gateway, limits
+    async def launch_shards(self) -> None:
+        """With a gateway setting, ask Discord only how many shards to run: discord.py then
+        connects to DEFAULT_GATEWAY (the setting) instead of the URL Discord advises."""
+        if self.settings.discord_gateway_url and self.shard_count is None:
+            self.shard_count, _advised, _limits = await self.http.get_bot_gateway()
+        await super().launch_shards()
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
@@ -150,8 +161,6 @@ class LamaBot(commands.AutoShardedBot):
         self._opened = True
         self.service.add_listener(self.renderer.on_update)
         self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again
-        self.tree.on_error = report
-        self.tree.interaction_check = self._before_command
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -195,12 +204,6 @@ class LamaBot(commands.AutoShardedBot):
         preferred = _preferred_locale(interaction.guild)
         return await self.preferences.load_public_locale(interaction.guild_id, preferred)
 
-    async def _before_command(self, interaction: discord.Interaction) -> bool:
-        """The command tree's check: every command and autocomplete knows the reader's
-        language before it runs (components do the same in cogs.errors.guarded)."""
-        await self.preferences.load_user_choice(interaction.user.id)
-        return True
-
     # --------------------------------------------------------------- commands
 
     async def command_tree_hash(self) -> str:
@@ -242,7 +245,8 @@ class LamaBot(commands.AutoShardedBot):
             log.warning("could not fetch the command ids; commands are named as text: %s", error)
 
     async def on_ready(self) -> None:
-        log.info("Logged in as %s (%s) on %d servers", self.user, self.user.id, len(self.guilds))
+        user_id = self.user.id if self.user else None
+        log.info("Logged in as %s (%s) on %d servers", self.user, user_id, len(self.guilds))
         log.info("Invite URL: %s", self.invite_url())
         if self._restored:  # once: show every restored game's current state
             restored, self._restored = self._restored, []
@@ -251,6 +255,8 @@ class LamaBot(commands.AutoShardedBot):
             )
 
     def invite_url(self) -> str:
+        if self.application_id is None:
+            raise RuntimeError("the invite URL is known once the bot has logged in")
         return discord.utils.oauth_url(
             self.application_id,
             permissions=NEEDED_PERMISSIONS,

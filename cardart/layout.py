@@ -132,8 +132,16 @@ def _build_palette() -> Image.Image:
     # Fast octree, no dithering: flat card art keeps its look (as per-picture quantising did).
     quantized = sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = Image.new("P", (1, 1))
-    out.putpalette(quantized.getpalette())
+    out.putpalette(_colours(quantized))
     return out
+
+
+def _colours(img: Image.Image) -> list[int]:
+    """A palette image's palette, as Pillow hands it over."""
+    colours = img.getpalette()
+    if colours is None:
+        raise ValueError("not a palette image")
+    return colours
 
 
 def _palette_faces() -> list[tuple[str, ...]]:
@@ -148,12 +156,15 @@ def _to_palette(img: Image.Image) -> Image.Image:
 
 @lru_cache(maxsize=1)
 def _felt_index() -> int:
-    return _to_palette(Image.new("RGB", (1, 1), FELT)).getpixel((0, 0))
+    index = _to_palette(Image.new("RGB", (1, 1), FELT)).getpixel((0, 0))
+    if not isinstance(index, int):
+        raise TypeError(f"a palette pixel is an index, got {index!r}")
+    return index
 
 
 def _canvas(size: tuple[int, int]) -> Image.Image:
     img = Image.new("P", size, _felt_index())
-    img.putpalette(palette().getpalette())
+    img.putpalette(_colours(palette()))
     return img
 
 

@@ -14,6 +14,7 @@ import discord
 from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
 
+from .errors import handler_cog
 from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t
 
 HAND_TEMPLATE = r"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<action>[1-6]\+?|L|P|draw|quit)"
@@ -35,7 +36,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=HAND_TEMPLA
         return cls(int(match["game"]), int(match["round"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        moves = interaction.client.get_cog("Moves")
+        moves = handler_cog(interaction, "Moves")
         await moves.hand_button(interaction, self.game_id, self.round_number, self.action)
 
 
@@ -51,7 +52,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMP
         return cls(int(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        lobby = interaction.client.get_cog("Lama")
+        lobby = handler_cog(interaction, "Lama")
         await lobby.lobby_button(interaction, self.game_id, self.action)
 
 
@@ -67,7 +68,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        lobby = interaction.client.get_cog("Lama")
+        lobby = handler_cog(interaction, "Lama")
         await lobby.rematch(interaction, self.game_id)
 
 

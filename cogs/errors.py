@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -81,7 +81,7 @@ def explain(error: Exception, locale: str, view: GameView | None = None) -> str:
 def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -> str:
     variant = view.options.variant if view else "party"
     key = _REASON_KEYS[error.reason]
-    params = {
+    params: dict[str, Any] = {
         "variant": variant_name(variant, locale),
         "card": card_label(error.card.code, locale, variant) if error.card else "?",
         "top": card_label(view.top_card, locale, variant) if view and view.top_card else "?",
@@ -155,6 +155,14 @@ def _reader_locale(interaction: discord.Interaction) -> str:
 def _bot(interaction: discord.Interaction) -> LamaBot:
     """The client every interaction of ours comes through."""
     return cast("LamaBot", interaction.client)
+
+
+def handler_cog(interaction: discord.Interaction, name: str) -> Any:
+    """The loaded cog that answers a button; a missing one is a bug, reported as one."""
+    cog = _bot(interaction).get_cog(name)
+    if cog is None:
+        raise RuntimeError(f"the {name} cog is not loaded")
+    return cog
 
 
 def _jump_link(details: dict) -> str:

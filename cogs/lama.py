@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from hosting import LOBBY, GameOptions, HostingError, Problem
-from hosting.views import Status
+from hosting.views import GameUpdate, GameView, Status
 
 from . import embeds, images
 from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
@@ -24,6 +25,14 @@ from .text import t
 
 if TYPE_CHECKING:
     from bot import LamaBot
+
+
+def _server_channel(interaction: discord.Interaction) -> tuple[int, int]:
+    """The server and channel a game command is used in (guild_only() on a subcommand does
+    not reach Discord, so a DM is refused here)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise HostingError(Problem.WRONG_CHANNEL)
+    return interaction.guild_id, interaction.channel_id
 
 
 def _is_admin(interaction: discord.Interaction) -> bool:
@@ -50,27 +59,27 @@ class Lama(
     def _public_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.public_locale_of(interaction.guild_id, interaction.guild)
 
-    def _game_here(self, interaction: discord.Interaction):
-        if interaction.guild_id is None:
-            raise HostingError(Problem.WRONG_CHANNEL)
-        view = self.service.game_in_channel(interaction.channel_id)
+    def _game_here(self, interaction: discord.Interaction) -> GameView:
+        _guild_id, channel_id = _server_channel(interaction)
+        view = self.service.game_in_channel(channel_id)
         if view is None:
             raise HostingError(Problem.NO_GAME_HERE)
         return view
 
-    async def _show_lobby(self, interaction: discord.Interaction, update) -> None:
+    async def _show_lobby(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Answer with the lobby itself (public) and remember where it is."""
         view = update.view
         self.renderer.handled_by_interaction(view.game_id, lobby=True)
         # Loads the server settings: a rematch may be its first game since a restart.
         locale = await self.bot.public_locale_for(interaction)
         response = await interaction.response.send_message(
-            embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
+            embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale) or MISSING
         )
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.service.remember_message(view.game_id, LOBBY, interaction.channel_id, message_id)
+        channel_id = interaction.channel_id or view.channel_id
+        await self.service.remember_message(view.game_id, LOBBY, channel_id, message_id)
 
     # ---------------------------------------------------------------- lobby
 
@@ -94,9 +103,8 @@ class Lama(
         ai_level: str | None = None,
     ) -> None:
         self._locale(interaction)
-        if interaction.guild_id is None:  # guild_only() on a subcommand does not reach Discord
-            raise HostingError(Problem.WRONG_CHANNEL)
-        defaults = await self.service.guild_defaults(interaction.guild_id)
+        guild_id, channel_id = _server_channel(interaction)
+        defaults = await self.service.guild_defaults(guild_id)
         options = GameOptions(
             variant=variant or defaults.variant,
             target=target or defaults.target,
@@ -104,10 +112,10 @@ class Lama(
             ai_delay=defaults.ai_delay,
             ai_level=ai_level or defaults.ai_level,
         )
-        self.service.check_channel_allowed(interaction.guild_id, interaction.channel_id)
+        self.service.check_channel_allowed(guild_id, channel_id)
         update = await self.service.open_lobby(
-            interaction.guild_id,
-            interaction.channel_id,
+            guild_id,
+            channel_id,
             interaction.user.id,
             interaction.user.display_name,
             options,

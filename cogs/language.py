@@ -26,7 +26,11 @@ from hosting import options
 from .text import t
 
 if TYPE_CHECKING:
+    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
+
     from bot import LamaBot
+else:
+    _CogMixin = object
 
 AUTO = options.SERVER_LANGUAGE_AUTO  # for a user: follow their Discord client's language
 
@@ -40,7 +44,7 @@ def _choice(code: str) -> app_commands.Choice[str]:
 LANGUAGE_CHOICES = [_choice(code) for code in options.LANGUAGES]
 
 
-class LanguageCommands:
+class LanguageCommands(_CogMixin):
     """Mixin for the /lama GroupCog: the reader's own game language."""
 
     bot: LamaBot

@@ -16,14 +16,15 @@ from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
+from discord.utils import MISSING
 
 import i18n
-from hosting import options
+from hosting import HostingError, Problem, options
 from hosting.stats import LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort
 
 from . import stats as stats_cog
-from .errors import guarded
+from .errors import guarded, handler_cog
 from .mentions import command
 from .text import t
 
@@ -102,7 +103,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
                    match["variant"], match["period"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("Leaderboard")
+        cog = handler_cog(interaction, "Leaderboard")
         await cog.page_button(interaction, self)
 
 
@@ -213,6 +214,8 @@ class Leaderboard(commands.Cog):
         variant: Choice[str] | None = None,
         period: Choice[str] | None = None,
     ) -> None:
+        if interaction.guild_id is None:  # guild_only: Discord sends none from a DM
+            raise HostingError(Problem.WRONG_CHANNEL)
         locale = await self.bot.public_locale_for(interaction)  # a public message
         board = await self.stats.leaderboard(
             interaction.guild_id,
@@ -221,10 +224,10 @@ class Leaderboard(commands.Cog):
             period=Period(period.value if period else Period.ALL_TIME),
             user_id=interaction.user.id,
         )
-        kwargs = {"embed": leaderboard_embed(board, locale)}
-        if (ui := page_view(board, interaction.user.id)) is not None:
-            kwargs["view"] = ui
-        await interaction.response.send_message(**kwargs)
+        ui = page_view(board, interaction.user.id)
+        await interaction.response.send_message(
+            embed=leaderboard_embed(board, locale), view=ui or MISSING
+        )
 
     @guarded
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
@@ -248,10 +251,9 @@ class Leaderboard(commands.Cog):
         if in_place:
             await interaction.response.edit_message(embed=embed, view=ui)
         else:  # someone else's board: a private copy at that page, with their own rank
-            kwargs = {"embed": embed, "ephemeral": True}
-            if ui is not None:
-                kwargs["view"] = ui
-            await interaction.response.send_message(**kwargs)
+            await interaction.response.send_message(
+                embed=embed, view=ui or MISSING, ephemeral=True
+            )
 
 
 async def setup(bot: LamaBot) -> None:

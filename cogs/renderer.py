@@ -329,6 +329,8 @@ class Renderer:
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
         """Say in the channel how to get the hand another way; the game carries on."""
         user_id = view.seats[seat].user_id
+        if user_id is None:  # an AI's seat has no DMs
+            return
         if error.code != DMS_CLOSED:
             log.warning("DM to user %s refused: %s", user_id, error)
         locale = self.locale_for_view(view)

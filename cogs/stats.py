@@ -13,18 +13,23 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
+from discord.utils import MISSING
 
 import i18n
 from hosting import options
 
 from . import stats_embeds as render
 from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
-from .errors import guarded
+from .errors import guarded, handler_cog
 from .language import LANGUAGE_CHOICES
 from .text import t
 
 if TYPE_CHECKING:
+    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
+
     from bot import LamaBot
+else:
+    _CogMixin = object
 
 FORGET_TEMPLATE = r"lama:fm:(?P<user>\d+):(?P<choice>yes|no)"
 REPLAY_TEMPLATE = r"lama:rp:(?P<dir>[pn]):(?P<game>\d+):(?P<page>\d+)"
@@ -50,7 +55,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TE
         return False
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Lama").forget_button(interaction, self.choice)
+        await handler_cog(interaction, "Lama").forget_button(interaction, self.choice)
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TEMPLATE):
@@ -67,7 +72,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TE
         return cls(match["dir"], int(match["game"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Lama").replay_button(interaction, self.game_id,
+        await handler_cog(interaction, "Lama").replay_button(interaction, self.game_id,
                                                                self.page)
 
 
@@ -94,14 +99,7 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
     return ui
 
 
-def _with_view(ui: discord.ui.View | None, **kwargs):
-    """discord.py refuses view=None in send_message: only pass a view when there is one."""
-    if ui is not None:
-        kwargs["view"] = ui
-    return kwargs
-
-
-class StatsCommands:
+class StatsCommands(_CogMixin):
     """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
 
     bot: LamaBot
@@ -109,15 +107,15 @@ class StatsCommands:
     def _stats_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)
 
-    async def _refused_in_dm(self, interaction: discord.Interaction) -> bool:
-        """guild_only() is ignored on subcommands: a DM must be answered here, not reach the
-        store with no server id."""
+    async def _server_or_refuse(self, interaction: discord.Interaction) -> int | None:
+        """The server asked about; None once a DM was refused (guild_only() is ignored on
+        subcommands: a DM must be answered here, not reach the store with no server id)."""
         if interaction.guild_id is not None:
-            return False
+            return interaction.guild_id
         await interaction.response.send_message(
             t("error.guild_only", self._stats_locale(interaction)), ephemeral=True
         )
-        return True
+        return None
 
     # ------------------------------------------------------------------ stats
 
@@ -127,12 +125,12 @@ class StatsCommands:
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
-        if await self._refused_in_dm(interaction):
+        if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
         locale = await self.bot.public_locale_for(interaction)  # a public message
         player = user or interaction.user
         report = await self.bot.stats_service.player(
-            interaction.guild_id, player.id, asked_by=interaction.user.id
+            guild_id, player.id, asked_by=interaction.user.id
         )
         embed = render.stats_embed(report, player.display_name, locale)
         await interaction.response.send_message(embed=embed)
@@ -140,10 +138,10 @@ class StatsCommands:
     @app_commands.command(name="history", description="This server's most recent LAMA games")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
-        if await self._refused_in_dm(interaction):
+        if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
         locale = await self.bot.public_locale_for(interaction)  # a public message
-        games = await self.bot.stats_service.history(interaction.guild_id)
+        games = await self.bot.stats_service.history(guild_id)
         await interaction.response.send_message(embed=render.history_embed(games, locale))
 
     # ----------------------------------------------------------------- replay
@@ -154,7 +152,7 @@ class StatsCommands:
     async def replay(
         self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]
     ) -> None:
-        if await self._refused_in_dm(interaction):
+        if await self._server_or_refuse(interaction) is None:
             return
         await self._send_replay(interaction, game_id, 0, edit=False)
 
@@ -166,7 +164,8 @@ class StatsCommands:
         self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool
     ) -> None:
         locale = self._stats_locale(interaction)
-        replay = await self.bot.stats_service.replay(interaction.guild_id, game_id)
+        guild_id = interaction.guild_id
+        replay = await self.bot.stats_service.replay(guild_id, game_id) if guild_id else None
         if replay is None:
             text = t("replay.not_found", locale, game_id=game_id)
             await interaction.response.send_message(text, ephemeral=True)
@@ -178,7 +177,7 @@ class StatsCommands:
             await interaction.response.edit_message(embed=pages[page], view=ui)
         else:
             await interaction.response.send_message(
-                **_with_view(ui, embed=pages[page], ephemeral=True)
+                embed=pages[page], view=ui or MISSING, ephemeral=True
             )
 
     # --------------------------------------------------------------- settings
@@ -210,7 +209,7 @@ class StatsCommands:
         clear_channel: bool = False,
         language: str | None = None,
     ) -> None:
-        if await self._refused_in_dm(interaction):
+        if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
         locale = self._stats_locale(interaction)
         perms = interaction.permissions
@@ -221,7 +220,7 @@ class StatsCommands:
                                                     ephemeral=True)
             return
         saved = await self.bot.stats_service.update_settings(  # refusals: cogs/errors.py
-            interaction.guild_id,
+            guild_id,
             variant=variant,
             target=target,
             turn_timeout_s=turn_timeout,

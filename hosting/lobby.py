@@ -193,7 +193,7 @@ class Lobby:
                 hosted.id, seed=seed, state=game_to_dict(game), now=self._now()
             )
             hosted.game, hosted.status = game, Status.RUNNING
-            events = (RoundStarted(game.round_number, game.current_seat, game.top_card),)
+            events = (RoundStarted(game.round_number, game.seat_on_turn, game.top_card),)
             hosted.recent.extend(events)
             self._timers.arm(hosted)
             update = GameUpdate(view=hosted.view(), events=events, hands=hosted.hands())

@@ -198,9 +198,11 @@ class StatsService:
             return None
         game = Game.new(record.variant, len(record.seats), record.seed, target=record.target)
         rounds: list[ReplayRound] = []
-        current = ReplayRound(game.round_number, game.current_seat, game.top_card, (), None)
+        current = ReplayRound(game.round_number, game.seat_on_turn, game.top_card, (), None)
         steps: list[ReplayStep] = []
         for move in await self._store.games.list_moves(game_id):
+            if move.seat is None:  # no seat acted (the store allows it; hosting never does)
+                continue
             action = action_from_dict(move.action)
             events = tuple(game.apply(move.seat, action))
             steps.append(ReplayStep(move.seq, move.seat, move.actor, action, events))
@@ -262,22 +264,22 @@ class StatsService:
         )
         if clear_channel and games_channel_id is not None:
             raise HostingError(Problem.BAD_OPTION, option="channel", value=games_channel_id)
-        changes: dict[str, object] = {}
-        if locale is not None:
-            changes["locale"] = None if locale == limits.SERVER_LANGUAGE_AUTO else locale
-        given = {
-            "variant": variant,
-            "target": target,
-            "turn_timeout_s": turn_timeout_s,
-            "ai_delay_s": None if ai_delay_s is None else float(ai_delay_s),
-        }
-        changes.update({field: value for field, value in given.items() if value is not None})
-        if clear_channel:
-            changes["games_channel_id"] = None
-        elif games_channel_id is not None:
-            changes["games_channel_id"] = games_channel_id
-        settings = replace(await self.settings(guild_id), **changes)
-        if changes:
+        current = await self.settings(guild_id)
+        settings = replace(
+            current,
+            variant=current.variant if variant is None else variant,
+            target=current.target if target is None else target,
+            turn_timeout_s=current.turn_timeout_s if turn_timeout_s is None else turn_timeout_s,
+            ai_delay_s=current.ai_delay_s if ai_delay_s is None else float(ai_delay_s),
+            games_channel_id=None if clear_channel else (
+                current.games_channel_id if games_channel_id is None else games_channel_id
+            ),
+            locale=current.locale if locale is None else (
+                None if locale == limits.SERVER_LANGUAGE_AUTO else locale
+            ),
+        )
+        given = (variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale)
+        if clear_channel or any(value is not None for value in given):
             await self._preferences.save_guild_settings(settings)
         return settings
 

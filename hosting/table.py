@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason, game_to_dict
 from lama.actions import Action, action_from_dict, action_to_dict
 from lama.events import Event
-from store import Actor
+from store import Actor, FinishedGame
 
 from .context import Context
 from .errors import HostingError, Problem
@@ -39,7 +39,7 @@ class Table:
             try:
                 card = Card.from_code(card)
             except ValueError:
-                raise IllegalAction(Reason.CARD_NOT_IN_HAND) from None
+                raise IllegalAction(Reason.CARD_NOT_IN_HAND, None) from None
         return await self.human_move(game_id, user_id, Play(card), round_number=round_number)
 
     async def draw(
@@ -128,12 +128,13 @@ class Table:
 
     async def _finished_record(
         self, game: Game, hosted: HostedGame, last_events: list[Event]
-    ) -> dict:
+    ) -> FinishedGame:
         """Replay the stored move log to collect every round's scoring for the records."""
         replay = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
         events: list[Event] = []
         for move in await self._store.games.list_moves(hosted.id):
-            events += replay.apply(move.seat, action_from_dict(move.action))
+            if move.seat is not None:  # no seat acted (the store allows it; hosting never does)
+                events += replay.apply(move.seat, action_from_dict(move.action))
         events += last_events
         return stored_result(final_results(hosted.seats, game.scores, game.winners, events))
 

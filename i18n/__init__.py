@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from functools import cache
+from typing import Literal
 
 from babel import Locale
 from babel.lists import format_list as _babel_format_list
@@ -150,6 +151,11 @@ def card_name(code: str, variant: str, locale: str, count: int | None = None) ->
     return translate_variant(key, variant, locale, count, value=value)
 
 
-def format_list(items: Iterable[str], locale: str, style: str = "standard") -> str:
+ListStyle = Literal[
+    "standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"
+]
+
+
+def format_list(items: Iterable[str], locale: str, style: ListStyle = "standard") -> str:
     """"A, B and C" / "A, B a C" / "A, B y C" by CLDR (Babel), e.g. for shared winners."""
     return _babel_format_list(list(items), style=style, locale=Locale.parse(resolve_locale(locale)))

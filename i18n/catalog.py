@@ -76,14 +76,15 @@ def load(locale: str) -> LoadedCatalog:
     for entry in catalog:
         if not entry.id or entry.fuzzy:
             continue  # the header, and drafts a translator has not confirmed yet
-        if isinstance(entry.id, tuple):
-            forms = tuple(entry.string)
-            plural = True
-            key = entry.id[0]
-        else:
-            forms = (entry.string,)
+        string = entry.string
+        if isinstance(entry.id, str):
+            forms: tuple[str, ...] = (string if isinstance(string, str) else "",)
             plural = False
             key = entry.id
+        else:
+            forms = tuple(string) if isinstance(string, tuple | list) else (string or "",)
+            plural = True
+            key = entry.id[0]
         if not all(forms):
             continue  # untranslated: fall back to English
         messages[key] = Message(key=key, forms=forms, plural=plural)

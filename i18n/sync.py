@@ -33,8 +33,7 @@ def synced_text(locale: str, english: Catalog) -> tuple[str, list[str]]:
         ours = catalog.get(en_msg.id)
         if ours is None:
             empty = ("",) * catalog.num_plurals if isinstance(en_msg.id, tuple) else ""
-            catalog.add(en_msg.id, empty)
-            ours = catalog.get(en_msg.id)
+            ours = catalog.add(en_msg.id, empty)
         comments = [c for c in en_msg.auto_comments]
         ours.auto_comments = [*comments, note]
     stale = sorted(

@@ -208,8 +208,8 @@ def _worlds(
                 hands.append(mine)
                 continue
             h = [0] * NUM_CARD_TYPES
-            for c in unseen[pos : pos + size]:
-                h[c] += 1
+            for index in unseen[pos : pos + size]:
+                h[index] += 1
             pos += size
             hands.append(h)
         out.append((hands, unseen[pos:]))

@@ -295,6 +295,14 @@ class GameCore:
                 rest[pos], rest[j] = rest[j], rest[pos]
         return rest
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the fewest points once the game is over (ties share); else ()."""
+        if not self._over:
+            return ()
+        low = min(self._scores)
+        return tuple(s for s, v in enumerate(self._scores) if v == low)
+
     def _snapshot(self) -> tuple[object, ...]:
         """Everything that decides the game's future, for comparing two games."""
         return (

@@ -107,12 +107,11 @@ class Game(GameCore):
         return self._over
 
     @property
-    def winners(self) -> tuple[int, ...]:
-        """Seats with the fewest points once the game is over (ties share); else ()."""
-        if not self._over:
-            return ()
-        low = min(self._scores)
-        return tuple(s for s, v in enumerate(self._scores) if v == low)
+    def seat_on_turn(self) -> int:
+        """The seat to act now; a finished game has none (IllegalAction GAME_OVER)."""
+        if self._cur is None:
+            raise IllegalAction(Reason.GAME_OVER, None)
+        return self._cur
 
     @property
     def extra_turn(self) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from lama.actions import DRAW, QUIT, Action, Play
 from lama.ai import Policy, get_policy
@@ -33,6 +34,7 @@ from lama.rules import RULESETS, get_ruleset
 from lama.terminal_text import HELP, card_name, drawn_card, rules_summary, tokens_text
 
 InputFn = Callable[[str], str]
+T = TypeVar("T")
 OutputFn = Callable[[str], None]
 
 #: The Discord bot calls the random policy "easy"; accept both words here too.
@@ -322,7 +324,9 @@ class TerminalGame:
 # ---------------------------------------------------------------------- setup
 
 
-def _ask(input_fn: InputFn, output_fn: OutputFn, prompt: str, options: dict[str, str], default):
+def _ask(
+    input_fn: InputFn, output_fn: OutputFn, prompt: str, options: Mapping[str, T], default: T
+) -> T:
     while True:
         answer = input_fn(prompt).strip().lower()
         if not answer:

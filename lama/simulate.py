@@ -33,7 +33,7 @@ def simulate(
     empty_hand_round_share and rounds_per_second."""
     ruleset = get_ruleset(variant)
     if isinstance(policy, str | Policy) or not isinstance(policy, Sequence):
-        policies = [get_policy(policy)] * players  # type: ignore[arg-type]
+        policies = [get_policy(policy)] * players
     else:
         policies = [get_policy(p) for p in policy]
     if len(policies) != players:

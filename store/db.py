@@ -52,7 +52,10 @@ class Transaction:
         """Run one INSERT; returns the new row's rowid."""
         self._check()
         async with self._conn.execute(sql, params) as cursor:
-            return cursor.lastrowid
+            rowid = cursor.lastrowid
+        if rowid is None:
+            raise sqlite3.ProgrammingError(f"not an INSERT: {sql}")
+        return rowid
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         self._check()

@@ -14,7 +14,7 @@ import discord.http
 from bot import LamaBot, Settings, main
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.fakediscord.hook import discord_env_for, restore_real_discord
-from tests.fakediscord.server import BAD_TOKEN
+from tests.fakediscord.server import BAD_TOKEN, FakeDiscord
 
 REPO = Path(__file__).resolve().parents[1]
 SYNC_ROUTE = "PUT /applications/{application_id}/commands"
@@ -145,17 +145,15 @@ async def test_the_bot_reaches_discord_only_through_its_url_settings(fake_discor
 
 
 async def test_a_sharded_bot_connects_to_the_gateway_setting_not_discords_advice(
-    fake_discord, tmp_path
+    fake_discord, tmp_path, monkeypatch
 ):
+    real_gateway = fake_discord.ws_url
+    monkeypatch.setattr(FakeDiscord, "ws_url", property(lambda fake: "ws://127.0.0.1:9/nowhere"))
     settings = Settings(
-        token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
-        discord_gateway_url="ws://gateway-proxy.invalid:7878",
+        token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0,
+        discord_gateway_url=real_gateway,
     )
-    bot = LamaBot(settings)
-    await bot.login(BOT_TOKEN)
-    try:
-        shards, gateway, _limits = await bot.http.get_bot_gateway()
-    finally:
-        await bot.close()
-        restore_real_discord()
-    assert (shards, gateway) == (1, "ws://gateway-proxy.invalid:7878")
+    async with run_bot(fake_discord, LamaBot(settings, guild_ready_timeout=0.05),
+                       sync_commands=False) as bot:
+        assert bot.shard_count == 1  # Discord's advice for the count is still taken
+        assert fake_discord.gateway.is_connected()

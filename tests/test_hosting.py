@@ -418,6 +418,15 @@ async def test_playing_a_card_not_in_hand_is_refused(service):
     assert error.value.reason is Reason.CARD_NOT_IN_HAND
 
 
+async def test_playing_a_card_code_that_does_not_exist_is_refused_as_not_in_hand(service):
+    game_id = await started(service)
+    user = current_user(service, game_id)
+    with pytest.raises(IllegalAction) as error:
+        await service.play(game_id, user, "9+")
+    assert error.value.reason is Reason.CARD_NOT_IN_HAND
+    assert service.view(game_id).move_count == 0
+
+
 # ---------------------------------------------------------------- messages
 
 
