@@ -58,6 +58,15 @@ async def open_game(fake, bot, channel, host, *others, start: bool = True, **opt
     return game_id
 
 
+async def two_humans(fake, bot, seed: int | None = None, **options):
+    """alice (host, seat 0) and bob (seat 1) in #lama; returns game id, channel."""
+    if seed is not None:
+        use_seed(bot, seed)
+    channel = fake.channel("lama")
+    game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"), **options)
+    return game_id, channel
+
+
 def humans_turn_or_over(bot, game_id: int) -> bool:
     view = bot.service.view(game_id)
     if view.status is not Status.RUNNING:

@@ -21,17 +21,8 @@ from tests.e2e_support import (
     open_game,
     refused,
     settle,
-    use_seed,
+    two_humans,
 )
-
-
-async def two_humans(fake, bot, seed: int | None = None, **options):
-    """alice (host, seat 0) and bob (seat 1) in #lama; returns game id, channel."""
-    if seed is not None:
-        use_seed(bot, seed)
-    channel = fake.channel("lama")
-    game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"), **options)
-    return game_id, channel
 
 
 def other_user(fake, bot, game_id, user):

@@ -22,6 +22,7 @@ import pytest
 
 from hosting import Status
 from lama import Game, RoundEnded, action_from_dict, game_from_dict, get_ruleset
+from tests.driver import as_slash, random_action
 from tests.e2e_support import move_in_progress, open_game
 
 COMMANDS = [
@@ -74,13 +75,8 @@ class Fuzzer:
         user = self.fake.users_by_id[seat.user_id]
         obs = self.bot.service.observation(view.game_id, user.id)
         place = self.rng.choice([self.fake.channels[view.channel_id], None])
-        if obs.legal_plays and self.rng.random() < 0.8:
-            card = self.rng.choice(obs.legal_plays).code
-            await self.interact(self.fake.slash(user, place, "play", card=card))
-        elif obs.can_draw and self.rng.random() < 0.8:
-            await self.interact(self.fake.slash(user, place, "draw"))
-        else:
-            await self.interact(self.fake.slash(user, place, "quit"))
+        command, options = as_slash(random_action(obs, self.rng, play=0.8, draw=0.8))
+        await self.interact(self.fake.slash(user, place, command, **options))
 
     async def slash(self) -> None:
         names, weights = zip(*COMMANDS, strict=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from hosting import Status
+from tests.driver import as_slash, random_action
 
 RNG = random.Random(3)
 
@@ -19,15 +20,11 @@ async def slash_move(fake, bot, game_id, channel):
     seat = view.seats[view.current_seat]
     user = fake.users_by_id[seat.user_id]
     obs = bot.service.observation(game_id, seat.user_id)
-    if obs.legal_plays and RNG.random() < 0.85:
-        card = RNG.choice(obs.legal_plays).code
+    command, options = as_slash(random_action(obs, RNG, play=0.85))
+    if command == "play":
         choices = await fake.autocomplete(user, channel, "play", focused="card", card="")
         assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
-        result = await fake.slash(user, channel, "play", card=card)
-    elif obs.can_draw:
-        result = await fake.slash(user, channel, "draw")
-    else:
-        result = await fake.slash(user, channel, "quit")
+    result = await fake.slash(user, channel, command, **options)
     assert result.ephemeral
     await bot.renderer.flush_all()
     return result

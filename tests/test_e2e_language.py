@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import replace
 
@@ -18,21 +17,11 @@ import i18n
 from bot import LamaBot, Settings
 from hosting import Status
 from store import Store
+from tests.e2e_support import settle
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 PNG = b"\x89PNG\r\n\x1a\n"
 POST_MESSAGE = "POST /channels/{channel_id}/messages"
-
-
-async def settle(bot, game_id: int) -> None:
-    """Until a human is on turn (or the game is over) and everything is on Discord."""
-    for _ in range(1000):
-        view = bot.service.view(game_id)
-        seat = view.current_seat
-        if view.status is not Status.RUNNING or (seat is not None and not view.seats[seat].is_ai):
-            break
-        await asyncio.sleep(0.005)
-    await bot.renderer.flush_all()
 
 
 async def start_against_ai(fake, bot, host, channel, **options) -> int:

@@ -22,19 +22,11 @@ from tests.e2e_support import (
     open_game,
     refused,
     settle,
-    use_seed,
+    two_humans,
     wait_until,
 )
 
 UPDATE_MESSAGE = 7  # the interaction response that edits the pressed message
-
-
-async def two_humans(fake, bot, seed: int | None = None, **options):
-    if seed is not None:
-        use_seed(bot, seed)
-    channel = fake.channel("lama")
-    game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"), **options)
-    return game_id, channel
 
 
 def texts(fake, channel) -> list[str]:

@@ -17,6 +17,7 @@ import pytest
 import i18n
 from hosting import FakeClock, Status
 from lama import events as ev
+from tests.driver import as_slash, random_action
 from tests.e2e_support import on_turn, open_game, refused, settle
 
 
@@ -66,10 +67,8 @@ async def play(fake, bot, channel, humans, *, rng, ai_seats=1, variant="classic"
         if bot.service.view(game_id).status is Status.FINISHED:
             break
         user, obs = on_turn(fake, bot, game_id)
-        if obs.legal_plays and rng.random() < 0.8:
-            result = await fake.slash(user, channel, "play", card=rng.choice(obs.legal_plays).code)
-        else:
-            result = await fake.slash(user, channel, "quit")
+        command, options = as_slash(random_action(obs, rng, draw=0))  # a card, or quit
+        result = await fake.slash(user, channel, command, **options)
         assert result.ephemeral, result.text
         await settle(bot, game_id)
     assert bot.service.view(game_id).status is Status.FINISHED

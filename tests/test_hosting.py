@@ -22,6 +22,7 @@ from hosting import (
 from hosting.options import TIMEOUTS_BEFORE_AI
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
 from store import LeaderboardSort
+from tests import driver
 
 GUILD, OTHER_GUILD = 1000, 2000
 CHANNEL, OTHER_CHANNEL = 10, 11
@@ -73,13 +74,7 @@ RNG = random.Random(1)
 
 async def play_any(service, game_id, rng=RNG):
     """The human on turn makes some legal move."""
-    user = current_user(service, game_id)
-    obs = service.observation(game_id, user)
-    if obs.legal_plays and rng.random() < 0.8:
-        return await service.play(game_id, user, rng.choice(obs.legal_plays))
-    if obs.can_draw:
-        return await service.draw(game_id, user)
-    return await service.quit_round(game_id, user)
+    return await driver.play_any(service, game_id, current_user(service, game_id), rng)
 
 
 # ------------------------------------------------------------------ lobby

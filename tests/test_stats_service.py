@@ -18,6 +18,7 @@ from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, 
 from hosting.stats import PAGE_SIZE, Period, StatsService
 from lama import events as ev
 from store import GuildSettings, LeaderboardSort, Store
+from tests.driver import play_any
 
 GUILD, OTHER_GUILD = 1000, 2000
 CHANNEL = 10
@@ -102,13 +103,7 @@ async def play_game(
         if seat.is_ai:
             assert await w.service.fire_due_timers()
             continue
-        obs = w.service.observation(game_id, seat.user_id)
-        if obs.legal_plays and rng.random() < 0.85:
-            await w.service.play(game_id, seat.user_id, rng.choice(obs.legal_plays))
-        elif obs.can_draw and rng.random() < 0.7:
-            await w.service.draw(game_id, seat.user_id)
-        else:
-            await w.service.quit_round(game_id, seat.user_id)
+        await play_any(w.service, game_id, seat.user_id, rng, play=0.85, draw=0.7)
     view = w.service.view(game_id)
     assert view.status is Status.FINISHED
     events = w.events[game_id]
