@@ -9,7 +9,7 @@ from __future__ import annotations
 import gettext
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -26,6 +26,7 @@ class Message:
     key: str
     forms: tuple[str, ...]
     plural: bool
+    flags: frozenset[str] = frozenset()  # e.g. "public": shown to the whole channel
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class LoadedCatalog:
     nplurals: int
     plural_index: Callable[[int], int]
     plural_forms_header: str
+    # (case, key) -> the key's form in that grammatical case: `msgctxt "acc"` entries.
+    inflections: dict[tuple[str, str], Message] = field(default_factory=dict)
 
 
 def po_path(locale: str) -> Path:
@@ -73,6 +76,7 @@ def load(locale: str) -> LoadedCatalog:
     header = _plural_forms_header(catalog)
     nplurals, plural_index = compile_plural_forms(header)
     messages: dict[str, Message] = {}
+    inflections: dict[tuple[str, str], Message] = {}
     for entry in catalog:
         if not entry.id or entry.fuzzy:
             continue  # the header, and drafts a translator has not confirmed yet
@@ -87,14 +91,28 @@ def load(locale: str) -> LoadedCatalog:
             key = entry.id[0]
         if not all(forms):
             continue  # untranslated: fall back to English
-        messages[key] = Message(key=key, forms=forms, plural=plural)
-    return LoadedCatalog(locale, messages, nplurals, plural_index, header)
+        message = Message(key=key, forms=forms, plural=plural, flags=frozenset(entry.flags))
+        if entry.context:
+            inflections[(entry.context, key)] = message
+        else:
+            messages[key] = message
+    return LoadedCatalog(locale, messages, nplurals, plural_index, header, inflections)
+
+
+def _fields(text: str) -> list[str]:
+    return [name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None]
 
 
 def placeholders(text: str) -> set[str]:
-    """The named ``{placeholders}`` a str.format template uses."""
-    names = set()
-    for _literal, field, _spec, _conv in string.Formatter().parse(text):
-        if field is not None:
-            names.add(field.split(".")[0].split("[")[0])
-    return names
+    """The named ``{placeholders}`` a str.format template uses (``{card.acc}`` counts as card)."""
+    return {name.split(".")[0].split("[")[0] for name in _fields(text)}
+
+
+def case_fields(text: str) -> set[tuple[str, str]]:
+    """The ``{name.case}`` fields a template uses: ``{("card", "acc")}`` for "na {card.acc}"."""
+    pairs = set()
+    for name in _fields(text):
+        if "." in name:
+            root, attribute = name.split(".", 1)
+            pairs.add((root, attribute))
+    return pairs

@@ -8,6 +8,7 @@ import enum
 import pytest
 
 import i18n
+from i18n import core
 from i18n.catalog import Message, load
 
 
@@ -60,8 +61,84 @@ def test_translate_accepts_discord_locales_directly():
 
 
 def test_placeholders_are_filled():
-    text = i18n.t("error.card_not_playable", "en", card="2", top="5", cards="5, 6")
-    assert text == "2 can't be played on 5. You can play: 5, 6."
+    text = i18n.t("error.user_not_in_game", "en", name="Eva")
+    assert text == "Eva isn't in this game."
+
+
+def test_a_phrase_fills_a_placeholder_in_the_case_the_translation_asks_for():
+    card = i18n.card_phrase("2", "classic", "cs", emoji="2️⃣")
+    top = i18n.card_phrase("L", "classic", "cs", emoji="🦙")
+    text = i18n.t("error.card_not_playable", "cs", card=card, top=top, cards="🦙 lama")
+    assert text == "2️⃣ 2 nejde zahrát na lamu. Můžeš zahrát: 🦙 lama."
+    card, top = i18n.card_phrase("2", "classic", "en"), i18n.card_phrase("L", "classic", "en")
+    english = i18n.t("error.card_not_playable", "en", card=card, top=top, cards="🦙 llama")
+    assert english == "You can't play a 2 on a llama. You can play: 🦙 llama."
+
+
+def test_a_plain_string_where_a_case_is_asked_names_the_fix():
+    with pytest.raises(TypeError, match=r"i18n\.Phrase"):
+        i18n.t("move.played", "en", name="Eva", card="4")
+
+
+def test_a_case_form_falls_back_to_the_same_languages_nominative(monkeypatch):
+    def drop(cat):
+        inflections = dict(cat.inflections)
+        del inflections[("acc", "card.llama")]
+        return dataclasses.replace(cat, inflections=inflections)
+
+    _patched_catalog(monkeypatch, "cs", drop)
+    assert i18n.card_name("L", "classic", "cs", case="acc") == "lama"  # not English "a llama"
+    assert i18n.card_name("P", "party", "cs", case="acc") == "růžovou lamu"
+
+
+@pytest.mark.parametrize(
+    ("code", "variant", "locale", "acc"),
+    [
+        ("L", "classic", "cs", "lamu"),
+        ("P", "party", "cs", "růžovou lamu"),
+        ("L", "komarami", "cs", "komára"),
+        ("4", "classic", "cs", "4"),
+        ("L", "classic", "es", "una llama"),
+        ("L", "komarami", "es", "un mosquito"),
+        ("P", "party", "es", "la llama rosa"),
+        ("3+", "party", "es", "un 3+"),
+        ("L", "classic", "en", "a llama"),
+        ("6", "classic", "en", "a 6"),
+    ],
+)
+def test_card_phrase_cases(code, variant, locale, acc):
+    phrase = i18n.card_phrase(code, variant, locale, emoji="🂠")
+    assert phrase.acc == acc
+    assert phrase.nom == i18n.card_name(code, variant, locale)
+    assert f"{phrase}" == str(phrase) == f"🂠 {phrase.nom}"  # {card} alone is the label
+
+
+def test_token_phrase_cases():
+    assert i18n.token_phrase("black", "es").acc == "una ficha negra (10)"
+    assert i18n.token_phrase("white", "en").acc == "a white token (1)"
+    assert i18n.token_phrase("pink", "cs").acc == "růžový žeton (20)"
+    assert str(i18n.token_phrase("pink", "cs")) == "růžový žeton (20)"
+
+
+@pytest.mark.parametrize(
+    ("locale", "zero", "share", "decimal"),
+    [
+        ("cs", "0\u00a0%", "23,5\u00a0%", "23,5"),
+        ("es", "0\u00a0%", "23,5\u00a0%", "23,5"),
+        ("en", "0%", "23.5%", "23.5"),
+    ],
+)
+def test_numbers_and_percentages_follow_the_locale(locale, zero, share, decimal):
+    assert i18n.format_percent(0, locale) == zero
+    assert i18n.format_percent(0.2351, locale) == share
+    assert i18n.format_decimal(23.54, locale) == decimal
+    assert i18n.format_percent(0.5, locale).startswith("50")
+
+
+def test_or_lists_follow_the_language():
+    assert i18n.format_list(["3", "4"], "cs", style="or") == "3 nebo 4"
+    assert i18n.format_list(["3", "4"], "es", style="or") == "3 o 4"
+    assert i18n.format_list(["3", "4", "5"], "en", style="or") == "3, 4, or 5"
 
 
 def test_count_is_a_placeholder_and_selector():
@@ -84,16 +161,21 @@ def test_user_text_is_not_reinterpreted():
     assert i18n.t("move.drew", "en", name="{count}") == "{count} drew a card"
 
 
-def _patched(monkeypatch, locale, change):
-    real = i18n._catalog
+def _patched_catalog(monkeypatch, locale, change):
+    real = core._catalog
 
     def fake(loc):
         cat = real(loc)
-        if loc != locale:
-            return cat
+        return change(cat) if loc == locale else cat
+
+    monkeypatch.setattr(core, "_catalog", fake)
+
+
+def _patched(monkeypatch, locale, change):
+    def replace_messages(cat):
         return dataclasses.replace(cat, messages=change(dict(cat.messages)))
 
-    monkeypatch.setattr(i18n, "_catalog", fake)
+    _patched_catalog(monkeypatch, locale, replace_messages)
 
 
 def test_missing_translation_falls_back_to_english(monkeypatch):
@@ -112,7 +194,8 @@ def test_broken_placeholder_in_translation_falls_back_to_english(monkeypatch):
         return messages
 
     _patched(monkeypatch, "cs", break_it)
-    assert i18n.t("move.played", "cs", name="Eva", card="4") == "Eva played 4"
+    card = i18n.card_phrase("4", "classic", "cs")
+    assert i18n.t("move.played", "cs", name="Eva", card=card) == "Eva played 4"
 
 
 def test_untranslated_entries_count_as_missing(tmp_path, monkeypatch):

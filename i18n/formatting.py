@@ -1,0 +1,47 @@
+"""Lists and numbers the way each language writes them (CLDR data, through Babel).
+
+    >>> format_list(["Ana", "Bob"], "cs"), format_list(["3", "4"], "es", style="or")
+    ('Ana a\\xa0Bob', '3 o 4')
+    >>> format_percent(0.235, "cs"), format_decimal(23.5, "cs"), format_percent(0, "en")
+    ('23,5\\xa0%', '23,5', '0%')
+
+Czech and Spanish put a no-break space before "%" and Czech one after a one-letter "a"
+(so a line never ends with it); code never joins lists or formats numbers by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from babel import Locale
+from babel.lists import format_list as _babel_format_list
+from babel.numbers import format_decimal as _babel_format_decimal
+from babel.numbers import format_percent as _babel_format_percent
+
+from i18n.core import resolve_locale
+
+ListStyle = Literal["standard", "or"]
+
+
+def _babel_locale(locale: str) -> Locale:
+    return Locale.parse(resolve_locale(locale))
+
+
+def format_list(items: Iterable[str], locale: str, style: ListStyle = "standard") -> str:
+    """"A, B and C" / "A, B a C" / "A, B y C"; ``style="or"``: "A, B nebo C", "A, B o C"."""
+    return _babel_format_list(list(items), style=style, locale=_babel_locale(locale))
+
+
+def format_decimal(value: float, locale: str, digits: int = 1) -> str:
+    """A number with exactly ``digits`` decimals: "23,5" (cs, es), "23.5" (en), "1 234,0"."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return _babel_format_decimal(round(value, digits), format=pattern, locale=_babel_locale(locale))
+
+
+def format_percent(fraction: float, locale: str) -> str:
+    """A share as the locale writes percentages, to one decimal at most: "0 %", "23,5 %",
+    "50 %" (cs, es), "23.5%" (en)."""
+    return _babel_format_percent(
+        round(fraction, 3), locale=_babel_locale(locale), decimal_quantization=False
+    )

@@ -1,0 +1,99 @@
+"""Game terms ready for a sentence: a card or a token in the grammatical case it needs.
+
+Czech declines nouns ("hraje lamu", "na komára"); Spanish and English put an article before
+a card in running text ("juega una llama", "played a llama"). Code never edits words: it
+passes a :class:`Phrase`, and each translation picks the form its sentence needs::
+
+    {card}      the label: emoji + name in the nominative ("🦙 lama"), for lists and after ":"
+    {card.nom}  the name alone, nominative: "lama", "llama", "llama" — a sentence's subject
+    {card.acc}  the object form: "lamu", "una llama", "a llama" — after a verb or "na"/"sobre"
+
+The forms come from the catalogue: ``msgctxt "acc"`` entries of the name's key (a form a
+language lacks falls back to its own nominative). The cases are listed in :data:`CASES`;
+i18n/glossary/<locale>.toml records every term's forms and the tests hold both together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from i18n.core import has_key, translate
+
+# Grammatical cases a message may ask a phrase for, as `{card.acc}`; the msgctxt of their forms.
+CASES: tuple[str, ...] = ("nom", "acc")
+# The placeholders code fills with a Phrase (so a translation may write `{top.acc}`).
+PHRASE_PLACEHOLDERS: frozenset[str] = frozenset({"card", "top", "token"})
+VARIANTS: tuple[str, ...] = ("classic", "party", "komarami")
+
+# Card codes as the engine writes them → the catalogue key of their name.
+_CARD_KEYS = {"L": "card.llama", "P": "card.pink_llama"}
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A term in every case a message may ask for; formats as its label."""
+
+    label: str
+    nom: str
+    acc: str
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        return format(self.label, spec)
+
+
+def translate_variant(
+    key: str, variant: str, locale: str, count: int | None = None, *, case: str | None = None,
+    **params: object,
+) -> str:
+    """Like :func:`translate`, but prefers ``key.<variant>`` when it exists.
+
+    Lato z Komarami calls llamas mosquitoes, so ``card.llama.komarami`` overrides
+    ``card.llama`` for that variant only.
+    """
+    specific = f"{key}.{variant}"
+    chosen = specific if has_key(specific) else key
+    return translate(chosen, locale, count, case=case, **params)
+
+
+def _card_key(code: str) -> tuple[str, str]:
+    if code in _CARD_KEYS:
+        return _CARD_KEYS[code], ""
+    if len(code) == 2 and code[1] == "+" and code[0] in "123456":
+        return "card.plus", code[0]
+    if len(code) == 1 and code in "123456":
+        return "card.number", code
+    raise ValueError(f"unknown card code {code!r}")
+
+
+def card_name(
+    code: str, variant: str, locale: str, count: int | None = None, *, case: str | None = None
+) -> str:
+    """The name of an engine card code ("1".."6", "1+".."6+", "L", "P") in this variant.
+
+    With ``count``, the counted form ("2 lamy", "5 karet" style); with ``case``, that case's
+    form ("lamu"); with neither, the bare name.
+    """
+    key, value = _card_key(code)
+    if count is not None:
+        key += ".count"
+    return translate_variant(key, variant, locale, count, case=case, value=value)
+
+
+def card_phrase(code: str, variant: str, locale: str, emoji: str = "") -> Phrase:
+    """A card for a message: label "<emoji> <name>", and its name in every case."""
+    nom = card_name(code, variant, locale)
+    return Phrase(
+        label=f"{emoji} {nom}" if emoji else nom,
+        nom=nom,
+        acc=card_name(code, variant, locale, case="acc"),
+    )
+
+
+def token_phrase(kind: str, locale: str) -> Phrase:
+    """A token kind ("white", "black", "pink") with its value: "černý žeton (10)"."""
+    key = f"token.kind.{kind}"
+    nom = translate(key, locale)
+    return Phrase(label=nom, nom=nom, acc=translate(key, locale, case="acc"))
