@@ -18,10 +18,17 @@ from babel.messages.pofile import write_po
 from i18n.catalog import po_path, read_catalog
 
 EN_PREFIX = "en: "
+# Flags saying who reads a message (see docs/languages-and-cards.md), copied from English.
+MARKERS = frozenset({"public", "addressed"})
 
 
 def _english(message) -> str:
     return " | ".join(message.string) if isinstance(message.string, tuple) else message.string
+
+
+def _name(message) -> str:
+    key = message.id if isinstance(message.id, str) else message.id[0]
+    return f"{key} ({message.context})" if message.context else key
 
 
 def synced_text(locale: str, english: Catalog) -> tuple[str, list[str]]:
@@ -30,16 +37,16 @@ def synced_text(locale: str, english: Catalog) -> tuple[str, list[str]]:
         if not en_msg.id:
             continue
         note = EN_PREFIX + _english(en_msg)
-        ours = catalog.get(en_msg.id)
+        ours = catalog.get(en_msg.id, context=en_msg.context)
         if ours is None:
             empty = ("",) * catalog.num_plurals if isinstance(en_msg.id, tuple) else ""
-            ours = catalog.add(en_msg.id, empty)
+            ours = catalog.add(en_msg.id, empty, context=en_msg.context)
         comments = [c for c in en_msg.auto_comments]
         ours.auto_comments = [*comments, note]
+        # Who reads a message is English's call (the code decides it): copy the marker.
+        ours.flags = (ours.flags - MARKERS) | (en_msg.flags & MARKERS)
     stale = sorted(
-        m.id if isinstance(m.id, str) else m.id[0]
-        for m in catalog
-        if m.id and english.get(m.id) is None
+        _name(m) for m in catalog if m.id and english.get(m.id, context=m.context) is None
     )
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, no_location=True, sort_output=False)

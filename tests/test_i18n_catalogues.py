@@ -10,6 +10,7 @@ from babel.messages.pofile import read_po
 
 import i18n
 from i18n.catalog import load, placeholders, po_path
+from i18n.phrases import PHRASE_PLACEHOLDERS
 
 LOCALES = i18n.SUPPORTED_LOCALES
 OTHERS = [loc for loc in LOCALES if loc != "en"]
@@ -96,8 +97,7 @@ def test_placeholders_match_english(catalogs, locale):
 def test_every_message_formats(catalogs, locale):
     """No stray braces, every form fits in one Discord message once filled."""
     for key, msg in catalogs["en"].messages.items():
-        params = {name: "X" for form in msg.forms for name in placeholders(form)}
-        params.pop("count", None)
+        params = _dummy(msg)
         for n in (0, 1, 2, 5):
             text = i18n.t(key, locale, count=n if msg.plural else None, **params)
             assert "{" not in text and "}" not in text, key
@@ -162,8 +162,12 @@ def test_every_plural_message_covers_the_test_counts(catalogs, locale):
 
 
 def _dummy(msg):
+    """A value for each placeholder: a phrase for those code fills with one ({card.acc})."""
     names = {n for f in msg.forms for n in placeholders(f)} - {"count"}
-    return {n: "X" for n in names}
+    return {n: PHRASE if n in PHRASE_PLACEHOLDERS else "X" for n in names}
+
+
+PHRASE = i18n.Phrase(label="X", nom="X", acc="X")
 
 
 # ---- application commands --------------------------------------------------------------------
@@ -258,3 +262,12 @@ def test_game_words_per_language():
     assert i18n.t("token.label", "es") == "Fichas"
     assert i18n.t("action.quit", "es") == "Plantarse"
     assert i18n.card_name("L", "komarami", "cs") == "komár"
+
+
+@pytest.mark.parametrize("locale", OTHERS)
+def test_translated_names_join_words_one_way(locale):
+    """Czech and Spanish command and option names use "-" between words, never "_"."""
+    names = {k: i18n.t(k, locale) for k in i18n.message_keys()
+             if k.startswith("cmd.") and k.endswith(".name")}
+    mixed = {k: n for k, n in names.items() if "_" in n}
+    assert not mixed, f"write these with '-': {mixed}"
