@@ -8,13 +8,24 @@ from __future__ import annotations
 
 import discord
 
+import i18n
 from hosting.options import MAX_SEATS, MIN_SEATS
 from hosting.views import GameView, SeatView, Status
 from lama import events as ev
 from lama.rules import TokenKind, get_ruleset
 
 from .mentions import command
-from .text import card_label, cards_text, move_line, seat_name, t, tokens_text, variant_name
+from .text import (
+    card_label,
+    card_phrase,
+    cards_text,
+    choices_text,
+    move_line,
+    seat_name,
+    t,
+    tokens_text,
+    variant_name,
+)
 
 COLOUR = {"classic": 0xF4D35E, "party": 0xF15BB5, "komarami": 0x4CAF50}
 RECENT_SHOWN = 5
@@ -150,7 +161,7 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
         if r.emptied_hand:
             lines.append(t("round.emptied", locale, name=name))
             if r.token_returned:
-                token = t(f"token.kind.{TokenKind(r.token_returned).name.lower()}", locale)
+                token = i18n.token_phrase(TokenKind(r.token_returned).name.lower(), locale)
                 total = _score(view, r.score_after, locale)
                 lines.append(t("round.returned", locale, name=name, token=token, total=total))
             elif r.score_before == 0:
@@ -183,7 +194,7 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
     if len(winners) == 1:
         embed.description = t("game.winner", locale, name=winners[0], count=best)
     else:
-        names = ", ".join(winners)
+        names = i18n.format_list(winners, locale)
         embed.description = t("game.shared_winners", locale, names=names, count=best)
     standings = sorted(view.seats, key=lambda s: (s.score, s.index))
     lines = [
@@ -245,7 +256,7 @@ def _turn_line(view: GameView, obs, locale: str) -> str:
         return t("hand.waiting", locale, name=_name_of(view, obs.current_seat, locale))
     first = t("hand.extra_turn" if obs.extra_turn else "hand.your_turn", locale)
     if obs.legal_plays:
-        cards = ", ".join(card_label(c.code, locale, variant) for c in obs.legal_plays)
+        cards = choices_text(obs.legal_plays, locale, variant)
         return f"**{first}** {t('hand.playable', locale, cards=cards)}"
-    top = card_label(obs.top_card.code, locale, variant)
+    top = card_phrase(obs.top_card.code, locale, variant)
     return f"**{first}** {t('hand.nothing_playable', locale, top=top)}"

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
+import i18n
 from hosting import HostingError, Problem, options
 from hosting.views import GameView
 from lama import IllegalAction, Reason
 
 from .mentions import command
-from .text import card_label, seat_name, t, variant_name
+from .text import card_phrase, choices_text, seat_name, t, variant_name
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -81,12 +82,15 @@ def explain(error: Exception, locale: str, view: GameView | None = None) -> str:
 def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -> str:
     variant = view.options.variant if view else "party"
     key = _REASON_KEYS[error.reason]
+    unknown = i18n.Phrase("?", "?", "?")
     params: dict[str, Any] = {
         "variant": variant_name(variant, locale),
-        "card": card_label(error.card.code, locale, variant) if error.card else "?",
-        "top": card_label(view.top_card, locale, variant) if view and view.top_card else "?",
-        "cards": ", ".join(card_label(c.code, locale, variant) for c in error.playable),
+        "card": card_phrase(error.card.code, locale, variant) if error.card else unknown,
+        "top": card_phrase(view.top_card, locale, variant) if view and view.top_card else unknown,
+        "cards": choices_text(error.playable, locale, variant),
     }
+    if error.reason is Reason.ALREADY_QUIT and _timed_out(error, view):
+        key = "error.timed_out"
     if error.reason is Reason.NOT_YOUR_TURN:
         if view is None or view.current_seat is None:
             return t("error.not_your_turn.short", locale)
@@ -94,6 +98,13 @@ def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -
     if error.reason is Reason.CARD_NOT_PLAYABLE and not error.playable:
         key = "error.card_not_playable.none"
     return t(key, locale, **params)
+
+
+def _timed_out(error: IllegalAction, view: GameView | None) -> bool:
+    """The seat is out of this round because its turn timer ran out, not by its own quit."""
+    if view is None or error.seat is None or not 0 <= error.seat < len(view.seats):
+        return False
+    return view.seats[error.seat].timed_out
 
 
 def _explain_problem(error: HostingError, locale: str) -> str:
@@ -110,7 +121,7 @@ def _explain_problem(error: HostingError, locale: str) -> str:
     if "channel_id" in details:
         params["channel"] = f"<#{details['channel_id']}>"
     if "channel_ids" in details:
-        params["games"] = ", ".join(f"<#{c}>" for c in details["channel_ids"])
+        params["games"] = i18n.format_list([f"<#{c}>" for c in details["channel_ids"]], locale)
     key = _PROBLEM_KEYS[error.problem]
     if error.problem is Problem.NOT_HOST and details.get("admin_ok"):
         key = "error.not_host_or_admin"  # cancel and kick: Manage Server may, too

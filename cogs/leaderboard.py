@@ -12,7 +12,6 @@ import re
 from typing import TYPE_CHECKING
 
 import discord
-from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
@@ -48,6 +47,12 @@ PERIOD_KEYS = {
     Period.ALL_TIME: "stats.period.all_time",
     Period.MONTH: "stats.period.month",
     Period.WEEK: "stats.period.week",
+}
+# A title per period, not "Leaderboard: {period}": the choice names do not fit mid-sentence.
+TITLE_KEYS = {
+    Period.ALL_TIME: "leaderboard.title.all_time",
+    Period.MONTH: "leaderboard.title.month",
+    Period.WEEK: "leaderboard.title.week",
 }
 
 
@@ -129,13 +134,13 @@ def metric(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
     if sort is LeaderboardSort.WINS:
         return f"**{t('stats.wins.count', locale, count=row.wins)}** · {games}"
     if sort is LeaderboardSort.WIN_RATE:
-        rate = format_percent(row.win_rate, format="#,##0.#%", locale=locale)
+        rate = i18n.format_percent(row.win_rate, locale)
         return f"**{rate}** · {t('stats.wins.count', locale, count=row.wins)} · {games}"
     if sort is LeaderboardSort.AVG_SCORE:
-        value = format_decimal(round(row.avg_score, 1), format="#,##0.0", locale=locale)
+        value = i18n.format_decimal(row.avg_score, locale)
         return f"**{t('leaderboard.value.avg_score', locale, score=value)}** · {games}"
     if sort is LeaderboardSort.TOKENS:
-        value = format_decimal(round(row.tokens_per_game, 1), format="#,##0.0", locale=locale)
+        value = i18n.format_decimal(row.tokens_per_game, locale)
         return f"**{t('leaderboard.value.tokens', locale, value=value)}** · {games}"
     if sort is LeaderboardSort.CLEAN_ROUNDS:
         clean = t("leaderboard.value.clean_rounds", locale, count=row.clean_rounds)
@@ -164,8 +169,7 @@ def variant_label(variant: str | None, locale: str) -> str:
 
 
 def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
-    period = t(PERIOD_KEYS[board.period], locale)
-    embed = discord.Embed(title=t("leaderboard.title", locale, period=period), colour=COLOUR)
+    embed = discord.Embed(title=t(TITLE_KEYS[board.period], locale), colour=COLOUR)
     heading = f"**{t(SORT_KEYS[board.sort], locale)}** · {variant_label(board.variant, locale)}"
     if board.sort is LeaderboardSort.WIN_RATE:
         heading += "\n" + t("leaderboard.min_games", locale, count=board.min_games)

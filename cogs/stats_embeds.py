@@ -8,7 +8,6 @@ several pages (one embed each).
 from __future__ import annotations
 
 import discord
-from babel.numbers import format_decimal, format_percent
 
 import i18n
 from hosting.stats import Replay, ReplaySeat
@@ -30,11 +29,11 @@ def _date(timestamp: int) -> str:
 
 
 def _decimal(value: float, locale: str) -> str:
-    return format_decimal(round(value, 1), format="#,##0.0", locale=locale)
+    return i18n.format_decimal(value, locale)
 
 
 def _percent(value: float, locale: str) -> str:
-    return format_percent(value, format="#,##0.#%", locale=locale)
+    return i18n.format_percent(value, locale)
 
 
 def _variant(variant: str, locale: str) -> str:
@@ -117,7 +116,7 @@ def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
         return embed
     lines = []
     for g in games:
-        players = ", ".join(_player(p, locale) for p in g.players)
+        players = i18n.format_list([_player(p, locale) for p in g.players], locale)
         winners = i18n.format_list([_player(p, locale) for p in g.winners], locale)
         lines.append(
             t(
@@ -242,7 +241,9 @@ def replay_pages(replay: Replay, locale: str) -> list[discord.Embed]:
     title = t(
         "replay.title", locale, game_id=replay.game_id, variant=_variant(replay.variant, locale)
     )
-    players = ", ".join(_seat_name(s, locale, with_level=True) for s in replay.seats)
+    players = i18n.format_list(
+        [_seat_name(s, locale, with_level=True) for s in replay.seats], locale
+    )
     when = _date(replay.finished_at) if replay.finished_at else "—"
     description = t("replay.description", locale, date=when, target=replay.target, players=players)[
         :1000

@@ -38,11 +38,23 @@ def card_name(code: str, locale: str, variant: str) -> str:
 
 def card_label(code: str, locale: str, variant: str) -> str:
     """A card as text a screen reader can say and a player can scan: emoji plus its name."""
-    return f"{card_emoji(code, variant)} {card_name(code, locale, variant)}"
+    return card_phrase(code, locale, variant).label
+
+
+def card_phrase(code: str, locale: str, variant: str) -> i18n.Phrase:
+    """A card for a sentence: `{card}` is its label, `{card.acc}` "lamu" / "una llama"."""
+    return i18n.card_phrase(code, variant, locale, emoji=card_emoji(code, variant))
 
 
 def cards_text(cards, locale: str, variant: str) -> str:
+    """A hand or what is left of it: an inventory, one label after another."""
     return ", ".join(card_label(c.code, locale, variant) for c in cards)
+
+
+def choices_text(cards, locale: str, variant: str) -> str:
+    """Cards to choose from, as the language says "A, B or C" ("A, B nebo C", "A, B o C")."""
+    labels = [card_label(c.code, locale, variant) for c in cards]
+    return i18n.format_list(labels, locale, style="or")
 
 
 def tokens_text(tokens, locale: str) -> str:
@@ -77,7 +89,7 @@ def move_line(event, name: str, locale: str, variant: str) -> str | None:
     """A move as one line ("Alice played 4"), for the table and replays; None if not a move."""
     if isinstance(event, ev.CardPlayed):
         return t(
-            "move.played", locale, name=name, card=card_label(event.card.code, locale, variant)
+            "move.played", locale, name=name, card=card_phrase(event.card.code, locale, variant)
         )
     if isinstance(event, ev.CardDrawn):
         return t("move.drew", locale, name=name)

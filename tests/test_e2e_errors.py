@@ -134,7 +134,7 @@ async def test_play_a_card_that_does_not_fit_names_the_playable_ones(fake_discor
     wrong = next(c for c in obs.hand if c not in obs.legal_plays)
     async with Unchanged(fake, bot, game_id, channel):
         result = await fake.slash(mover, channel, "play", card=wrong.code)
-    refused(result, "can't be played on", "You can play:")
+    refused(result, "You can't play a ", "You can play:")
     for card in obs.legal_plays:
         assert bot_card_name(card) in result.text
 

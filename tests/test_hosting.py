@@ -301,6 +301,26 @@ async def test_an_expired_turn_quits_the_round_for_the_player(service, clock, up
     assert service.view(game_id).seats[seat].has_quit
 
 
+async def test_the_view_says_a_seat_is_out_because_its_time_ran_out(service, clock, updates):
+    game_id = await started(service)
+    seat = service.view(game_id).current_seat
+    clock.advance(60)
+    await service.fire_due_timers()
+    timed_out = next(u for u in updates if NoticeKind.TIMED_OUT in [n.kind for n in u.notices])
+    assert timed_out.view.seats[seat].timed_out  # the update that announces it says so
+    assert service.view(game_id).seats[seat].timed_out
+
+
+async def test_a_seat_that_quits_by_itself_did_not_time_out(service):
+    game_id = await started(service)
+    view = service.view(game_id)
+    user = current_user(service, game_id)
+    await service.quit_round(game_id, user)
+    seat = view.current_seat
+    after = service.view(game_id).seats[seat]
+    assert after.has_quit and not after.timed_out
+
+
 async def test_three_expired_turns_in_a_row_hand_the_seat_to_an_ai(service, clock, updates):
     options = GameOptions(ai_level="easy", turn_timeout=60, target=200)
     game_id = await started(service, humans=(ALICE, BOB, CAROL), options=options)

@@ -1,0 +1,235 @@
+"""Czech and Spanish as native speakers write them: the wordings players reported, in the
+places the bot shows them (renderers fed plain views; no Discord needed)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+import i18n
+from cogs import embeds, errors, leaderboard
+from cogs.text import move_line, seat_name, tokens_text
+from hosting.stats import LeaderboardPage, Period
+from hosting.views import GameOptions, GameView, SeatView, Status
+from lama import Card, Game, IllegalAction, Reason
+from lama import events as ev
+from store import LeaderboardRow, LeaderboardSort
+
+NBSP = "\u00a0"
+
+
+def view(variant="classic", status=Status.RUNNING, winners=(), top="L", **seat_changes):
+    seats = (
+        SeatView(0, "Player1", 101, None, card_count=3, score=12),
+        SeatView(1, "Player2", 102, None, card_count=4, score=19),
+        SeatView(2, "", None, "normal", card_count=2, score=12),
+    )
+    seats = tuple(
+        replace(s, **seat_changes.get(f"seat{s.index}", {})) for s in seats
+    )
+    return GameView(
+        game_id=7, guild_id=1, channel_id=2, host_id=101, status=status,
+        options=GameOptions(variant=variant, target=40, turn_timeout=120), seats=seats,
+        round_number=2, top_card=top, draw_pile_size=20, current_seat=0, winners=winners,
+    )
+
+
+def played(code, variant, locale):
+    return move_line(ev.CardPlayed(0, Card.from_code(code), 3), "Eva", locale, variant)
+
+
+# ------------------------------------------------------------------------------ Czech
+
+
+@pytest.mark.parametrize(
+    ("code", "variant", "line"),
+    [
+        ("L", "classic", "Eva hraje lamu"),
+        ("P", "party", "Eva hraje růžovou lamu"),
+        ("L", "komarami", "Eva hraje komára"),
+        ("4", "classic", "Eva hraje 4"),
+    ],
+)
+def test_czech_cards_are_played_in_the_accusative(code, variant, line):
+    assert played(code, variant, "cs") == line
+
+
+def test_czech_nothing_to_play_on_a_llama_says_na_lamu():
+    top = i18n.card_phrase("L", "classic", "cs")
+    assert i18n.t("hand.nothing_playable", "cs", top=top) == (
+        "Na lamu nemáš co zahrát: lízni si, nebo odstup."
+    )
+
+
+def test_czech_a_card_that_does_not_fit_is_refused_na_lamu():
+    error = IllegalAction(Reason.CARD_NOT_PLAYABLE, 0, Card.from_code("2"),
+                          (Card.from_code("L"), Card.from_code("1")))
+    assert errors.explain(error, "cs", view(top="L")) == (
+        "2️⃣ 2 nejde zahrát na lamu. Můžeš zahrát: 🦙 lama nebo 1️⃣ 1."
+    )
+
+
+def test_czech_shared_winners_are_joined_with_a():
+    finished = view(status=Status.FINISHED, winners=(0, 2))
+    ai = seat_name(finished.seats[2], "cs")
+    text = embeds.game_end_embed(finished, "cs").description
+    assert text == f"O vítězství se dělí Player1 a{NBSP}{ai} (12 bodů)!"
+
+
+def test_czech_round_summary_tells_everyone_when_their_hand_comes():
+    ended = ev.RoundEnded(1, ev.RoundEndReason.ALL_QUIT, ())
+    text = embeds.round_summary_embed(view(), ended, "cs").description
+    assert "Nové karty vám přijdou do soukromé zprávy, až budete na tahu; " in text
+    assert " ti " not in text and "budeš" not in text
+
+
+def test_czech_the_last_player_in_the_round_may_not_draw():
+    event = ev.ForcedQuit(0, ev.ForcedQuitReason.ALONE)
+    assert move_line(event, "Eva", "cs", "classic") == (
+        "Eva musí odstoupit (nemá co zahrát a jako poslední v kole si nesmí líznout)"
+    )
+
+
+def test_czech_extra_turn_after_a_plus_card():
+    assert i18n.t("hand.extra_turn", "cs") == "Tah navíc! Po plusové kartě hraješ znovu."
+
+
+def test_czech_command_descriptions_read_right():
+    assert i18n.t("cmd.hand.description", "cs") == "Znovu ukáže tvé karty (uvidíš je jen ty)"
+    assert i18n.t("cmd.new.option.variant.description", "cs").startswith(
+        "Kterou variantu hry LAMA hrát"
+    )
+
+
+def row(win_rate=0.0):
+    return LeaderboardRow(rank=1, user_id=5, games=4, wins=0, win_rate=win_rate, avg_score=23.5,
+                          tokens=94, tokens_per_game=23.5, clean_rounds=0)
+
+
+@pytest.mark.parametrize(("locale", "rate"), [("cs", f"0{NBSP}%"), ("es", f"0{NBSP}%"),
+                                                ("en", "0%")])
+def test_percentages_follow_the_locale(locale, rate):
+    assert leaderboard.metric(row(), LeaderboardSort.WIN_RATE, locale).startswith(f"**{rate}**")
+
+
+def test_czech_decimals_use_a_comma():
+    text = leaderboard.metric(row(), LeaderboardSort.AVG_SCORE, "cs")
+    assert text.startswith("**⌀ 23,5 bodu**")
+
+
+def board(period):
+    return LeaderboardPage(guild_id=1, sort=LeaderboardSort.WINS, variant=None, period=period,
+                           page=0, pages=1, total=1, rows=(row(),), me=None, min_games=1)
+
+
+@pytest.mark.parametrize(
+    ("locale", "title"),
+    [
+        ("cs", "Žebříček LAMA za celou dobu"),
+        ("es", "Clasificación histórica de LAMA"),
+        ("en", "LAMA leaderboard: all time"),
+    ],
+)
+def test_the_all_time_leaderboard_title(locale, title):
+    assert leaderboard.leaderboard_embed(board(Period.ALL_TIME), locale).title == title
+
+
+def test_czech_has_no_gender_hedges():
+    hedged = [
+        (key, form)
+        for key, message in i18n.core.catalog("cs").messages.items()
+        for form in message.forms
+        if re.search(r"\w\((a|la|y|i)\)", form)
+    ]
+    assert not hedged, "write around the gender (present tense, 'můžeš'), never 'mohl(a)'"
+
+
+def test_czech_forget_me_command_is_grammatical():
+    assert i18n.t("cmd.forget-me.name", "cs") == "smazat-statistiky"
+
+
+# ----------------------------------------------------------------------------- Spanish
+
+
+def test_spanish_plus_card_is_carta_mas_nowhere():
+    extra = move_line(ev.ExtraTurn(0), "Ana", "es", "party")
+    assert extra == "Ana juega una carta «+»: ¡vuelve a jugar!"
+    assert i18n.t("hand.extra_turn", "es") == (
+        "¡Turno extra! Jugaste una carta «+», así que vuelves a jugar."
+    )
+    for key in ("rules.party", "card.plus.hint", "variant.party.description"):
+        assert "«+»" in i18n.t(key, "es") and "carta más" not in i18n.t(key, "es"), key
+
+
+@pytest.mark.parametrize(
+    ("code", "variant", "line"),
+    [
+        ("L", "classic", "Eva juega una llama"),
+        ("P", "party", "Eva juega la llama rosa"),
+        ("L", "komarami", "Eva juega un mosquito"),
+        ("4", "classic", "Eva juega un 4"),
+    ],
+)
+def test_spanish_cards_take_their_article(code, variant, line):
+    assert played(code, variant, "es") == line
+
+
+def test_spanish_nothing_fits_sobre_una_llama():
+    top = i18n.card_phrase("L", "classic", "es")
+    assert i18n.t("hand.nothing_playable", "es", top=top) == (
+        "Nada de tu mano va sobre una llama: roba o plántate."
+    )
+
+
+def test_spanish_shared_winners_are_joined_with_y():
+    finished = view(status=Status.FINISHED, winners=(0, 2))
+    ai = seat_name(finished.seats[2], "es")
+    text = embeds.game_end_embed(finished, "es").description
+    assert text == f"¡Player1 y {ai} comparten la victoria con 12 puntos cada uno!"
+
+
+def test_spanish_round_starter_is_the_subject_first():
+    started = ev.RoundStarted(3, 1, Card.from_code("4"))
+    assert embeds.describe_event(started, view(), "es") == "Player2 empieza esta ronda."
+
+
+def test_spanish_no_tokens_reads_sin_fichas():
+    assert tokens_text((), "es") == "sin fichas"
+    seats = embeds.table_embed(view(seat1={"score": 0}), "es").fields[0].value
+    assert "sin fichas (0)" in seats
+
+
+def test_spanish_lobby_settings_have_colons():
+    lobby = embeds.lobby_embed(view(status=Status.LOBBY), "es").description
+    assert "Meta: 40 puntos · tiempo por turno: 120 s" in lobby
+
+
+def test_spanish_round_summary_speaks_to_each_player():
+    ended = ev.RoundEnded(1, ev.RoundEndReason.ALL_QUIT, ())
+    text = embeds.round_summary_embed(view(), ended, "es").description
+    assert "Cada jugador recibirá su nueva mano por mensaje directo cuando le toque; " in text
+    assert "Tu nueva mano" not in text
+
+
+def observation(seat=0, has_quit=(True, False, False)):
+    obs = Game.new("classic", 3, 1).observation(seat)
+    return replace(obs, has_quit=has_quit, is_my_turn=False, round_number=2)
+
+
+def test_spanish_hand_after_a_time_out_says_time_ran_out():
+    timed_out = view(seat0={"has_quit": True, "timed_out": True})
+    text = embeds.hand_embed(timed_out, observation(), "es").description
+    assert "Se te acabó el tiempo: quedas fuera de esta ronda." in text
+    assert "Te has plantado" not in text
+
+
+def test_a_move_after_a_time_out_is_refused_with_the_reason():
+    timed_out = view(seat0={"has_quit": True, "timed_out": True})
+    error = IllegalAction(Reason.ALREADY_QUIT, 0)
+    assert errors.explain(error, "es", timed_out) == (
+        "Se te acabó el tiempo: quedas fuera de esta ronda. Espera a la siguiente."
+    )
+    quit_ = view(seat0={"has_quit": True})
+    assert errors.explain(error, "cs", quit_) == "V tomto kole už nehraješ: počkej na další."
