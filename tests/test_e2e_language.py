@@ -71,7 +71,7 @@ async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_a_picture
     lobby = await fake.slash(alice, channel, "lama new", variant="party")
     assert i18n.t("lobby.title", "en", variant=i18n.t("variant.party", "en")) in lobby.text
     joined = await fake.slash(bob, channel, "lama join")
-    assert joined.ephemeral and joined.text == "Jsi ve hře."  # said to Bob, not "Bob se přidává ke hře."
+    assert joined.ephemeral and joined.text == "Jsi ve hře."  # not "Bob se přidává"
     started = await fake.slash(alice, channel, "lama start")
     assert started.text == i18n.t("lobby.started", "en")
     game_id = bot.service.game_in_channel(channel.id).game_id
