@@ -233,3 +233,11 @@ def test_a_move_after_a_time_out_is_refused_with_the_reason():
     )
     quit_ = view(seat0={"has_quit": True})
     assert errors.explain(error, "cs", quit_) == "V tomto kole už nehraješ: počkej na další."
+
+
+def test_spanish_has_one_word_for_the_target_and_names_all_time_historica():
+    assert i18n.t("stats.period.all_time", "es") == "Histórica"
+    texts = [form for message in i18n.core.catalog("es").messages.values()
+             for form in message.forms]
+    assert not [text for text in texts if "objetivo" in text.lower()]
+    assert i18n.t("error.invalid_target", "es", min=10, max=200).startswith("La meta")
