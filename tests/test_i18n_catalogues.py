@@ -62,7 +62,12 @@ def test_plural_header_agrees_with_cldr(catalogs, locale):
 @pytest.mark.parametrize("locale", OTHERS)
 def test_no_key_missing(catalogs, locale):
     missing = sorted(set(catalogs["en"].messages) - set(catalogs[locale].messages))
-    assert not missing, f"{locale} lacks: {missing}"
+    assert not missing, (
+        f"{locale} lacks: {missing}. Run `python -m i18n.sync` and translate them in "
+        f"i18n/locales/{locale}/LC_MESSAGES/lamabot.po, using the glossary "
+        f"(i18n/glossary/{locale}.toml) and `{{card.acc}}` where a card is an object; "
+        "docs/languages-and-cards.md says how"
+    )
 
 
 @pytest.mark.parametrize("locale", OTHERS)
