@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -324,7 +325,8 @@ class Renderer:
             return
         locale = await self._dm_locale(notice.user_id, view)
         text = personal_notice_text(notice, locale)
-        await self._edit(view, MessageKey.hand(notice.seat), content=text, view=None)
+        closed: dict[str, Any] = {"content": text, "embeds": [], "attachments": [], "view": None}
+        await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
 
     async def _dms_closed_for(self, view: GameView, seat: int, error: discord.Forbidden) -> None:
         """Say in the channel how to get the hand another way; the game carries on."""

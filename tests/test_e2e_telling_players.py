@@ -33,6 +33,7 @@ async def test_a_kicked_player_is_told_who_removed_them(fake_discord, lamabot):
     await settle(bot, game_id)
     told = [t for t in dm_texts(fake, carol) if "removed" in t]
     assert told and "Alice removed you from the game" in told[-1], dm_texts(fake, carol)
+    assert "your turn" not in told[-1]  # the closed hand keeps no stale turn
     assert not any("Carol left the game" in t for t in dm_texts(fake, carol))
     public = [m.text for m in fake.public_messages(channel)]
     assert any("Alice removed Carol from the game" in t for t in public), public
