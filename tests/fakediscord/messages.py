@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from . import threads
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
 from .ids import iso_now
 from .model import EPHEMERAL, LOADING, FakeAttachment, FakeChannel, FakeMessage
@@ -112,7 +113,10 @@ def _sendable(fake: FakeDiscord, channel: FakeChannel, files: list[UploadedFile]
             raise CANNOT_DM
         return
     allowed = discord.Permissions(fake.guild.channel_permissions(fake.bot, channel))
-    if not (allowed.view_channel and allowed.send_messages):
+    may_send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
+    if not (allowed.view_channel and may_send):
+        raise MISSING_PERMISSIONS
+    if channel.thread is not None and channel.thread.locked and not allowed.manage_threads:
         raise MISSING_PERMISSIONS
     if files and not allowed.attach_files:
         raise MISSING_PERMISSIONS
@@ -140,6 +144,7 @@ async def create_message(fake: FakeDiscord, call: RestCall) -> Any:
     if (body.get("flags") or 0) & EPHEMERAL:
         fake.record_error("invalid_body", f"{call.route}: ephemeral outside interactions", call)
         raise DiscordError(400, 50035, "Invalid Form Body")
+    await threads.reopen_for_message(fake, channel)
     message = new_message(fake, channel, body, call.files)
     await announce(fake, "MESSAGE_CREATE", message)
     return message.to_json()

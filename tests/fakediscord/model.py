@@ -122,6 +122,7 @@ class FakeMessage:
     edited_timestamp: str | None = None
     deleted: bool = False
     edits: int = 0
+    started_thread: Any = None  # the FakeChannel of a thread started from this message
 
     @property
     def ephemeral(self) -> bool:
@@ -198,24 +199,54 @@ class FakeMessage:
             data["interaction_metadata"] = self.interaction
         if with_guild and self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.started_thread is not None:
+            data["thread"] = self.started_thread.to_json()
         return data
+
+
+THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
+
+
+@dataclass
+class ThreadState:
+    """What Discord keeps about a thread beyond a channel (its `thread_metadata`)."""
+
+    parent: FakeChannel
+    owner_id: int
+    created: str = field(default_factory=iso_now)
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archived_at: str = field(default_factory=iso_now)  # last change of `archived`
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "archived": self.archived, "locked": self.locked,
+            "auto_archive_duration": self.auto_archive_duration,
+            "archive_timestamp": self.archived_at, "create_timestamp": self.created,
+        }
 
 
 @dataclass
 class FakeChannel:
     id: int
     name: str | None
-    type: int = 0  # 0 guild text, 1 DM
+    type: int = 0  # 0 guild text, 1 DM, 11 public thread
     guild_id: int | None = None
     position: int = 0
     recipient: FakeUser | None = None  # DM channels only
     # target id → (type 0 role / 1 member, allow, deny)
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     messages: list[FakeMessage] = field(default_factory=list)
+    thread: ThreadState | None = None  # threads only
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.thread is not None
 
     @property
     def mention(self) -> str:
@@ -229,6 +260,8 @@ class FakeChannel:
                 "id": str(self.id), "type": 1, "last_message_id": last, "flags": 0,
                 "recipients": [self.recipient.to_json()],
             }
+        if self.thread is not None:
+            return self._thread_json(last)
         return {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id),
             "name": self.name, "position": self.position, "parent_id": None, "nsfw": False,
@@ -237,6 +270,17 @@ class FakeChannel:
                 {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
                 for target, (kind, allow, deny) in self.overwrites.items()
             ],
+        }
+
+    def _thread_json(self, last: str | None) -> dict[str, Any]:
+        assert self.thread is not None
+        count = len([m for m in self.messages if not m.ephemeral and m.type == 0])
+        return {
+            "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id),
+            "parent_id": str(self.thread.parent.id), "owner_id": str(self.thread.owner_id),
+            "name": self.name, "last_message_id": last, "rate_limit_per_user": 0, "flags": 0,
+            "message_count": count, "total_message_sent": count, "member_count": 1,
+            "thread_metadata": self.thread.metadata(),
         }
 
     def visible_messages(self) -> list[FakeMessage]:
@@ -273,7 +317,10 @@ class FakeGuild:
         return ALL_PERMISSIONS if value & administrator else value
 
     def channel_permissions(self, user: FakeUser, channel: FakeChannel) -> int:
-        """Discord's permission algorithm: roles, then @everyone, role and member overwrites."""
+        """Discord's permission algorithm: roles, then @everyone, role and member overwrites;
+        a thread has its parent channel's permissions."""
+        if channel.thread is not None:
+            channel = channel.thread.parent
         value = self.base_permissions(user)
         if value == ALL_PERMISSIONS:
             return value
@@ -326,8 +373,10 @@ class FakeGuild:
             unavailable=False, large=False, member_count=len(self.members),
             joined_at=self.owner.joined_at, lazy=True,
             members=[self.member_json(u) for u in self.members.values()],
-            channels=[c.to_json() for c in self.channels.values()],
-            threads=[], presences=[], voice_states=[], stage_instances=[],
+            channels=[c.to_json() for c in self.channels.values() if not c.is_thread],
+            threads=[c.to_json() for c in self.channels.values()
+                     if c.thread is not None and not c.thread.archived],
+            presences=[], voice_states=[], stage_instances=[],
             guild_scheduled_events=[], soundboard_sounds=[],
         )
         return data
