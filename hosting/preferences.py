@@ -105,8 +105,9 @@ class Preferences:
             self._chosen.pop(user_id, None)
 
     def forget_user(self, user_id: int) -> None:
-        """The user's data is erased from the store: forget their choice here too."""
+        """The user's data is erased from the store: forget what we know of them here too."""
         self._chosen.pop(user_id, None)
+        self._last_seen.pop(user_id, None)
 
     def reader_locale(self, user_id: int, client_locale: str) -> str:
         """An answer's language: the user's choice, else their client's; the client's is

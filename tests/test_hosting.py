@@ -20,6 +20,7 @@ from hosting import (
     Status,
 )
 from hosting.options import TIMEOUTS_BEFORE_AI
+from hosting.views import MessageKind
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
 from store import LeaderboardSort
 from tests import driver
@@ -443,6 +444,14 @@ async def test_playing_a_card_code_that_does_not_exist_is_refused_as_not_in_hand
 
 
 # ---------------------------------------------------------------- messages
+
+
+def test_a_hand_message_key_names_its_seat_and_the_others_none():
+    assert MessageKey.hand(2).seat == 2
+    with pytest.raises(ValueError):
+        MessageKey(MessageKind.HAND)
+    with pytest.raises(ValueError):
+        MessageKey(MessageKind.TABLE, seat=1)
 
 
 async def test_message_ids_are_stored_at_once_without_a_writer(service, store, clock):

@@ -60,3 +60,10 @@ async def test_the_setting_is_unknown_until_the_servers_settings_are_loaded(stor
     fresh = Preferences(store, FakeClock())
     assert fresh.public_locale(GUILD, "cs") == "cs"
     assert await fresh.load_public_locale(GUILD, "cs") == "es"
+
+
+async def test_forgetting_a_user_forgets_their_languages_too(preferences):
+    await preferences.set_user_choice(ALICE, "cs")
+    preferences.reader_locale(ALICE, "es-ES")
+    preferences.forget_user(ALICE)
+    assert preferences.dm_locale(ALICE, "en") == "en"
