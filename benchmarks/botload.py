@@ -145,9 +145,9 @@ class Players:
         opened = await self._timed(
             "lobby", fake.slash(host, channel, "lama new", ai_seats=self.config.ai_seats)
         )
-        while not self.stop.is_set():
-            for user in others:
-                await self._timed("lobby", fake.slash(user, channel, "lama join"))
+        for user in others:
+            await self._timed("lobby", fake.slash(user, channel, "lama join"))
+        while not self.stop.is_set():  # a rematch seats everyone again: no joins needed
             await self._timed("lobby", fake.slash(host, channel, "lama start"))
             seen = len(channel.messages)
             tasks = [asyncio.create_task(self.human(user, channel)) for user in users]

@@ -60,13 +60,14 @@ def lobby_embed(view: GameView, locale: str) -> discord.Embed:
     elif view.status is not Status.LOBBY:
         embed.description = t("lobby.started", locale)
     else:
-        embed.description = "\n".join(
-            [
-                t("lobby.description", locale, name=f"<@{view.host_id}>"),
-                t("lobby.settings", locale, target=opts.target, seconds=opts.turn_timeout),
-                _lobby_readiness(view, locale),
-            ]
-        )
+        lines = [
+            t("lobby.description", locale, name=f"<@{view.host_id}>"),
+            t("lobby.settings", locale, target=opts.target, seconds=opts.turn_timeout),
+            _lobby_readiness(view, locale),
+        ]
+        if view.rematch_of is not None:
+            lines.insert(0, t("lobby.rematch_of", locale, game_id=view.rematch_of))
+        embed.description = "\n".join(lines)
     embed.add_field(
         name=t("lobby.seats", locale, taken=len(view.seats), max=MAX_SEATS),
         value="\n".join(_lobby_seat(view, s, locale) for s in view.seats) or "—",

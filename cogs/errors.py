@@ -21,7 +21,7 @@ from hosting.views import GameView
 from lama import IllegalAction, Reason
 
 from .mentions import command
-from .text import card_phrase, choices_text, seat_name, t, variant_name
+from .text import card_phrase, choices_text, jump_link, seat_name, t, variant_name
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -45,12 +45,15 @@ _PROBLEM_KEYS = {
     Problem.STALE_BUTTON: "error.stale_button",
     Problem.NOT_SEATED: "error.user_not_in_game",
     Problem.CANNOT_KICK_SELF: "error.cannot_kick_self",
+    Problem.NOT_A_PLAYER: "error.rematch_not_a_player",
+    Problem.ALREADY_IN_REMATCH: "error.already_in_rematch",
     Problem.BAD_OPTION: "error.bad_option",
     Problem.WRONG_CHANNEL: "error.guild_only",
 }
 _COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead (else "lama hand")
     Problem.NO_GAME_HERE: "lama new",
     Problem.CANNOT_KICK_SELF: "lama leave",
+    Problem.NOT_A_PLAYER: "lama new",
 }
 _REASON_KEYS = {
     Reason.NOT_YOUR_TURN: "error.not_your_turn",
@@ -117,6 +120,7 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
         "link": _jump_link(details),
+        "game_id": details.get("game_id", "?"),
     }
     if "channel_id" in details:
         params["channel"] = f"<#{details['channel_id']}>"
@@ -179,8 +183,7 @@ def handler_cog(interaction: discord.Interaction, name: str) -> Any:
 def _jump_link(details: dict) -> str:
     """A link that opens the message a refusal points at (Discord renders it as a link)."""
     if details.get("message_id") and details.get("guild_id"):
-        guild, channel, message = details["guild_id"], details["channel_id"], details["message_id"]
-        return f"https://discord.com/channels/{guild}/{channel}/{message}"
+        return jump_link(details["guild_id"], details["channel_id"], details["message_id"])
     return f"<#{details['channel_id']}>" if "channel_id" in details else ""
 
 

@@ -21,7 +21,7 @@ from .components import lobby_view
 from .errors import guarded
 from .language import LanguageCommands
 from .stats import StatsCommands
-from .text import t
+from .text import jump_link, t
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -201,11 +201,20 @@ class Lama(
 
     @guarded
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        self._locale(interaction)
-        update = await self.service.rematch(
-            game_id, interaction.user.id, interaction.user.display_name
+        """The first press opens the rematch lobby (public); a later one seats its presser
+        again, privately (the lobby message is updated for everyone)."""
+        locale = self._locale(interaction)
+        user = interaction.user
+        update, opened = await self.service.rematch(game_id, user.id, user.display_name)
+        if opened:
+            await self._show_lobby(interaction, update)
+            return
+        view = update.view
+        ref = self.service.message_ref(view.game_id, LOBBY)
+        link = jump_link(view.guild_id, *ref) if ref else f"<#{view.channel_id}>"
+        await interaction.response.send_message(
+            t("lobby.you_joined_rematch", locale, link=link), ephemeral=True
         )
-        await self._show_lobby(interaction, update)
 
     # ----------------------------------------------------------------- play
 

@@ -103,6 +103,11 @@ def move_line(event, name: str, locale: str, variant: str) -> str | None:
     return None
 
 
+def jump_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """A link that opens a message (Discord shows it as a link to that message)."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
 def variant_name(view_or_variant: GameView | str, locale: str) -> str:
     if isinstance(view_or_variant, GameView):
         view_or_variant = view_or_variant.options.variant

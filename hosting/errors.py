@@ -22,6 +22,8 @@ class Problem(StrEnum):
     STALE_BUTTON = "stale_button"
     NOT_SEATED = "not_seated"
     CANNOT_KICK_SELF = "cannot_kick_self"
+    NOT_A_PLAYER = "not_a_player"  # a rematch is for the players of the game it replays
+    ALREADY_IN_REMATCH = "already_in_rematch"
     BAD_OPTION = "bad_option"
     WRONG_CHANNEL = "wrong_channel"
 

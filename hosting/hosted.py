@@ -80,6 +80,7 @@ class HostedGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     messages: dict[MessageKey, tuple[int, int]] = field(default_factory=dict)  # -> channel, msg
+    rematch_of: int | None = None  # the finished game this lobby replays
 
     @property
     def running_game(self) -> Game:
@@ -113,12 +114,18 @@ class HostedGame:
             seats=seats,
             game=game_from_dict(record.state) if record.state else None,
             seq=record.last_seq,
+            rematch_of=record.rematch_of,
         )
         hosted.messages = _message_refs(record)
         return hosted
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)
+
+    @property
+    def player_ids(self) -> set[int]:
+        """Every human who sat in this game, also those who left it."""
+        return {s.user_id for s in self.seats if s.user_id is not None}
 
     @property
     def is_active(self) -> bool:
@@ -136,6 +143,7 @@ class HostedGame:
             seats=tuple(seat.view(game) for seat in self.seats),
             recent=tuple(self.recent),
             move_count=self.seq,
+            rematch_of=self.rematch_of,
         )
         if game is None:
             return base

@@ -55,47 +55,96 @@ class Lobby:
             ai_seats=ai_seats,
         )
         async with self._registry.seating(guild_id):  # the checks and the new lobby, as one step
-            existing = self._registry.in_channel(channel_id)
-            if existing is not None:
-                raise _game_exists(existing)
+            _check_channel_free(self._registry.in_channel(channel_id))
             self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
             seats = [Seat(0, host_name, host_id)]
-            seats += [
-                Seat(i, ai_name(i), None, options.ai_level)
-                for i in range(1, ai_seats + 1)
-            ]
-            try:
-                record = await self._store.games.create_lobby(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_user_id=host_id,
-                    variant=options.variant,
-                    target=options.target,
-                    turn_timeout_s=options.turn_timeout,
-                    ai_delay_s=options.ai_delay,
-                    now=self._now(),
-                    seats=[s.new_seat() for s in seats],
-                )
-            except ChannelHasActiveGame as error:
-                raise HostingError(Problem.GAME_EXISTS) from error
-            hosted = HostedGame.from_record(record, ai_level=options.ai_level)
-            self._registry.register(hosted)
+            seats += [Seat(i, ai_name(i), None, options.ai_level) for i in range(1, ai_seats + 1)]
+            hosted = await self._create(guild_id, channel_id, host_id, seats, options)
         return await self._changed(hosted)
 
-    async def rematch(self, game_id: int, user_id: int, name: str) -> GameUpdate:
-        """A new lobby in the same channel with the same options and AI seats."""
+    async def _create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seats: list[Seat],
+        options: GameOptions,
+        *,
+        rematch_of: int | None = None,
+    ) -> HostedGame:
+        """Store and register a lobby; the caller holds the server's seating lock."""
+        _check_channel_free(self._registry.in_channel(channel_id))
+        try:
+            record = await self._store.games.create_lobby(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_user_id=host_id,
+                variant=options.variant,
+                target=options.target,
+                turn_timeout_s=options.turn_timeout,
+                ai_delay_s=options.ai_delay,
+                now=self._now(),
+                seats=[s.new_seat() for s in seats],
+                rematch_of=rematch_of,
+            )
+        except ChannelHasActiveGame as error:
+            raise HostingError(Problem.GAME_EXISTS) from error
+        hosted = HostedGame.from_record(record, ai_level=options.ai_level)
+        self._registry.register(hosted)
+        return hosted
+
+    # --------------------------------------------------------------- rematch
+
+    async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
+        """One press re-seats a finished game: a lobby in its channel with its options, its AI
+        seats, its host and every player who stayed to the end (each may leave before the
+        start). Returns the lobby and whether this press opened it: a player pressing later
+        joins that lobby, or hears they are in it already."""
+        old = await self._finished(game_id)
+        if user_id not in old.player_ids:
+            raise HostingError(Problem.NOT_A_PLAYER, game_id=game_id)
+        async with self._registry.seating(old.guild_id):
+            lobby = self._registry.in_channel(old.channel_id)
+            if lobby is None:
+                self._registry.check_not_seated_elsewhere(user_id, old.guild_id, game_id=-1)
+                seats = self._rematch_seats(old, user_id, name)
+                host = old.host_id if any(s.user_id == old.host_id for s in seats) else user_id
+                hosted = await self._create(
+                    old.guild_id, old.channel_id, host, seats, old.options, rematch_of=game_id
+                )
+                return await self._changed(hosted), True
+            if lobby.rematch_of != game_id or lobby.status is not Status.LOBBY:
+                raise _game_exists(lobby)
+            if lobby.seat_of(user_id) is not None:
+                raise HostingError(Problem.ALREADY_IN_REMATCH, **_whereabouts(lobby))
+        return await self.join(lobby.id, user_id, name), False
+
+    async def _finished(self, game_id: int) -> HostedGame:
+        """A game that is over, from memory or — if it ended before a restart — the store."""
         old = self._registry.find(game_id)
-        if old is None:  # it ended before a restart: restore() loads only unfinished games
+        if old is None:  # restore() loads only unfinished games
             record = await self._store.games.get_game(game_id)
             if record is None:
                 raise HostingError(Problem.NO_GAME_HERE)
             old = HostedGame.from_record(record)
         if old.is_active:
             raise HostingError(Problem.GAME_EXISTS, game_id=game_id)
-        ai_seats = sum(1 for s in old.seats if s.user_id is None)
-        return await self.open(
-            old.guild_id, old.channel_id, user_id, name, old.options, ai_seats=ai_seats
-        )
+        return old
+
+    def _rematch_seats(self, old: HostedGame, presser_id: int, presser_name: str) -> list[Seat]:
+        """The old seats in their order: AIs from the start, and the humans who stayed to the
+        end (or pressed) unless they sit in another game of this server now."""
+        seats: list[Seat] = []
+        for seat in old.seats:
+            if seat.user_id is None:
+                seats.append(Seat(len(seats), ai_name(len(seats)), None, seat.ai_level))
+                continue
+            pressed = seat.user_id == presser_id
+            busy = self._registry.active_games_of(seat.user_id, old.guild_id)
+            if pressed or not (seat.left or busy):
+                name = presser_name if pressed else seat.name
+                seats.append(Seat(len(seats), name, seat.user_id))
+        return seats[: limits.MAX_SEATS]
 
     # ----------------------------------------------------------------- seats
 
@@ -233,13 +282,22 @@ def _require_host(
         raise HostingError(Problem.NOT_HOST, host=f"<@{hosted.host_id}>", admin_ok=admin_ok)
 
 
+def _check_channel_free(existing: HostedGame | None) -> None:
+    """One game per channel: a second one is refused with a link to the first."""
+    if existing is not None:
+        raise _game_exists(existing)
+
+
 def _game_exists(hosted: HostedGame) -> HostingError:
-    """Point at the game already here: its table if it has one, else its lobby."""
+    return HostingError(Problem.GAME_EXISTS, **_whereabouts(hosted))
+
+
+def _whereabouts(hosted: HostedGame) -> dict[str, int | None]:
+    """Where a game shows itself, for a refusal to point at: its table, else its lobby."""
     ref = hosted.messages.get(TABLE) or hosted.messages.get(LOBBY)
-    return HostingError(
-        Problem.GAME_EXISTS,
-        game_id=hosted.id,
-        guild_id=hosted.guild_id,
-        channel_id=ref[0] if ref else hosted.channel_id,
-        message_id=ref[1] if ref else None,
-    )
+    return {
+        "game_id": hosted.id,
+        "guild_id": hosted.guild_id,
+        "channel_id": ref[0] if ref else hosted.channel_id,
+        "message_id": ref[1] if ref else None,
+    }

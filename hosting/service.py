@@ -182,7 +182,7 @@ class GameService:
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
         return await self.lobby.start(game_id, user_id, is_admin=is_admin)
 
-    async def rematch(self, game_id: int, user_id: int, name: str) -> GameUpdate:
+    async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
         return await self.lobby.rematch(game_id, user_id, name)
 
     # ------------------------------------------------------------------ moves

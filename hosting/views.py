@@ -75,6 +75,7 @@ class GameView:
     winners: tuple[int, ...] = ()
     recent: tuple[Any, ...] = ()  # the last few lama events, oldest first
     move_count: int = 0
+    rematch_of: int | None = None  # a lobby replaying a finished game: that game's id
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)

@@ -60,6 +60,7 @@ def game_from_row(row: sqlite3.Row, seats: tuple[Seat, ...]) -> Game:
         finished_at=row["finished_at"],
         updated_at=row["updated_at"],
         seats=seats,
+        rematch_of=row["rematch_of"],
     )
 
 

@@ -59,8 +59,10 @@ class GameStore:
         ai_delay_s: float,
         now: int,
         seats: Sequence[NewSeat] = (),
+        rematch_of: int | None = None,
     ) -> Game:
-        """A new lobby with `seats` (e.g. the host and requested AIs) in that order.
+        """A new lobby with `seats` (e.g. the host and requested AIs) in that order;
+        `rematch_of` names the finished game a rematch replays.
 
         Raises ChannelHasActiveGame (with the existing game's id) if the channel is busy.
         """
@@ -72,10 +74,10 @@ class GameStore:
                 raise ChannelHasActiveGame(channel_id, existing["id"])
             game_id = await tx.insert(
                 "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
-                "turn_timeout_s, ai_delay_s, status, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                "turn_timeout_s, ai_delay_s, status, created_at, updated_at, rematch_of) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
                 (guild_id, channel_id, host_user_id, variant, target, turn_timeout_s,
-                 ai_delay_s, now, now),
+                 ai_delay_s, now, now, rematch_of),
             )
             for index, new in enumerate(seats):
                 await insert_seat(tx, game_id, index, new, now)

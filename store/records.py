@@ -79,6 +79,7 @@ class Game:
     finished_at: int | None
     updated_at: int
     seats: tuple[Seat, ...]
+    rematch_of: int | None = None  # the finished game this lobby replays
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -390,9 +390,9 @@ async def test_rematch_opens_a_new_lobby(fake_discord, lamabot):
     assert not result.ephemeral and result.message.button("Join") is not None
     view = bot.service.game_in_channel(channel.id)
     assert view.game_id != game_id and view.status is Status.LOBBY
-    assert view.host_id == fake.user("bob").id
+    assert view.host_id == fake.user("alice").id  # the host stays the host
     assert view.options.variant == "party" and view.options.target == 10
-    refused(await fake.click(fake.user("alice"), end, "Rematch"), "already a game")
+    refused(await fake.click(fake.user("alice"), end, "Rematch"), "already have a seat")
 
 
 async def test_a_rematch_after_a_restart_speaks_the_servers_language(fake_discord, lamabot):

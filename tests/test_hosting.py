@@ -532,9 +532,13 @@ async def test_rematch_works_for_a_game_that_ended_before_a_restart(service, sto
     assert service.view(game_id).status is Status.FINISHED
     fresh = GameService(store, clock)
     await fresh.restore()
-    update = await fresh.rematch(game_id, BOB, "Bob")
-    assert update.view.status is Status.LOBBY
-    assert [s.user_id for s in update.view.seats] == [BOB, None]
+    with pytest.raises(HostingError) as refused:  # Bob never sat in that game
+        await fresh.rematch(game_id, BOB, "Bob")
+    assert refused.value.problem is Problem.NOT_A_PLAYER
+    update, opened = await fresh.rematch(game_id, ALICE, "Alice")
+    assert opened and update.view.status is Status.LOBBY
+    assert [s.user_id for s in update.view.seats] == [ALICE, None]
+    assert update.view.rematch_of == game_id and update.view.host_id == ALICE
 
 
 async def test_a_hand_button_of_a_game_that_ended_before_a_restart_is_stale(service, store, clock):

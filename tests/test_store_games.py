@@ -72,6 +72,19 @@ async def test_create_lobby_returns_the_game_with_its_seats_in_order(games):
     assert game.created_at == game.updated_at == T0
 
 
+async def test_a_rematch_lobby_remembers_the_game_it_replays(games):
+    first = await lobby(games)
+    assert first.rematch_of is None
+    await games.cancel_game(first.id, now=T0 + 1)
+    again = await games.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_user_id=HOST, variant="classic", target=40,
+        turn_timeout_s=120, ai_delay_s=1.5, now=T0 + 2, seats=[NewSeat.human(HOST, "Host")],
+        rematch_of=first.id,
+    )
+    assert again.rematch_of == first.id
+    assert (await games.get_game(again.id)).rematch_of == first.id
+
+
 async def test_one_active_game_per_channel(games):
     first = await lobby(games)
     with pytest.raises(ChannelHasActiveGame) as caught:
