@@ -48,6 +48,7 @@ NEEDED_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,  # games in threads (a server setting)
     embed_links=True,
     attach_files=True,
     read_message_history=True,

@@ -59,6 +59,9 @@ def lobby_embed(view: GameView, locale: str) -> discord.Embed:
         embed.description = t("game.cancelled", locale)
     elif view.status is not Status.LOBBY:
         embed.description = t("lobby.started", locale)
+        if view.thread_id is not None:
+            thread = t("lobby.follow_thread", locale, thread=f"<#{view.thread_id}>")
+            embed.description += "\n" + thread
     else:
         lines = [
             t("lobby.description", locale, name=f"<@{view.host_id}>"),
@@ -231,7 +234,7 @@ def hand_embed(view: GameView, observation, locale: str) -> discord.Embed:
     )
     embed.description = "\n".join(
         [
-            t("hand.game_in", locale, channel=f"<#{view.channel_id}>"),
+            t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
             t("hand.cards", locale, count=len(obs.hand)),
             cards_text(obs.hand, locale, variant) or "—",
             "",

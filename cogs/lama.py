@@ -69,6 +69,9 @@ class Lama(
     async def _show_lobby(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Answer with the lobby itself (public) and remember where it is."""
         view = update.view
+        if interaction.channel_id != view.channel_id:  # a rematch pressed in the game's thread
+            await self._post_lobby(interaction, view)
+            return
         self.renderer.handled_by_interaction(view.game_id, lobby=True)
         # Loads the server settings: a rematch may be its first game since a restart.
         locale = await self.bot.public_locale_for(interaction)
@@ -80,6 +83,21 @@ class Lama(
             message_id = (await interaction.original_response()).id
         channel_id = interaction.channel_id or view.channel_id
         await self.service.remember_message(view.game_id, LOBBY, channel_id, message_id)
+
+    async def _post_lobby(self, interaction: discord.Interaction, view) -> None:
+        """The lobby belongs in the game's channel, not the (archived) thread the button was
+        pressed in: post it there, and tell the presser where it is."""
+        reader = self._locale(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        self.renderer.handled_by_interaction(view.game_id, lobby=True)
+        locale = await self.bot.public_locale_for(interaction)
+        channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        buttons = lobby_view(view, locale) or discord.utils.MISSING  # None: not a lobby now
+        message = await channel.send(embed=embeds.lobby_embed(view, locale), view=buttons)
+        await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
+        link = jump_link(view.guild_id, view.channel_id, message.id)
+        text = t("lobby.rematch_opened", reader, channel=f"<#{view.channel_id}>", link=link)
+        await interaction.followup.send(text, ephemeral=True)
 
     # ---------------------------------------------------------------- lobby
 

@@ -33,6 +33,7 @@ from .components import lobby_view, rematch_view
 from .mentions import command
 from .notices import notice_text, personal_notice_text
 from .text import t
+from .threads import GameThreads
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
@@ -67,6 +68,7 @@ class Renderer:
         self._flushing: dict[int, asyncio.Task] = {}
         self._dm_channel: dict[int, int] = {}
         self._dms_closed: set[int] = set()
+        self.threads = GameThreads(bot.http, service)
 
     # ------------------------------------------------------------ bookkeeping
 
@@ -171,6 +173,8 @@ class Renderer:
     async def _flush(self, work: _Work) -> None:
         view = work.view
         locale = self.locale_for_view(view)
+        if work.new_table and self.service.message_ref(view.game_id, TABLE) is None:
+            view = await self.threads.open(view, locale)  # before its first table, if wanted
         if work.lobby:
             await self._edit(
                 view, LOBBY, embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
@@ -189,6 +193,7 @@ class Renderer:
             await self._remind(view, seat)
         for notice in work.closed:
             await self._close_hand(view, notice)
+        await self.threads.close(view)  # a game that is over: its thread is archived
 
     # ------------------------------------------------------------- channel
 
@@ -250,25 +255,25 @@ class Renderer:
     async def _new_table(self, view: GameView, locale: str) -> None:
         self._table_due.pop(view.game_id, None)  # an older round's table is not shown anymore
         self._table_shown[view.game_id] = asyncio.get_running_loop().time()
-        message = await self._send(view.channel_id, **await images.table_message(view, locale))
+        message = await self._send(view.shown_in, **await images.table_message(view, locale))
         if message is not None:
-            await self.service.remember_message(view.game_id, TABLE, view.channel_id, message.id)
+            await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id)
 
     async def _post(self, view: GameView, kind: str, payload, locale: str) -> None:
         if kind == "summary":
             await self._send(
-                view.channel_id, embed=embeds.round_summary_embed(view, payload, locale)
+                view.shown_in, embed=embeds.round_summary_embed(view, payload, locale)
             )
         elif kind == "end":
             await self._send(
-                view.channel_id,
+                view.shown_in,
                 embed=embeds.game_end_embed(view, locale),
                 view=rematch_view(view, locale),
             )
         else:
             text = notice_text(view, payload, locale)
             await self._send(
-                view.channel_id, content=text, allowed_mentions=discord.AllowedMentions.none()
+                view.shown_in, content=text, allowed_mentions=discord.AllowedMentions.none()
             )
 
     async def refresh_tables(self, views) -> None:
@@ -347,7 +352,7 @@ class Renderer:
         else:
             return
         await self._send(
-            view.channel_id, content=text, allowed_mentions=discord.AllowedMentions(users=True)
+            view.shown_in, content=text, allowed_mentions=discord.AllowedMentions(users=True)
         )
 
     async def _remind(self, view: GameView, seat_index: int) -> None:
@@ -368,5 +373,5 @@ class Renderer:
                 pass
         text = t("timer.reminder", self.locale_for_view(view), mention=mention, count=seconds)
         await self._send(
-            view.channel_id, content=text, allowed_mentions=discord.AllowedMentions(users=True)
+            view.shown_in, content=text, allowed_mentions=discord.AllowedMentions(users=True)
         )

@@ -194,6 +194,7 @@ class StatsCommands(_CogMixin):
         channel="Allow games only in this channel",
         clear_channel="Allow games in every channel again",
         language="Language of public game messages in this server",
+        threads="Show each game in its own thread (the lobby stays in the channel)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, variant=VARIANT_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
@@ -208,6 +209,7 @@ class StatsCommands(_CogMixin):
         channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
         language: str | None = None,
+        threads: bool | None = None,
     ) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
@@ -228,8 +230,9 @@ class StatsCommands(_CogMixin):
             games_channel_id=channel.id if channel else None,
             clear_channel=clear_channel,
             locale=language,
+            game_threads=threads,
         )
-        given = (variant, target, turn_timeout, ai_delay, channel, language)
+        given = (variant, target, turn_timeout, ai_delay, channel, language, threads)
         changed = any(v is not None for v in given)
         changed = changed or clear_channel
         preferred = i18n.resolve_locale(str(interaction.guild_locale or "en"))

@@ -81,6 +81,7 @@ class HostedGame:
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     messages: dict[MessageKey, tuple[int, int]] = field(default_factory=dict)  # -> channel, msg
     rematch_of: int | None = None  # the finished game this lobby replays
+    thread_id: int | None = None  # the thread it shows itself in (a server setting)
 
     @property
     def running_game(self) -> Game:
@@ -115,6 +116,7 @@ class HostedGame:
             game=game_from_dict(record.state) if record.state else None,
             seq=record.last_seq,
             rematch_of=record.rematch_of,
+            thread_id=record.thread_id,
         )
         hosted.messages = _message_refs(record)
         return hosted
@@ -144,6 +146,7 @@ class HostedGame:
             recent=tuple(self.recent),
             move_count=self.seq,
             rematch_of=self.rematch_of,
+            thread_id=self.thread_id,
         )
         if game is None:
             return base

@@ -49,6 +49,11 @@ class MessageRefs:
         else:
             await self.flush()
 
+    async def use_thread(self, hosted: HostedGame, thread_id: int) -> None:
+        """Where the game shows itself: stored at once, as routing after a restart needs it."""
+        await self._store.games.set_thread(hosted.id, thread_id)
+        hosted.thread_id = thread_id
+
     async def flush(self) -> None:
         refs, self._unsaved = self._unsaved, {}
         if not refs:

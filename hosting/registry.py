@@ -22,6 +22,7 @@ class GameRegistry:
     def __init__(self) -> None:
         self._games: dict[int, HostedGame] = {}
         self._by_channel: dict[int, int] = {}
+        self._by_thread: dict[int, int] = {}  # a game's thread: commands there reach it
         self._retired: deque[int] = deque()  # ended games still in memory, oldest first
         self._seat_locks: dict[int, asyncio.Lock] = {}
 
@@ -29,6 +30,8 @@ class GameRegistry:
         self._games[hosted.id] = hosted
         if hosted.is_active:
             self._by_channel[hosted.channel_id] = hosted.id
+            if hosted.thread_id is not None:
+                self._by_thread[hosted.thread_id] = hosted.id
 
     def retire(self, hosted: HostedGame) -> None:
         """A game ended or was cancelled: free its channel; keep it a while, then forget it.
@@ -39,6 +42,8 @@ class GameRegistry:
         """
         if self._by_channel.get(hosted.channel_id) == hosted.id:
             del self._by_channel[hosted.channel_id]
+        if hosted.thread_id is not None:
+            self._by_thread.pop(hosted.thread_id, None)
         self._retired.append(hosted.id)
         while len(self._retired) > RETIRED_KEPT:
             self._games.pop(self._retired.popleft(), None)
@@ -71,7 +76,8 @@ class GameRegistry:
         return hosted
 
     def in_channel(self, channel_id: int) -> HostedGame | None:
-        game_id = self._by_channel.get(channel_id)
+        """The active game of a channel, or of the game thread `channel_id` names."""
+        game_id = self._by_channel.get(channel_id, self._by_thread.get(channel_id))
         return self._games[game_id] if game_id is not None else None
 
     def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameView]:

@@ -133,6 +133,13 @@ class GameService:
         """Note where a message went; written behind moves (see hosting/messages.py)."""
         await self.messages.remember(self.registry.get(game_id), key, channel_id, message_id)
 
+    async def show_in_thread(self, game_id: int, thread_id: int) -> GameView:
+        """The game shows itself in this thread from now on; commands used there reach it."""
+        hosted = self.registry.get(game_id)
+        await self.messages.use_thread(hosted, thread_id)
+        self.registry.register(hosted)
+        return hosted.view()
+
     async def flush_message_refs(self) -> None:
         await self.messages.flush()
 

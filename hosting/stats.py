@@ -248,6 +248,7 @@ class StatsService:
         games_channel_id: int | None = None,
         clear_channel: bool = False,
         locale: str | None = None,
+        game_threads: bool | None = None,
     ) -> GuildSettings:
         """Change the given settings (None: keep), validated; returns what is now saved.
 
@@ -277,8 +278,10 @@ class StatsService:
             locale=current.locale if locale is None else (
                 None if locale == limits.SERVER_LANGUAGE_AUTO else locale
             ),
+            game_threads=current.game_threads if game_threads is None else game_threads,
         )
-        given = (variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale)
+        given = (variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale,
+                 game_threads)
         if clear_channel or any(value is not None for value in given):
             await self._preferences.save_guild_settings(settings)
         return settings

@@ -76,6 +76,13 @@ class GameView:
     recent: tuple[Any, ...] = ()  # the last few lama events, oldest first
     move_count: int = 0
     rematch_of: int | None = None  # a lobby replaying a finished game: that game's id
+    thread_id: int | None = None  # the thread the game shows itself in, if the server wants
+
+    @property
+    def shown_in(self) -> int:
+        """Where the table, summaries and notices go: the game's thread, else its channel
+        (the lobby always stays in the channel)."""
+        return self.thread_id or self.channel_id
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)

@@ -61,6 +61,7 @@ def game_from_row(row: sqlite3.Row, seats: tuple[Seat, ...]) -> Game:
         updated_at=row["updated_at"],
         seats=seats,
         rematch_of=row["rematch_of"],
+        thread_id=row["thread_id"],
     )
 
 

@@ -232,6 +232,12 @@ class GameStore:
                 (user_id, now, game_id),
             )
 
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """The thread the game shows itself in; like message ids, it keeps `updated_at`."""
+        async with self._db.transaction() as tx:
+            await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
+            await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
     async def save_message_refs(self, refs: Sequence[MessageRef]) -> None:
         """Many games' message ids in one transaction (hosting writes them behind moves).
 

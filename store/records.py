@@ -80,6 +80,7 @@ class Game:
     updated_at: int
     seats: tuple[Seat, ...]
     rematch_of: int | None = None  # the finished game this lobby replays
+    thread_id: int | None = None  # the thread the game shows itself in (server setting)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -251,3 +252,4 @@ class GuildSettings:
     ai_delay_s: float = DEFAULT_AI_DELAY_S
     games_channel_id: int | None = None  # None: games allowed in every channel
     locale: str | None = None  # public messages' language; None: the server's preferred locale
+    game_threads: bool = False  # each game shows itself in a thread of its lobby message

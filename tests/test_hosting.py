@@ -655,3 +655,19 @@ async def test_joining_two_lobbies_at_once_seats_the_player_once(service):
     )
     assert sum(isinstance(r, HostingError) for r in results) == 1
     assert len(service.active_games_of(ALICE, GUILD)) == 1
+
+
+async def test_a_game_shown_in_a_thread_is_reached_from_it_also_after_a_restart(
+    service, store, clock
+):
+    thread = 9_999
+    game_id = await started(service)
+    view = await service.show_in_thread(game_id, thread)
+    assert view.shown_in == thread and view.channel_id == CHANNEL
+    assert service.route(ALICE, thread, GUILD).game_id == game_id
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    assert fresh.route(BOB, thread, GUILD).game_id == game_id
+    await fresh.cancel(game_id, ALICE, is_admin=False)
+    with pytest.raises(HostingError):
+        fresh.route(BOB, thread, GUILD)

@@ -85,6 +85,13 @@ async def test_a_rematch_lobby_remembers_the_game_it_replays(games):
     assert (await games.get_game(again.id)).rematch_of == first.id
 
 
+async def test_a_game_remembers_its_thread_without_moving_its_clock(games):
+    game = await running(games)
+    await games.set_thread(game.id, 777)
+    stored = await games.get_game(game.id)
+    assert stored.thread_id == 777 and stored.updated_at == game.updated_at
+
+
 async def test_one_active_game_per_channel(games):
     first = await lobby(games)
     with pytest.raises(ChannelHasActiveGame) as caught:

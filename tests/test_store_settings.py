@@ -22,7 +22,7 @@ async def test_a_server_without_settings_gets_the_defaults(settings):
 
 async def test_saved_settings_are_read_back(settings):
     mine = GuildSettings(GUILD, variant="party", target=50, turn_timeout_s=60, ai_delay_s=0.5,
-                         games_channel_id=777)
+                         games_channel_id=777, game_threads=True)
     await settings.save_settings(mine, now=T0)
     assert await settings.get_settings(GUILD) == mine
     assert await settings.get_settings(GUILD + 1) == GuildSettings(GUILD + 1)
