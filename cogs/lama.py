@@ -5,7 +5,7 @@ Each command is a thin adapter: check who and where, one service call, show the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -76,7 +76,7 @@ class Lama(
         # Loads the server settings: a rematch may be its first game since a restart.
         locale = await self.bot.public_locale_for(interaction)
         response = await interaction.response.send_message(
-            embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale) or MISSING
+            **_new_lobby(view, locale, interaction.user.id)
         )
         message_id = getattr(response, "message_id", None)
         if message_id is None:
@@ -92,8 +92,7 @@ class Lama(
         self.renderer.handled_by_interaction(view.game_id, lobby=True)
         locale = await self.bot.public_locale_for(interaction)
         channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-        buttons = lobby_view(view, locale) or discord.utils.MISSING  # None: not a lobby now
-        message = await channel.send(embed=embeds.lobby_embed(view, locale), view=buttons)
+        message = await channel.send(**_new_lobby(view, locale, interaction.user.id))
         await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
         link = jump_link(view.guild_id, view.channel_id, message.id)
         text = t("lobby.rematch_opened", reader, channel=f"<#{view.channel_id}>", link=link)
@@ -268,6 +267,20 @@ class Lama(
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+
+
+def _new_lobby(view: GameView, locale: str, opener_id: int) -> dict[str, Any]:
+    """A new lobby message; a rematch's also pings the players it seated (but its opener),
+    so nobody is seated without knowing it and can Leave in time."""
+    content: dict[str, Any] = {
+        "embed": embeds.lobby_embed(view, locale),
+        "view": lobby_view(view, locale) or MISSING,  # None: no longer a lobby
+    }
+    seated = [f"<@{s.user_id}>" for s in view.seats if s.user_id not in (None, opener_id)]
+    if view.rematch_of is not None and seated:
+        content["content"] = t("lobby.rematch_ping", locale, mentions=" ".join(seated))
+        content["allowed_mentions"] = discord.AllowedMentions(users=True)
+    return content
 
 async def setup(bot: LamaBot) -> None:
     await bot.add_cog(Lama(bot))

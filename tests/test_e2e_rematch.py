@@ -40,6 +40,8 @@ async def test_rematch_seats_every_player_and_keeps_the_ais_and_the_host(
     assert view.seats[1].ai_level == "normal"
     assert view.options.variant == "party" and view.options.target == 10
     assert "Rematch of game #1" in result.message.embed_text
+    ping = result.message.content  # the players it seated hear it (not the presser)
+    assert alice.mention in ping and carol.mention in ping and bob.mention not in ping
 
 
 async def test_a_second_player_pressing_rematch_is_pointed_to_the_lobby(fake_discord, lamabot):
