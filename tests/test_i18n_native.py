@@ -241,3 +241,36 @@ def test_spanish_has_one_word_for_the_target_and_names_all_time_historica():
              for form in message.forms]
     assert not [text for text in texts if "objetivo" in text.lower()]
     assert i18n.t("error.invalid_target", "es", min=10, max=200).startswith("La meta")
+
+
+CZECH_IMPERATIVES = {"hraj", "otevři", "přidej", "odejdi", "spusť", "zruš", "vyřaď", "zobraz",
+                     "vyber", "zahraj", "lízni", "odstup", "ukaž"}
+
+
+def test_czech_command_descriptions_say_what_the_command_does():
+    """As Discord's own Czech commands do ("Spustí hru"), never a mix with imperatives."""
+    commanding = {
+        key: text
+        for key in i18n.message_keys()
+        if key.startswith("cmd.") and key.endswith(".description") and ".option." not in key
+        and (text := i18n.t(key, "cs")).split()[0].lower() in CZECH_IMPERATIVES
+    }
+    assert not commanding
+
+
+def test_czech_extra_turn_line_is_not_a_second_card():
+    assert move_line(ev.ExtraTurn(0), "Eva", "cs", "party") == "Plusová karta: Eva hraje znovu!"
+
+
+@pytest.mark.parametrize(("count", "text"), [
+    (1, "Hráči, kteří dohráli aspoň 1 hru."),
+    (3, "Hráči, kteří dohráli aspoň 3 hry."),
+    (5, "Hráči, kteří dohráli aspoň 5 her."),
+])
+def test_czech_leaderboard_minimum_reads_naturally(count, text):
+    assert i18n.t("leaderboard.min_games", "cs", count=count) == text
+
+
+def test_rules_count_cards_by_their_names():
+    assert "tři pětky = 5" in i18n.t("rules.classic", "cs")
+    assert "tres cincos = 5" in i18n.t("rules.classic", "es")
