@@ -62,17 +62,25 @@ async def move(fake, bot, game_id, channel, rng) -> None:
 
 
 async def play_whole_game(fake, bot, server_locale: str, *, variant: str, seed: int = 5):
-    """Eva (cs) and Ana (es-ES) play with an AI until the game ends, in a server speaking
+    """Eva (cs), Ana (es-ES) and Olga (es-419, who leaves the lobby, comes back and is kicked
+    once the game runs) play with an AI until the game ends, in a server speaking
     ``server_locale``; then the public statistics are asked for."""
     settings = await bot.service.guild_settings(fake.guild.id)
     await bot.service.save_guild_settings(replace(settings, locale=server_locale))
     eva, ana = fake.add_user("Eva", locale="cs"), fake.add_user("Ana", locale="es-ES")
+    olga = fake.add_user("Olga", locale="es-419")
     channel = fake.channel("lama")
     transcript = Transcript()
-    game_id = await open_game(fake, bot, channel, eva, ana, start=False, variant=variant,
+    game_id = await open_game(fake, bot, channel, eva, ana, olga, start=False, variant=variant,
                               target=20, ai_seats=1)
     snapshot(fake, channel, transcript)
+    await fake.slash(olga, channel, "lama leave")  # the lobby hears who comes and goes
+    snapshot(fake, channel, transcript)
+    await fake.slash(olga, channel, "lama join")
     await fake.slash(eva, channel, "lama start")
+    await settle(bot, game_id)
+    snapshot(fake, channel, transcript)
+    await fake.slash(eva, channel, "lama kick", user=olga)  # the table hears an AI takes over
     await settle(bot, game_id)
     rng = random.Random(seed)
     for _ in range(400):
@@ -84,7 +92,7 @@ async def play_whole_game(fake, bot, server_locale: str, *, variant: str, seed: 
     for command in ("lama stats", "leaderboard", "lama history"):
         await fake.slash(ana, channel, command)
     snapshot(fake, channel, transcript)
-    for user in (eva, ana):
+    for user in (eva, ana, olga):
         lines = [line for m in (*fake.dms(user), *fake.ephemeral_messages(user))
                  for line in message_lines(m)]
         transcript.private[user.name] = lines
