@@ -25,7 +25,6 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cardart
-from cogs.components import DYNAMIC_ITEMS
 from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
@@ -96,7 +95,7 @@ class Settings:
 
 class LamaTree(app_commands.CommandTree["LamaBot"]):
     """The slash-command tree: every command and autocomplete knows the reader's language
-    before it runs (components do the same in cogs.errors.guarded), and every refusal is
+    before it runs (buttons do the same in cogs.buttons.LamaButton), and every refusal is
     answered in one place (cogs.errors.report)."""
 
     async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
@@ -161,7 +160,6 @@ class LamaBot(commands.AutoShardedBot):
         )
         self._opened = True
         self.service.add_listener(self.renderer.on_update)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)  # buttons of every open game work again
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)

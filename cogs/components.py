@@ -11,68 +11,90 @@ import re
 
 import discord
 
+from hosting import HostingError, Problem
 from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
 
-from .errors import handler_cog
+from .buttons import LamaButton
 from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t
 
-HAND_TEMPLATE = r"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<action>[1-6]\+?|L|P|draw|quit)"
+HAND_ACTIONS = r"[1-6]\+?|L|P|draw|quit|quitok|back"
+HAND_TEMPLATE = (
+    rf"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<owner>\d+):(?P<action>{HAND_ACTIONS})"
+)
+OLD_HAND_TEMPLATE = rf"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<action>{HAND_ACTIONS})"
 LOBBY_TEMPLATE = r"lama:l:(?P<game>\d+):(?P<action>join|leave|ai|start|cancel)"
 REMATCH_TEMPLATE = r"lama:r:(?P<game>\d+)"
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=HAND_TEMPLATE):
-    """A card to play, Draw or Quit, on a player's private hand message."""
+class HandButton(LamaButton, template=HAND_TEMPLATE):
+    """A card to play, Draw or Quit (then its confirmation), on one player's hand message."""
 
-    def __init__(self, game_id: int, round_number: int, action: str, **button) -> None:
-        super().__init__(
-            discord.ui.Button(custom_id=f"lama:h:{game_id}:{round_number}:{action}", **button)
+    cog_name = "Moves"
+
+    def __init__(self, game_id: int, round_number: int, owner: int, action: str, **button):
+        super().__init__(f"lama:h:{game_id}:{round_number}:{owner}:{action}", **button)
+        self.game_id, self.round_number, self.owner_id, self.action = (
+            game_id, round_number, owner, action
         )
-        self.game_id, self.round_number, self.action = game_id, round_number, action
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["game"]), int(match["round"]), match["action"])
+    def from_match(cls, match: re.Match[str]) -> HandButton:
+        return cls(int(match["game"]), int(match["round"]), int(match["owner"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        moves = handler_cog(interaction, "Moves")
-        await moves.hand_button(interaction, self.game_id, self.round_number, self.action)
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.hand_button(interaction, self, locale)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+class OldHandButton(LamaButton, template=OLD_HAND_TEMPLATE):
+    """A hand button from before hand buttons named their owner: it says it is out of date."""
+
+    cog_name = "Moves"
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> OldHandButton:
+        return cls(match.string)
+
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        raise HostingError(Problem.STALE_BUTTON)
+
+
+class LobbyButton(LamaButton, template=LOBBY_TEMPLATE):
     """Join, Leave, Add AI, Start or Cancel on a lobby message."""
 
+    cog_name = "Lama"
+
     def __init__(self, game_id: int, action: str, **button) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"lama:l:{game_id}:{action}", **button))
+        super().__init__(f"lama:l:{game_id}:{action}", **button)
         self.game_id, self.action = game_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+    def from_match(cls, match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        lobby = handler_cog(interaction, "Lama")
-        await lobby.lobby_button(interaction, self.game_id, self.action)
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.lobby_button(interaction, self.game_id, self.action)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
+class RematchButton(LamaButton, template=REMATCH_TEMPLATE):
     """Open a new lobby with the finished game's options."""
 
+    cog_name = "Lama"
+
     def __init__(self, game_id: int, **button) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"lama:r:{game_id}", **button))
+        super().__init__(f"lama:r:{game_id}", **button)
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+    def from_match(cls, match: re.Match[str]) -> RematchButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        lobby = handler_cog(interaction, "Lama")
-        await lobby.rematch(interaction, self.game_id)
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.rematch(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (HandButton, LobbyButton, RematchButton)
+GAME_ITEMS = (LobbyButton, RematchButton)  # registered by the Lama cog
+HAND_ITEMS = (HandButton, OldHandButton)  # registered by the Moves cog
 
 
 def _button_emoji(code: str, variant: str) -> str:
@@ -107,59 +129,45 @@ def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
     return ui
 
 
-def hand_view(view: GameView, observation, locale: str) -> discord.ui.View:
-    """A button per distinct card (playable ones enabled), then Draw and Quit."""
+def hand_view(
+    view: GameView, observation, locale: str, *, confirm_quit: bool = False
+) -> discord.ui.View:
+    """A button per distinct card (playable ones enabled), then Draw and Quit; while a quit
+    waits for its confirmation, only "Yes, quit" and "Keep playing"."""
     obs = observation
     live = view.status is Status.RUNNING and obs.round_number == view.round_number
     my_turn = live and obs.is_my_turn
-    playable = {c.code for c in obs.legal_plays} if my_turn else set()
+    owner = view.seats[obs.seat].user_id or 0
+
+    def button(action: str, style: discord.ButtonStyle, *, enabled: bool, **kw) -> HandButton:
+        return HandButton(
+            view.game_id, obs.round_number, owner, action, style=style, disabled=not enabled, **kw
+        )
+
     ui = discord.ui.View(timeout=None)
-    distinct = sorted({c for c in obs.hand})
+    danger, grey = discord.ButtonStyle.danger, discord.ButtonStyle.secondary
+    if confirm_quit and my_turn:
+        ui.add_item(button("quitok", danger, enabled=True, label=t("action.quit.yes", locale),
+                           emoji="🚪"))
+        ui.add_item(button("back", grey, enabled=True, label=t("action.quit.back", locale),
+                           emoji="↩️"))
+        return ui
+    playable = {c.code for c in obs.legal_plays} if my_turn else set()
+    distinct = sorted(set(obs.hand))
     for i, card in enumerate(distinct):
-        code = card.code
         count = sum(1 for c in obs.hand if c == card)
-        label = card_name(code, locale, view.options.variant)
-        if count > 1:
-            label = f"{label} ×{count}"
-        ui.add_item(
-            HandButton(
-                view.game_id,
-                obs.round_number,
-                code,
-                label=label,
-                emoji=_button_emoji(code, view.options.variant),
-                style=discord.ButtonStyle.success
-                if code in playable
-                else discord.ButtonStyle.secondary,
-                disabled=code not in playable,
-                row=i // 5,
-            )
-        )
+        label = card_name(card.code, locale, view.options.variant)
+        style = discord.ButtonStyle.success if card.code in playable else grey
+        ui.add_item(button(
+            card.code, style, enabled=card.code in playable, row=i // 5,
+            label=f"{label} ×{count}" if count > 1 else label,
+            emoji=_button_emoji(card.code, view.options.variant),
+        ))
     actions_row = min(4, (len(distinct) + 4) // 5)
-    ui.add_item(
-        HandButton(
-            view.game_id,
-            obs.round_number,
-            "draw",
-            label=t("action.draw", locale),
-            emoji="🃏",
-            style=discord.ButtonStyle.primary,
-            disabled=not (my_turn and obs.can_draw),
-            row=actions_row,
-        )
-    )
-    ui.add_item(
-        HandButton(
-            view.game_id,
-            obs.round_number,
-            "quit",
-            label=t("action.quit", locale),
-            emoji="🚪",
-            style=discord.ButtonStyle.danger,
-            disabled=not my_turn,
-            row=actions_row,
-        )
-    )
+    ui.add_item(button("draw", discord.ButtonStyle.primary, enabled=my_turn and obs.can_draw,
+                       label=t("action.draw", locale), emoji="🃏", row=actions_row))
+    ui.add_item(button("quit", danger, enabled=my_turn,
+                       label=t("action.quit", locale), emoji="🚪", row=actions_row))
     return ui
 
 

@@ -219,7 +219,9 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
 # ------------------------------------------------------------------ hand
 
 
-def hand_embed(view: GameView, observation, locale: str) -> discord.Embed:
+def hand_embed(
+    view: GameView, observation, locale: str, *, confirm_quit: bool = False
+) -> discord.Embed:
     """A seat's private hand: only ever sent to that seat's owner."""
     variant = view.options.variant
     obs = observation
@@ -240,14 +242,14 @@ def hand_embed(view: GameView, observation, locale: str) -> discord.Embed:
             "",
             t("table.top_card", locale, card=top),
             pile,
-            _turn_line(view, obs, locale),
+            _turn_line(view, obs, locale, confirm_quit=confirm_quit),
         ]
     )
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
     return embed
 
 
-def _turn_line(view: GameView, obs, locale: str) -> str:
+def _turn_line(view: GameView, obs, locale: str, *, confirm_quit: bool = False) -> str:
     variant = view.options.variant
     if view.status is Status.CANCELLED:
         return t("game.cancelled", locale)
@@ -258,6 +260,8 @@ def _turn_line(view: GameView, obs, locale: str) -> str:
         return t(key, locale, cards=cards_text(obs.hand, locale, variant) or "—")
     if not obs.is_my_turn:
         return t("hand.waiting", locale, name=_name_of(view, obs.current_seat, locale))
+    if confirm_quit:
+        return f"**{t('action.quit.confirm', locale)}**"
     first = t("hand.extra_turn" if obs.extra_turn else "hand.your_turn", locale)
     if obs.legal_plays:
         cards = choices_text(obs.legal_plays, locale, variant)

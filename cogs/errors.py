@@ -7,9 +7,7 @@ game and user ids, and the user still gets an answer instead of "did not respond
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -195,18 +193,3 @@ def _game_of(interaction: discord.Interaction) -> GameView | None:
         )
     except HostingError:
         return None
-
-
-def guarded(callback: Callable[..., Awaitable[None]]):
-    """Wrap a component callback so a refusal or a bug still gets an ephemeral answer."""
-
-    @functools.wraps(callback)
-    async def wrapper(self, interaction: discord.Interaction, *args, **kwargs):
-        try:
-            # the reader's /lama language, as for slash commands
-            await _bot(interaction).preferences.load_user_choice(interaction.user.id)
-            await callback(self, interaction, *args, **kwargs)
-        except Exception as error:
-            await report(interaction, error)
-
-    return wrapper

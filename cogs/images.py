@@ -99,10 +99,12 @@ def _file(png: bytes, name: str, alt: str) -> discord.File:
 # ------------------------------------------------------- message contents
 
 
-async def hand_message(view: GameView, obs, locale: str, *, edit: bool = False) -> dict:
+async def hand_message(
+    view: GameView, obs, locale: str, *, edit: bool = False, confirm_quit: bool = False
+) -> dict:
     """Keyword arguments for sending (`edit=False`) or editing a hand message."""
-    embed = embeds.hand_embed(view, obs, locale)
-    content = {"embed": embed, "view": hand_view(view, obs, locale)}
+    embed = embeds.hand_embed(view, obs, locale, confirm_quit=confirm_quit)
+    content = {"embed": embed, "view": hand_view(view, obs, locale, confirm_quit=confirm_quit)}
     file = await hand_file(view, obs, locale)
     if file is not None:
         embed.set_image(url=f"attachment://{HAND_FILE}")

@@ -17,10 +17,9 @@ from hosting.views import GameUpdate, GameView, Status
 
 from . import embeds, images
 from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
-from .components import lobby_view
-from .errors import guarded
+from .components import GAME_ITEMS, lobby_view
 from .language import LanguageCommands
-from .stats import StatsCommands
+from .stats import STATS_ITEMS, StatsCommands
 from .text import jump_link, t
 
 if TYPE_CHECKING:
@@ -52,6 +51,13 @@ class Lama(
         self.service = bot.service
         self.renderer = bot.renderer
         super().__init__()
+
+    async def cog_load(self) -> None:
+        # Every button this cog answers, so those of older messages work after a restart.
+        self.bot.add_dynamic_items(*GAME_ITEMS, *STATS_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*GAME_ITEMS, *STATS_ITEMS)
 
     def _locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)
@@ -195,7 +201,6 @@ class Lama(
             t("lobby.you_kicked", locale, name=name), ephemeral=True
         )
 
-    @guarded
     async def lobby_button(self, interaction: discord.Interaction, game_id: int, action: str):
         self._locale(interaction)
         user = interaction.user
@@ -216,7 +221,6 @@ class Lama(
             embed=embeds.lobby_embed(update.view, locale), view=lobby_view(update.view, locale)
         )
 
-    @guarded
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """The first press opens the rematch lobby (public); a later one seats its presser
         again, privately (the lobby message is updated for everyone)."""

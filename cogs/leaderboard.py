@@ -22,8 +22,7 @@ from hosting import HostingError, Problem, options
 from hosting.stats import LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort
 
-from . import stats as stats_cog
-from .errors import guarded, handler_cog
+from .buttons import LamaButton
 from .mentions import command
 from .text import t
 
@@ -90,25 +89,27 @@ PAGE_TEMPLATE = (
 )
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+class PageButton(LamaButton, template=PAGE_TEMPLATE):
     """◀ or ▶ under a leaderboard; `page` is the page it shows when pressed."""
+
+    cog_name = "Leaderboard"
 
     def __init__(
         self, direction: str, owner: int, guild: int, sort: str, variant: str, period: str,
         page: int, **button,
     ) -> None:
-        custom_id = f"lama:lb:{direction}:{owner}:{guild}:{sort}:{variant}:{period}:{page}"
-        super().__init__(discord.ui.Button(custom_id=custom_id, **button))
+        super().__init__(
+            f"lama:lb:{direction}:{owner}:{guild}:{sort}:{variant}:{period}:{page}", **button
+        )
         self.direction, self.owner, self.guild = direction, owner, guild
         self.sort, self.variant, self.period, self.page = sort, variant, period, page
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+    def from_match(cls, match: re.Match[str]) -> PageButton:
         return cls(match["dir"], int(match["owner"]), int(match["guild"]), match["sort"],
                    match["variant"], match["period"], int(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = handler_cog(interaction, "Leaderboard")
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.page_button(interaction, self)
 
 
@@ -197,11 +198,10 @@ class Leaderboard(commands.Cog):
         self.stats = bot.stats_service
 
     async def cog_load(self) -> None:
-        # Every button of the statistics features, so old messages work after a restart.
-        self.bot.add_dynamic_items(PageButton, *stats_cog.DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(PageButton)  # pages of older boards work after a restart
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PageButton, *stats_cog.DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(PageButton)
 
     @app_commands.command(name="leaderboard", description="The best LAMA players on this server")
     @app_commands.describe(
@@ -233,7 +233,6 @@ class Leaderboard(commands.Cog):
             embed=leaderboard_embed(board, locale), view=ui or MISSING
         )
 
-    @guarded
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
         locale = self.bot.locale_of(interaction)
         if interaction.guild_id != button.guild:

@@ -15,7 +15,7 @@ from hosting import MessageKey
 from lama import DRAW, QUIT, Card, Play
 
 from . import images
-from .errors import guarded
+from .components import HAND_ITEMS, HandButton
 from .text import card_label, t
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ MAX_CHOICES = 25  # Discord's limit for autocomplete answers
 def _action(code: str):
     if code == "draw":
         return DRAW
-    if code == "quit":
+    if code == "quitok":
         return QUIT
     return Play(Card.from_code(code))
 
@@ -96,14 +96,30 @@ class Moves(commands.Cog):
 
     # -------------------------------------------------------------- buttons
 
-    @guarded
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*HAND_ITEMS)  # hand buttons of every open game work again
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*HAND_ITEMS)
+
     async def hand_button(
-        self, interaction: discord.Interaction, game_id: int, round_number: int, code: str
+        self, interaction: discord.Interaction, button: HandButton, locale: str
     ) -> None:
-        """A press on a hand message: move, then redraw that same message in the response."""
-        locale = self._locale(interaction)
+        """A press on a hand message: move (Quit asks first), then redraw that same message
+        in the response."""
+        game_id, action = button.game_id, button.action
+        if action in ("quit", "back"):  # nothing moves yet: show the question, or the hand
+            observation = self.service.button_observation(
+                game_id, interaction.user.id, button.round_number
+            )
+            view = self.service.view(game_id)
+            content = await images.hand_message(
+                view, observation, locale, edit=True, confirm_quit=action == "quit"
+            )
+            await interaction.response.edit_message(**content)
+            return
         update = await self.service.human_move(
-            game_id, interaction.user.id, _action(code), round_number=round_number
+            game_id, interaction.user.id, _action(action), round_number=button.round_number
         )
         seat = update.view.seat_of(interaction.user.id)
         observation = update.hands.get(seat.index) if seat else None

@@ -9,7 +9,7 @@ Embeds are built by cogs/stats_embeds.py; every number comes from hosting.stats.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -19,8 +19,8 @@ import i18n
 from hosting import options
 
 from . import stats_embeds as render
+from .buttons import LamaButton
 from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
-from .errors import guarded, handler_cog
 from .language import LANGUAGE_CHOICES
 from .text import t
 
@@ -35,48 +35,41 @@ FORGET_TEMPLATE = r"lama:fm:(?P<user>\d+):(?P<choice>yes|no)"
 REPLAY_TEMPLATE = r"lama:rp:(?P<dir>[pn]):(?P<game>\d+):(?P<page>\d+)"
 
 
-class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=FORGET_TEMPLATE):
+class ForgetButton(LamaButton, template=FORGET_TEMPLATE):
     """Yes/No under /lama forget-me; only the user it names may press it."""
 
+    cog_name = "Lama"
+
     def __init__(self, user_id: int, choice: str, **button) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"lama:fm:{user_id}:{choice}", **button))
-        self.user_id, self.choice = user_id, choice
+        super().__init__(f"lama:fm:{user_id}:{choice}", **button)
+        self.owner_id, self.choice = user_id, choice
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+    def from_match(cls, match: re.Match[str]) -> ForgetButton:
         return cls(int(match["user"]), match["choice"])
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == self.user_id:
-            return True
-        locale = cast("LamaBot", interaction.client).locale_of(interaction)
-        await interaction.response.send_message(t("error.button_not_yours", locale),
-                                                ephemeral=True)
-        return False
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_cog(interaction, "Lama").forget_button(interaction, self.choice)
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.forget_button(interaction, self.choice)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_TEMPLATE):
+class ReplayButton(LamaButton, template=REPLAY_TEMPLATE):
     """◀ or ▶ under a replay; `page` is the page it shows."""
 
+    cog_name = "Lama"
+
     def __init__(self, direction: str, game_id: int, page: int, **button) -> None:
-        super().__init__(
-            discord.ui.Button(custom_id=f"lama:rp:{direction}:{game_id}:{page}", **button)
-        )
+        super().__init__(f"lama:rp:{direction}:{game_id}:{page}", **button)
         self.game_id, self.page = game_id, page
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+    def from_match(cls, match: re.Match[str]) -> ReplayButton:
         return cls(match["dir"], int(match["game"]), int(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await handler_cog(interaction, "Lama").replay_button(interaction, self.game_id,
-                                                               self.page)
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.replay_button(interaction, self.game_id, self.page)
 
 
-DYNAMIC_ITEMS = (ForgetButton, ReplayButton)  # registered by cogs/leaderboard.py's cog_load
+STATS_ITEMS = (ForgetButton, ReplayButton)  # registered by the Lama cog (their handler)
 
 
 def replay_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
@@ -156,7 +149,6 @@ class StatsCommands(_CogMixin):
             return
         await self._send_replay(interaction, game_id, 0, edit=False)
 
-    @guarded
     async def replay_button(self, interaction: discord.Interaction, game_id: int, page: int):
         await self._send_replay(interaction, game_id, page, edit=True)
 
@@ -249,7 +241,6 @@ class StatsCommands(_CogMixin):
             ephemeral=True,
         )
 
-    @guarded
     async def forget_button(self, interaction: discord.Interaction, choice: str) -> None:
         locale = self._stats_locale(interaction)
         if choice != "yes":

@@ -112,6 +112,9 @@ class GameService:
         hosted = self.registry.running(game_id)
         return hosted.running_game.observation(seat_of(hosted, user_id).index)
 
+    def button_observation(self, game_id: int, user_id: int, round_number: int) -> Observation:
+        return self.table.button_observation(game_id, user_id, round_number)
+
     def legal_plays(self, game_id: int, user_id: int) -> tuple[Card, ...]:
         """The cards this user may play now: empty unless it is their turn."""
         hosted = self.registry.find(game_id)

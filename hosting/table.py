@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason, game_to_dict
+from lama import DRAW, QUIT, Card, Game, IllegalAction, Observation, Play, Reason, game_to_dict
 from lama.actions import Action, action_from_dict, action_to_dict
 from lama.events import Event
 from store import Actor, FinishedGame
@@ -66,6 +66,14 @@ class Table:
             seat.timeouts_in_a_row = 0
         await self._listeners.publish(update)
         return update
+
+    def button_observation(self, game_id: int, user_id: int, round_number: int) -> Observation:
+        """A seat's private view for a button that asks before it moves (Quit): a button of
+        an earlier round or game is stale, exactly as for a move."""
+        hosted = self._running_for_button(game_id, round_number)
+        if round_number != hosted.running_game.round_number:
+            raise HostingError(Problem.STALE_BUTTON)
+        return hosted.running_game.observation(seat_of(hosted, user_id).index)
 
     def _running_for_button(self, game_id: int, round_number: int | None) -> HostedGame:
         """A button names its game: from a finished game it is stale, not an error."""

@@ -13,6 +13,7 @@ from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 
 HAND_MARKERS = ("lama:h:",)  # hand buttons never belong in a public message
+CHANNEL_PERIOD = 0.5
 
 
 class ErrorLog(logging.Handler):
@@ -54,6 +55,9 @@ def bot_clock():
 @pytest.fixture
 async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock):
     """LamaBot with a fresh database; AIs move at once so games run fast."""
+    # Discord's per-channel window (5 s) shortened tenfold so that whole games run fast;
+    # the global limit (50 calls/s) stays as Discord's.
+    fake_discord.ratelimits.channel_period = CHANNEL_PERIOD
     settings = Settings(
         token=BOT_TOKEN,
         database_path=tmp_path / "lama.sqlite3",

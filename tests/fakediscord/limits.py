@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .model import IS_COMPONENTS_V2
 from .spec import BodyProblem
 
 MAX_CONTENT = 2000
@@ -19,7 +20,7 @@ MAX_ACTION_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_CHOICES = 25
 MAX_CUSTOM_ID = 100
-IS_COMPONENTS_V2 = 1 << 15
+
 
 _EMBED_TEXT_LIMITS = {
     ("title",): 256,
@@ -137,3 +138,59 @@ def discord_error_body(problems: list[BodyProblem]) -> dict[str, Any]:
             node = node.setdefault(str(part), {})
         node.setdefault("_errors", []).append({"code": "INVALID", "message": problem.message})
     return {"code": 50035, "message": "Invalid Form Body", "errors": errors}
+
+
+# ------------------------------------------------------------ Components V2
+
+MAX_V2_COMPONENTS = 40  # every component, nested ones included
+MAX_V2_TEXT = 4000  # all text displays together
+_V2_ONLY_TYPES = {9, 10, 11, 12, 13, 14, 17}  # section, text, thumbnail, gallery, file, …
+_TEXT_DISPLAY = 10
+ATTACHMENT_SCHEME = "attachment://"
+
+
+def _media_urls(component: dict[str, Any]) -> Iterator[str]:
+    for media in [component.get("media"), component.get("file")]:
+        if isinstance(media, dict) and isinstance(media.get("url"), str):
+            yield media["url"]
+    for item in component.get("items") or []:
+        media = item.get("media") if isinstance(item, dict) else None
+        if isinstance(media, dict) and isinstance(media.get("url"), str):
+            yield media["url"]
+
+
+def components_v2_problems(
+    body: dict[str, Any], flags: int, was_v2: bool, attachment_names: set[str]
+) -> list[BodyProblem]:
+    """Discord's rules for a message with (or without) the IS_COMPONENTS_V2 flag.
+
+    `flags` is what the message will have, `was_v2` whether it had the flag before (an edit),
+    `attachment_names` the files the message will carry (uploaded now or kept).
+    """
+    components = body.get("components") if isinstance(body.get("components"), list) else []
+    if was_v2 and "flags" in body and body["flags"] is not None and not flags & IS_COMPONENTS_V2:
+        return [BodyProblem(("flags",), "The IS_COMPONENTS_V2 flag cannot be removed")]
+    if not flags & IS_COMPONENTS_V2 and not was_v2:
+        return [
+            BodyProblem(("components", i, "type"), "This component needs IS_COMPONENTS_V2")
+            for i, c in enumerate(components)
+            if isinstance(c, dict) and c.get("type") in _V2_ONLY_TYPES
+        ]
+    problems = []
+    for legacy in ("content", "embeds", "stickers", "poll"):
+        if body.get(legacy):
+            problems.append(BodyProblem(
+                (legacy,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"))
+    walked = list(_walk_components(components, ("components",)))
+    if len(walked) > MAX_V2_COMPONENTS:
+        problems.append(BodyProblem(("components",), f"Must be {MAX_V2_COMPONENTS} or fewer."))
+    text = sum(len(c.get("content") or "") for _, c in walked if c.get("type") == _TEXT_DISPLAY)
+    if text > MAX_V2_TEXT:
+        problems.append(BodyProblem(("components",), f"Text must be {MAX_V2_TEXT} or fewer."))
+    for path, component in walked:
+        for url in _media_urls(component):
+            name = url.removeprefix(ATTACHMENT_SCHEME)
+            if url.startswith(ATTACHMENT_SCHEME) and name not in attachment_names:
+                problems.append(BodyProblem((*path, "media", "url"),
+                                            f"Unknown attachment reference: {name}"))
+    return problems

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from . import threads
+from . import limits, threads
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
 from .ids import iso_now
-from .model import EPHEMERAL, LOADING, FakeAttachment, FakeChannel, FakeMessage
+from .model import EPHEMERAL, IS_COMPONENTS_V2, LOADING, FakeAttachment, FakeChannel, FakeMessage
 from .rest import DiscordError, RestCall, UploadedFile, handles, unknown
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
-IS_COMPONENTS_V2 = 1 << 15
+
 _SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
 
 CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
@@ -44,10 +44,43 @@ def _attachments(
     return made
 
 
+def _uploaded_names(body: dict[str, Any], files: list[UploadedFile]) -> set[str]:
+    described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+    names = set()
+    for upload in files:
+        meta = described.get(upload.field.removeprefix("files[").removesuffix("]"), {})
+        names.add(meta.get("filename") or upload.filename)
+    return names
+
+
+def check_components_v2(
+    fake: FakeDiscord, body: dict[str, Any], files: list[UploadedFile],
+    existing: FakeMessage | None = None,
+) -> None:
+    """Refuse (400, 50035) what Discord refuses about Components V2 messages."""
+    names = _uploaded_names(body, files)
+    was_v2 = bool(existing and existing.flags & IS_COMPONENTS_V2)
+    if existing is not None:
+        kept = existing.attachments
+        if body.get("attachments") is not None:
+            ids = {str(a.get("id")) for a in body["attachments"] if isinstance(a, dict)}
+            kept = [a for a in kept if str(a.id) in ids]
+        names |= {a.filename for a in kept}
+    flags = body.get("flags") or 0
+    if not fake.validate:
+        return
+    problems = limits.components_v2_problems(body, flags, was_v2, names)
+    if problems:
+        fake.record_error("invalid_body", f"Components V2: {problems}")
+        error_body = limits.discord_error_body(problems)
+        raise DiscordError(400, 50035, "Invalid Form Body", error_body["errors"])
+
+
 def new_message(
     fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any], files: list[UploadedFile],
     **extra: Any,
 ) -> FakeMessage:
+    check_components_v2(fake, body, files)
     flags = (body.get("flags") or 0) & _SETTABLE_FLAGS
     message = FakeMessage(
         id=fake.snowflakes.next(), channel_id=channel.id, author=fake.bot,
@@ -69,6 +102,7 @@ def apply_edit(
 ) -> None:
     """Discord's PATCH semantics: fields present replace, absent ones stay."""
     body = body or {}
+    check_components_v2(fake, body, files, message)
     if "content" in body:
         message.content = body["content"] or ""
     if "embeds" in body:

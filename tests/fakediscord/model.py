@@ -15,6 +15,7 @@ from .ids import iso_now
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+IS_COMPONENTS_V2 = 1 << 15
 ALL_PERMISSIONS = discord.Permissions.all().value
 
 EVERYONE_PERMISSIONS = discord.Permissions(
@@ -179,8 +180,30 @@ class FakeMessage:
         return "\n".join(line for line in lines if line)
 
     @property
+    def display_text(self) -> str:
+        """The text displays of a Components V2 message, one per line, in order."""
+        return "\n".join(
+            c.get("content") or "" for c in self.walk_components() if c.get("type") == 10
+        )
+
+    @property
+    def components_v2(self) -> bool:
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    @property
+    def media_urls(self) -> list[str]:
+        """Every media gallery item's URL, e.g. "attachment://table.png"."""
+        return [
+            (item.get("media") or {}).get("url", "")
+            for c in self.walk_components()
+            if c.get("type") == 12
+            for item in c.get("items") or []
+        ]
+
+    @property
     def text(self) -> str:
-        return "\n".join(part for part in (self.content, self.embed_text) if part)
+        parts = (self.content, self.embed_text, self.display_text)
+        return "\n".join(part for part in parts if part)
 
     def to_json(self, *, with_guild: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {

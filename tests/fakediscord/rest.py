@@ -7,7 +7,6 @@ whose bot wanders off the map fails loudly.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from . import limits
+from . import limits, ratelimits
 from .spec import Operation
 
 if TYPE_CHECKING:
@@ -68,8 +67,9 @@ class RestCall:
 
     @property
     def rate_limited(self) -> bool:
-        """Counts against Discord's rate limits (everything but interaction callbacks)."""
-        return not self.route.startswith("POST /interactions/")
+        """Counts against Discord's rate limits (everything but the interaction endpoints:
+        callbacks, follow-ups and edits through the interaction token)."""
+        return ratelimits.is_rate_limited(self.path)
 
     @property
     def filenames(self) -> list[str]:
@@ -140,30 +140,11 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     return (json.loads(text) if text else None), []
 
 
-def _ratelimit_headers(route: str, *, remaining: int, reset_after: float) -> dict[str, str]:
-    bucket = hashlib.sha1(route.encode()).hexdigest()[:16]
-    return {
-        "X-RateLimit-Limit": "5" if remaining == 0 else "50",
-        "X-RateLimit-Remaining": str(remaining),
-        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-        "X-RateLimit-Bucket": bucket,
-    }
-
-
 def _fault_reply(fault: dict[str, Any], route: str) -> Reply:
     if fault["status"] == 429:
-        retry_after = fault["retry_after"]
-        headers = _ratelimit_headers(route, remaining=0, reset_after=retry_after)
-        headers.update({
-            "Retry-After": str(max(1, round(retry_after))),
-            "X-RateLimit-Scope": "global" if fault["global"] else "user",
-            "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
-        })
-        if fault["global"]:
-            headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": retry_after,
-                "global": fault["global"], "code": 0}
+        scope = "global" if fault["global"] else "user"
+        hit = ratelimits.Hit(route, scope, fault["retry_after"], time.monotonic())
+        body, headers = ratelimits.too_many(hit)
         return Reply(429, body, headers)
     return Reply(fault["status"], {"message": "500: Internal Server Error", "code": 0})
 
@@ -178,16 +159,16 @@ async def dispatch(fake: FakeDiscord, request: web.Request) -> web.Response:
         body, files, fake.clock(),
     )
     fake.calls.append(call)
-    reply = await _answer(fake, request, operation, call)
+    limit_headers: dict[str, str] = {}
+    reply = await _answer(fake, request, operation, call, limit_headers)
     call.status = reply.status
-    headers = dict(reply.headers)
-    if reply.status != 429 and not path.startswith("/interactions/"):
-        headers.update(_ratelimit_headers(call.route, remaining=49, reset_after=1.0))
+    headers = {**limit_headers, **reply.headers}
     return json_response(reply.status, reply.body, headers)
 
 
 async def _answer(
-    fake: FakeDiscord, request: web.Request, operation: Operation | None, call: RestCall
+    fake: FakeDiscord, request: web.Request, operation: Operation | None, call: RestCall,
+    limit_headers: dict[str, str],
 ) -> Reply:
     if operation is None:
         what = "no such route in Discord's API" if not fake.spec.path_exists(call.path) else (
@@ -201,6 +182,11 @@ async def _answer(
     fault = fake.take_fault(call)
     if fault is not None:
         return _fault_reply(fault, call.route)
+    headers, hit = fake.ratelimits.check(call.route, call.path, call.params)
+    if hit is not None:
+        body, too_many_headers = ratelimits.too_many(hit)
+        return Reply(429, body, too_many_headers)
+    limit_headers.update(headers)
     problems = fake.spec.body_problems(operation, call.body) if fake.validate else []
     if fake.validate and operation.operation_id in MESSAGE_BODIES:
         problems += limits.message_problems(call.body)

@@ -23,6 +23,7 @@ from .model import (
     FakeRole,
     FakeUser,
 )
+from .ratelimits import RateLimits
 from .rest import RestCall, dispatch, unknown
 from .spec import OpenApiSpec, load_spec
 
@@ -65,6 +66,7 @@ class FakeDiscord(Driver):
         self.errors: list[RecordedError] = []
         self.calls: list[RestCall] = []
         self.faults: list[dict[str, Any]] = []
+        self.ratelimits = RateLimits()  # Discord's global and per-channel limits
         self.bad_tokens = {BAD_TOKEN}
         self.privileged_intents = 0  # the privileged intents the "developer portal" enabled
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
