@@ -109,14 +109,7 @@ class Moves(commands.Cog):
         in the response."""
         game_id, action = button.game_id, button.action
         if action in ("quit", "back"):  # nothing moves yet: show the question, or the hand
-            observation = self.service.button_observation(
-                game_id, interaction.user.id, button.round_number
-            )
-            view = self.service.view(game_id)
-            content = await images.hand_message(
-                view, observation, locale, edit=True, confirm_quit=action == "quit"
-            )
-            await interaction.response.edit_message(**content)
+            await self._ask_before_quitting(interaction, button, locale)
             return
         update = await self.service.human_move(
             game_id, interaction.user.id, _action(action), round_number=button.round_number
@@ -134,6 +127,19 @@ class Moves(commands.Cog):
         await interaction.response.edit_message(
             **await images.hand_message(update.view, observation, locale, edit=True)
         )
+
+    async def _ask_before_quitting(
+        self, interaction: discord.Interaction, button: HandButton, locale: str
+    ) -> None:
+        """Quit shows its question in place of the hand's buttons; Keep playing, the hand."""
+        asking = self.service.button_observation(
+            button.game_id, interaction.user.id, button.round_number
+        )
+        content = await images.hand_message(
+            self.service.view(button.game_id), asking, locale, edit=True,
+            confirm_quit=button.action == "quit",
+        )
+        await interaction.response.edit_message(**content)
 
     def _is_hand_message(self, game_id: int, seat: int, message_id: int) -> bool:
         ref = self.service.message_ref(game_id, MessageKey.hand(seat))
