@@ -53,9 +53,10 @@ async def test_quit_asks_first_and_keep_playing_goes_back(fake_discord, lamabot)
     await fake.click(player, hand, hand_button(hand, "quit"))
     await fake.click(player, hand, hand_button(hand, "quitok"))
     await bot.renderer.flush_all()
-    assert bot.service.view(game_id).seats[
-        bot.service.view(game_id).seat_of(player.id).index
-    ].has_quit
+    seat = bot.service.view(game_id).seat_of(player.id).index
+    assert [m.action for m in await bot.store.games.list_moves(game_id) if m.seat == seat] == [
+        {"type": "quit"}
+    ]
 
 
 async def test_a_button_whose_cog_is_gone_still_gets_an_answer(
