@@ -17,7 +17,6 @@ from lama.actions import Action, action_from_dict
 from store import (
     MIN_GAMES_FOR_WIN_RATE,
     Actor,
-    GameStatus,
     GameSummary,
     GuildSettings,
     HeadToHead,
@@ -30,6 +29,7 @@ from store import (
 from . import options as limits
 from .clock import Clock
 from .errors import HostingError, Problem
+from .finished import finished_game
 from .preferences import Preferences
 
 PAGE_SIZE = 10
@@ -188,19 +188,16 @@ class StatsService:
 
         Games of other servers are "not found" too: a game id is not a way to peek elsewhere.
         """
-        record = await self._store.games.get_game(game_id)
-        if (
-            record is None
-            or record.guild_id != guild_id
-            or record.status is not GameStatus.FINISHED
-            or record.seed is None
-        ):
+        loaded = await finished_game(self._store, guild_id, game_id)
+        if loaded is None:
             return None
+        record, moves = loaded
+        assert record.seed is not None
         game = Game.new(record.variant, len(record.seats), record.seed, target=record.target)
         rounds: list[ReplayRound] = []
         current = ReplayRound(game.round_number, game.seat_on_turn, game.top_card, (), None)
         steps: list[ReplayStep] = []
-        for move in await self._store.games.list_moves(game_id):
+        for move in moves:
             if move.seat is None:  # no seat acted (the store allows it; hosting never does)
                 continue
             action = action_from_dict(move.action)

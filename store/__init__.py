@@ -45,22 +45,24 @@ from store.records import (
     SeatResult,
 )
 from store.settings import SettingsStore
+from store.site import SiteAccess, SiteStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
 
 
 @dataclass(frozen=True, slots=True)
 class Store:
-    """The database and the three stores on it, as the composition root wants them."""
+    """The database and the stores on it, as the composition root wants them."""
 
     db: Database
     games: GameStore
     stats: StatsStore
     settings: SettingsStore
+    site: SiteStore
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Store:
         db = await open_database(path)
-        return cls(db, GameStore(db), StatsStore(db), SettingsStore(db))
+        return cls(db, GameStore(db), StatsStore(db), SettingsStore(db), SiteStore(db))
 
     async def close(self) -> None:
         await self.db.close()
@@ -96,6 +98,8 @@ __all__ = [
     "SeatResult",
     "SeqConflict",
     "SettingsStore",
+    "SiteAccess",
+    "SiteStore",
     "StatsStore",
     "Store",
     "StoreError",

@@ -1,0 +1,113 @@
+"""What a server's web pages read beyond /lama stats (issue 17), and who may see them.
+
+Read-only over finished games (names, opponents, game counts), plus the per-server access row
+(migration web_sites): whether the pages are public and the secret key of the private link.
+Forgotten users are NULL in game_results and '' in seats, so nothing here can name them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from store.db import Database
+from store.records import HeadToHead
+
+
+@dataclass(frozen=True, slots=True)
+class SiteAccess:
+    guild_id: int
+    public: bool  # anyone with the server's id may read its pages
+    secret: str  # the key of the private link (always works, public or not)
+
+
+class SiteStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # --- access ---------------------------------------------------------------------------
+
+    async def access(self, guild_id: int) -> SiteAccess | None:
+        """The server's access row; None before its first link was made (private)."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,)
+            )
+        return None if row is None else SiteAccess(row[0], bool(row[1]), row[2])
+
+    async def guild_of_secret(self, secret: str) -> int | None:
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT guild_id FROM web_sites WHERE secret = ?", (secret,))
+        return None if row is None else int(row[0])
+
+    async def ensure_access(self, guild_id: int, new_secret: str, *, now: int) -> SiteAccess:
+        """The server's row, created private with `new_secret` if it has none yet."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO web_sites (guild_id, public, secret, updated_at) "
+                "VALUES (?, 0, ?, ?) ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, new_secret, now),
+            )
+            row = await tx.fetchone(
+                "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,)
+            )
+        assert row is not None
+        return SiteAccess(row[0], bool(row[1]), row[2])
+
+    async def save_access(self, access: SiteAccess, *, now: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO web_sites (guild_id, public, secret, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "public = excluded.public, secret = excluded.secret, "
+                "updated_at = excluded.updated_at",
+                (access.guild_id, int(access.public), access.secret, now),
+            )
+
+    # --- reading finished games -----------------------------------------------------------
+
+    async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each ranked user's name as of their latest finished game in this server.
+
+        One index look-up per user (results_by_guild_user ends its key with finished_at);
+        users with no finished game here (or forgotten) are left out.
+        """
+        names: dict[int, str] = {}
+        async with self._db.read() as tx:
+            for user_id in dict.fromkeys(user_ids):
+                row = await tx.fetchone(
+                    "SELECT s.display_name FROM game_results r "
+                    "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+                    "WHERE r.guild_id = ? AND r.user_id = ? "
+                    "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT 1",
+                    (guild_id, user_id),
+                )
+                if row is not None:
+                    names[user_id] = row[0]
+        return names
+
+    async def opponents(self, guild_id: int, user_id: int, *, limit: int) -> list[HeadToHead]:
+        """Head-to-head against every other ranked player the user met, most games first."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT b.user_id AS other, COUNT(*) AS games, "
+                "SUM(a.won) AS a_wins, SUM(b.won) AS b_wins, "
+                "SUM(a.place < b.place) AS a_ahead, SUM(b.place < a.place) AS b_ahead "
+                "FROM game_results a JOIN game_results b "
+                "ON b.game_id = a.game_id AND b.seat != a.seat "
+                "WHERE a.guild_id = ? AND a.user_id = ? AND b.user_id IS NOT NULL "
+                "GROUP BY b.user_id ORDER BY games DESC, b.user_id LIMIT ?",
+                (guild_id, user_id, limit),
+            )
+        return [
+            HeadToHead(user_id, r["other"], r["games"], r["a_wins"], r["b_wins"],
+                       r["a_ahead"], r["b_ahead"])
+            for r in rows
+        ]
+
+    async def count_finished(self, guild_id: int) -> int:
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT COUNT(*) FROM finished_games WHERE guild_id = ?", (guild_id,)
+            )
+        return int(row[0]) if row else 0
