@@ -31,9 +31,11 @@ from cogs.renderer import Renderer
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
+from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.views import GameView
 from store import Store
+from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
 log = logging.getLogger("lamabot")
 
@@ -69,6 +71,9 @@ class Settings:
     discord_gateway_url: str | None = None  # e.g. ws://gateway-proxy:7878
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
     table_edit_interval: float = 7.0  # at most one table edit per game this often (REST budget)
+    web_port: int | None = None  # serve the web pages on this port; None: no web pages
+    web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
+    web_public_url: str | None = None  # where people reach the pages, for links in answers
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -90,6 +95,9 @@ class Settings:
             discord_gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
             table_edit_interval=float(env.get("TABLE_EDIT_INTERVAL", "").strip() or 7.0),
+            web_port=optional_int("WEB_PORT"),
+            web_host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
+            web_public_url=env.get("WEB_PUBLIC_URL", "").strip() or None,
         )
 
 
@@ -117,6 +125,8 @@ class LamaBot(commands.AutoShardedBot):
     preferences: Preferences  # server settings and every language choice
     service: GameService
     stats_service: StatsService
+    site_service: SiteService  # the web pages' access and reads
+    web_links: PublicLinks  # links from answers to the web pages
     renderer: Renderer
 
     def __init__(
@@ -138,6 +148,7 @@ class LamaBot(commands.AutoShardedBot):
         self._opened = False  # setup_hook built the parts above
         self._restored: list[GameView] = []
         self._background: list[asyncio.Task[None]] = []
+        self.web: WebServer | None = None  # the web pages, when WEB_PORT is set
 
     async def launch_shards(self) -> None:
         """With a gateway setting, ask Discord only how many shards to run: discord.py then
@@ -152,6 +163,8 @@ class LamaBot(commands.AutoShardedBot):
         self.preferences = Preferences(self.store, self.clock)
         self.service = GameService(self.store, self.clock, preferences=self.preferences)
         self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)
+        self.site_service = SiteService(self.store, self.clock)
+        self.web_links = PublicLinks(self.site_service, self.settings.web_public_url)
         self.renderer = Renderer(
             self,
             self.service,
@@ -167,14 +180,31 @@ class LamaBot(commands.AutoShardedBot):
         log.info("Restored %d unfinished games", len(self._restored))
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
+        if self.settings.web_port is not None:
+            await self.start_web()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")
         )
 
+    async def start_web(self) -> None:
+        """The read-only web pages, on the bot's own event loop (WEB_PORT)."""
+        deps = SiteDeps(self.stats_service, self.site_service, self.guild_profile)
+        self.web = WebServer(deps, host=self.settings.web_host, port=self.settings.web_port or 0)
+        await self.web.start()
+
+    async def guild_profile(self, guild_id: int) -> GuildProfile:
+        """What the web pages show of a server: its name (if this bot sees it) and its
+        public language."""
+        guild = self.get_guild(guild_id)
+        locale = await self.preferences.load_public_locale(guild_id, _preferred_locale(guild))
+        return GuildProfile(guild.name if guild else None, locale)
+
     async def close(self) -> None:
         for task in self._background:
             task.cancel()
+        if self.web is not None:
+            await self.web.stop()
         if self._opened:  # what is being shown goes out before the connection closes
             await self.renderer.flush_all()
         await super().close()

@@ -21,10 +21,12 @@ import i18n
 from hosting import HostingError, Problem, options
 from hosting.stats import LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort
+from web.words import PERIOD_KEYS, SORT_KEYS
 
 from .buttons import LamaButton
 from .mentions import command
 from .text import t
+from .weblinks import public_paths, with_web_link
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -33,20 +35,6 @@ COLOUR = 0xF4D35E
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 ALL_VARIANTS = "all"
 
-# The catalogue's name of each sort (older keys predate the store's enum names).
-SORT_KEYS = {
-    LeaderboardSort.WINS: "leaderboard.sort.wins",
-    LeaderboardSort.WIN_RATE: "leaderboard.sort.win_rate",
-    LeaderboardSort.AVG_SCORE: "leaderboard.sort.average_score",
-    LeaderboardSort.TOKENS: "leaderboard.sort.tokens",
-    LeaderboardSort.CLEAN_ROUNDS: "leaderboard.sort.clean_rounds",
-    LeaderboardSort.GAMES: "leaderboard.sort.games",
-}
-PERIOD_KEYS = {
-    Period.ALL_TIME: "stats.period.all_time",
-    Period.MONTH: "stats.period.month",
-    Period.WEEK: "stats.period.week",
-}
 # A title per period, not "Leaderboard: {period}": the choice names do not fit mid-sentence.
 TITLE_KEYS = {
     Period.ALL_TIME: "leaderboard.title.all_time",
@@ -228,10 +216,18 @@ class Leaderboard(commands.Cog):
             period=Period(period.value if period else Period.ALL_TIME),
             user_id=interaction.user.id,
         )
-        ui = page_view(board, interaction.user.id)
+        ui = with_web_link(page_view(board, interaction.user.id), await self.web_url(board),
+                           locale)
         await interaction.response.send_message(
             embed=leaderboard_embed(board, locale), view=ui or MISSING
         )
+
+    async def web_url(self, board: LeaderboardPage) -> str | None:
+        """The same board on the web, when the server's pages are public."""
+        paths = await public_paths(self.bot, board.guild_id)
+        if paths is None:
+            return None
+        return paths.leaderboard(board.sort, board.variant, board.period, board.page)
 
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
         locale = self.bot.locale_of(interaction)
@@ -250,7 +246,9 @@ class Leaderboard(commands.Cog):
         in_place = interaction.user.id == button.owner
         if in_place and not (interaction.message and interaction.message.flags.ephemeral):
             locale = await self.bot.public_locale_for(interaction)  # the public board
-        embed, ui = leaderboard_embed(board, locale), page_view(board, interaction.user.id)
+        embed = leaderboard_embed(board, locale)
+        ui = with_web_link(page_view(board, interaction.user.id), await self.web_url(board),
+                           locale)
         if in_place:
             await interaction.response.edit_message(embed=embed, view=ui)
         else:  # someone else's board: a private copy at that page, with their own rank

@@ -23,6 +23,7 @@ from .buttons import LamaButton
 from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
 from .language import LANGUAGE_CHOICES
 from .text import t
+from .weblinks import PUBLIC, WEB_PAGES_CHOICES, public_paths, settings_line, with_web_link
 
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
@@ -126,7 +127,11 @@ class StatsCommands(_CogMixin):
             guild_id, player.id, asked_by=interaction.user.id
         )
         embed = render.stats_embed(report, player.display_name, locale)
-        await interaction.response.send_message(embed=embed)
+        paths = await public_paths(self.bot, interaction.guild_id)
+        url = paths.player(player.id) if paths and report.stats.games else None
+        await interaction.response.send_message(
+            **_with_view(with_web_link(None, url, locale), embed=embed)
+        )
 
     @app_commands.command(name="history", description="This server's most recent LAMA games")
     @app_commands.guild_only()
@@ -164,7 +169,9 @@ class StatsCommands(_CogMixin):
             return
         pages = render.replay_pages(replay, locale)
         page = min(max(page, 0), len(pages) - 1)
-        ui = replay_view(game_id, page, len(pages))
+        paths = await public_paths(self.bot, interaction.guild_id)
+        url = paths.replay(game_id) if paths else None
+        ui = with_web_link(replay_view(game_id, page, len(pages)), url, locale)
         if edit:
             await interaction.response.edit_message(embed=pages[page], view=ui)
         else:
@@ -187,8 +194,11 @@ class StatsCommands(_CogMixin):
         clear_channel="Allow games in every channel again",
         language="Language of public game messages in this server",
         threads="Show each game in its own thread (the lobby stays in the channel)",
+        web_pages="Whether this server's web pages are public or need the secret link",
+        new_web_link="Replace the secret link of the web pages (the old one stops working)",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, variant=VARIANT_CHOICES,
+                          web_pages=WEB_PAGES_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -202,6 +212,8 @@ class StatsCommands(_CogMixin):
         clear_channel: bool = False,
         language: str | None = None,
         threads: bool | None = None,
+        web_pages: str | None = None,
+        new_web_link: bool = False,
     ) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
@@ -224,11 +236,18 @@ class StatsCommands(_CogMixin):
             locale=language,
             game_threads=threads,
         )
-        given = (variant, target, turn_timeout, ai_delay, channel, language, threads)
+        access = await self.bot.site_service.update_access(
+            guild_id,
+            public=None if web_pages is None else web_pages == PUBLIC,
+            new_link=new_web_link,
+        )
+        given = (variant, target, turn_timeout, ai_delay, channel, language, threads, web_pages)
         changed = any(v is not None for v in given)
-        changed = changed or clear_channel
+        changed = changed or clear_channel or new_web_link
         preferred = i18n.resolve_locale(str(interaction.guild_locale or "en"))
         embed = render.settings_embed(saved, locale, saved_now=changed, preferred=preferred)
+        embed.add_field(name=t("settings.web", locale),
+                        value=settings_line(self.bot.web_links, access, locale), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ---------------------------------------------------------------- privacy

@@ -1,0 +1,85 @@
+"""The web site's aiohttp application: routes, templates, security headers and error pages.
+
+Safe by construction:
+- read-only: every handler is a GET (HEAD) over hosting's read methods; no forms post anything;
+- Jinja2 autoescapes every value (a player named <script> is text), StrictUndefined turns a
+  template typo into an error instead of an empty string;
+- route patterns accept digits where ids go, so a bad id is a 404 before any handler runs,
+  and ids beyond SQLite's integer range are 404 too;
+- static files without directory listing; a Content-Security-Policy that allows no inline
+  script or style, no framing and no other origin; no referrer (private links hold a secret).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from . import cards, pages, replay
+from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
+
+log = logging.getLogger(__name__)
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+}
+
+
+@web.middleware
+async def error_pages(request: web.Request, handler) -> web.StreamResponse:
+    """Every failure is a small page in the site's look: 404 for what does not exist (or is
+    private), 405 for anything but reading, 500 (logged, details never shown) for bugs."""
+    try:
+        return await handler(request)
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        # 403 is what aiohttp answers for a static folder: say "not found", list nothing.
+        status = 404 if error.status == 403 else error.status
+        response = render(request, "error.html", status=status, code=status)
+        if isinstance(error, web.HTTPMethodNotAllowed):
+            response.headers["Allow"] = ", ".join(sorted(error.allowed_methods))
+        return response
+    except Exception:
+        log.exception("web page %s failed", request.path)
+        return render(request, "error.html", status=500, code=500)
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)
+    if response.content_type == "text/html":
+        # Pages change with every game; a private link must not linger in shared caches.
+        response.headers["Cache-Control"] = "no-cache, private"
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+
+
+def build_app(deps: SiteDeps) -> web.Application:
+    app = web.Application(middlewares=[error_pages])
+    app[DEPS] = deps
+    app[TEMPLATES] = templates()
+    app.on_response_prepare.append(_secure)
+    add = app.router.add_get
+    add("/", pages.home)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}", pages.site_root)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/", pages.site_root)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/leaderboard", pages.leaderboard)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/players/{user_id:[0-9]{1,20}}", pages.player)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games", pages.games)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games/{game_id:[0-9]{1,20}}", replay.replay)
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games/{game_id:[0-9]{1,20}}/{step:[0-9]{1,6}}",
+        replay.replay)
+    add("/cards/back.png", cards.back)
+    add("/cards/{variant:[a-z]{1,12}}/{locale:[a-z]{2}}/{card:[1-6]p?|[LP]}.png", cards.card)
+    app.router.add_static("/static", STATIC, name="static", show_index=False,
+                          follow_symlinks=False, append_version=True)
+    return app

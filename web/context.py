@@ -1,0 +1,109 @@
+"""What every page handler shares: the site's dependencies, templates, and rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+
+from hosting.site import SiteService
+from hosting.stats import StatsService
+
+from .links import Paths
+from .words import Words
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+
+
+@dataclass(frozen=True)
+class GuildProfile:
+    """What the site shows of a server besides its games: its name, and its language."""
+
+    name: str | None
+    locale: str
+
+
+GuildProfiles = Callable[[int], Awaitable[GuildProfile]]
+
+
+@dataclass(frozen=True)
+class SiteDeps:
+    """What the pages read: the statistics, the site's own reads, and server profiles."""
+
+    stats: StatsService
+    site: SiteService
+    profile: GuildProfiles
+
+
+DEPS = web.AppKey("deps", SiteDeps)
+TEMPLATES = web.AppKey("templates", jinja2.Environment)
+LOCALE = web.RequestKey("locale", str)  # the language the error page should speak
+
+
+def templates() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
+    env = request.app[TEMPLATES]
+    static = request.app.router["static"]
+    site = context.get("site")
+    context.setdefault("words", site.words if site else Words(request.get(LOCALE, "en")))
+    html = env.get_template(template).render(
+        static=lambda name: str(static.url_for(filename=name)), **context
+    )
+    return web.Response(text=html, status=status, content_type="text/html", charset="utf-8")
+
+
+
+
+MAX_ID = 2**63 - 1  # SQLite's largest integer; a longer id names nothing
+
+
+@dataclass(frozen=True)
+class Site:
+    """The server a page belongs to, as the page needs it."""
+
+    guild_id: int
+    name: str | None
+    words: Words
+    paths: Paths
+
+
+async def site_of(request: web.Request) -> Site:
+    """The server the address names, or 404: unknown, private without its secret, or
+    malformed all look the same from outside."""
+    deps = request.app[DEPS]
+    key = request.match_info["key"]
+    guild_id = await deps.site.guild_for(key)
+    if guild_id is None:
+        raise web.HTTPNotFound()
+    profile = await deps.profile(guild_id)
+    request[LOCALE] = profile.locale
+    return Site(guild_id, profile.name, Words(profile.locale), Paths(key))
+
+
+def path_id(request: web.Request, name: str) -> int:
+    value = int(request.match_info[name])  # the route pattern allows digits only
+    if value > MAX_ID:
+        raise web.HTTPNotFound()
+    return value
+
+
+def query_page(request: web.Request) -> int:
+    """?page=N (1-based in the address) as a 0-based page; a malformed one is a 404."""
+    raw = request.query.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw) <= 1_000_000:
+        raise web.HTTPNotFound()
+    return int(raw) - 1

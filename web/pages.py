@@ -1,0 +1,84 @@
+"""A server's pages: its leaderboard, a player's page, and its recent games.
+
+Every number comes from hosting (StatsService, the same code as /leaderboard and /lama stats);
+these handlers only check the address, ask, and render.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from hosting.stats import Period
+from lama.rules import RULESETS
+from store import LeaderboardSort
+
+from .context import DEPS, path_id, query_page, render, site_of
+from .links import ALL_VARIANTS
+from .words import PERIOD_KEYS, SORT_KEYS
+
+# The leaderboard's columns, in order: the sort each heads, and the catalogue's label.
+COLUMNS = (
+    (LeaderboardSort.GAMES, "stats.games_played"),
+    (LeaderboardSort.WINS, "stats.wins"),
+    (LeaderboardSort.WIN_RATE, "stats.win_rate"),
+    (LeaderboardSort.AVG_SCORE, "stats.average_score"),
+    (LeaderboardSort.TOKENS, "web.leaderboard.tokens_per_game"),
+    (LeaderboardSort.CLEAN_ROUNDS, "web.leaderboard.clean_rounds"),
+)
+async def home(request: web.Request) -> web.Response:
+    """The site's front door: what it is, and no list of servers (links come from the bot)."""
+    return render(request, "home.html")
+
+
+async def site_root(request: web.Request) -> web.Response:
+    site = await site_of(request)
+    raise web.HTTPFound(site.paths.leaderboard())
+
+
+def _query_choice(request: web.Request, name: str, choices: tuple[str, ...], default: str) -> str:
+    value = request.query.get(name, default)
+    if value not in choices:
+        raise web.HTTPNotFound()
+    return value
+
+
+async def leaderboard(request: web.Request) -> web.Response:
+    site = await site_of(request)
+    deps = request.app[DEPS]
+    sort = LeaderboardSort(_query_choice(
+        request, "sort", tuple(s.value for s in LeaderboardSort), LeaderboardSort.WINS.value))
+    variant = _query_choice(request, "variant", (ALL_VARIANTS, *RULESETS), ALL_VARIANTS)
+    period = Period(_query_choice(
+        request, "period", tuple(p.value for p in Period), Period.ALL_TIME.value))
+    board = await deps.stats.leaderboard(
+        site.guild_id, sort, variant=None if variant == ALL_VARIANTS else variant,
+        period=period, page=query_page(request),
+    )
+    names = await deps.site.names(site.guild_id, [row.user_id for row in board.rows])
+    return render(
+        request, "leaderboard.html", site=site, board=board, names=names, columns=COLUMNS,
+        sorts=SORT_KEYS, periods=PERIOD_KEYS, variants=(None, *RULESETS),
+        page_url=lambda page: site.paths.leaderboard(board.sort, board.variant, board.period,
+                                                     page),
+    )
+
+
+async def player(request: web.Request) -> web.Response:
+    site = await site_of(request)
+    deps = request.app[DEPS]
+    user_id = path_id(request, "user_id")
+    report = await deps.stats.player(site.guild_id, user_id)
+    if report.stats.games == 0:  # never played here, or asked to be forgotten
+        raise web.HTTPNotFound()
+    opponents = await deps.site.opponents(site.guild_id, user_id)
+    names = await deps.site.names(site.guild_id, [user_id, *(h.user_b for h in opponents)])
+    return render(
+        request, "player.html", site=site, stats=report.stats, opponents=opponents,
+        names=names, name=names.get(user_id, ""),
+    )
+
+
+async def games(request: web.Request) -> web.Response:
+    site = await site_of(request)
+    listing = await request.app[DEPS].site.games(site.guild_id, query_page(request))
+    return render(request, "games.html", site=site, listing=listing, page_url=site.paths.games)

@@ -1,0 +1,42 @@
+"""Running the site inside the bot's process, on the bot's event loop."""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from .app import build_app
+from .context import SiteDeps
+
+log = logging.getLogger(__name__)
+
+
+class WebServer:
+    """The site on one port: `await start()`, then `await stop()`. Port 0 picks a free port
+    (tests); `port` tells which after the start."""
+
+    def __init__(self, deps: SiteDeps, *, host: str, port: int) -> None:
+        self._app = build_app(deps)
+        self._host, self._port = host, port
+        self._runner: web.AppRunner | None = None
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    async def start(self) -> None:
+        runner = web.AppRunner(self._app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self._host, self._port)
+        await site.start()
+        self._runner = runner
+        sockets = site._server.sockets if site._server is not None else ()  # type: ignore[attr-defined]
+        if sockets:
+            self._port = sockets[0].getsockname()[1]
+        log.info("Web pages served on http://%s:%d", self._host, self._port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()

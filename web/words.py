@@ -1,0 +1,107 @@
+"""The pages' words and numbers in one language: what the templates call to say things.
+
+Texts come from the bot's catalogues (i18n), numbers and dates from Babel (CLDR), so a page
+reads like the bot's messages in the same language. Nothing here marks text up: templates
+escape every value they print.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal, format_percent
+
+import i18n
+from hosting.stats import Period, ReplaySeat
+from lama import events as ev
+from store import LeaderboardSort
+
+# The catalogue's name of each leaderboard sort and period (shared with /leaderboard; some
+# keys predate the store's enum names).
+SORT_KEYS = {
+    LeaderboardSort.WINS: "leaderboard.sort.wins",
+    LeaderboardSort.WIN_RATE: "leaderboard.sort.win_rate",
+    LeaderboardSort.AVG_SCORE: "leaderboard.sort.average_score",
+    LeaderboardSort.TOKENS: "leaderboard.sort.tokens",
+    LeaderboardSort.CLEAN_ROUNDS: "leaderboard.sort.clean_rounds",
+    LeaderboardSort.GAMES: "leaderboard.sort.games",
+}
+PERIOD_KEYS = {
+    Period.ALL_TIME: "stats.period.all_time",
+    Period.MONTH: "stats.period.month",
+    Period.WEEK: "stats.period.week",
+}
+
+# The catalogue's name of each kind of move (the same words as the bot's table).
+MOVE_KEYS: dict[type, str] = {
+    ev.CardDrawn: "move.drew",
+    ev.PlayerQuit: "move.quit",
+    ev.ExtraTurn: "move.extra_turn",
+}
+
+
+class Words:
+    def __init__(self, locale: str) -> None:
+        self.locale = i18n.resolve_locale(locale)
+
+    def t(self, key: str, count: int | None = None, **params: object) -> str:
+        return i18n.translate(key, self.locale, count=count, **params)
+
+    # --- numbers and dates ----------------------------------------------------------------
+
+    def number(self, value: int) -> str:
+        return format_decimal(value, locale=self.locale)
+
+    def decimal(self, value: float | None) -> str:
+        return "—" if value is None else format_decimal(round(value, 1), format="#,##0.0",
+                                                        locale=self.locale)
+
+    def percent(self, value: float | None) -> str:
+        return "—" if value is None else format_percent(value, format="#,##0.#%",
+                                                        locale=self.locale)
+
+    def date(self, timestamp: int | None) -> str:
+        if timestamp is None:
+            return "—"
+        return format_date(datetime.fromtimestamp(timestamp, UTC), "medium", locale=self.locale)
+
+    def datetime(self, timestamp: int | None) -> str:
+        if timestamp is None:
+            return "—"
+        moment = datetime.fromtimestamp(timestamp, UTC)
+        return format_datetime(moment, "medium", tzinfo=UTC, locale=self.locale) + " UTC"
+
+    @staticmethod
+    def iso(timestamp: int | None) -> str:
+        return "" if timestamp is None else datetime.fromtimestamp(timestamp, UTC).isoformat()
+
+    # --- the game's words -----------------------------------------------------------------
+
+    def variant(self, variant: str | None) -> str:
+        return self.t(f"variant.{variant}" if variant else "leaderboard.variant.all")
+
+    def card(self, code: str, variant: str) -> str:
+        return i18n.card_name(code, variant, self.locale)
+
+    def seat(self, seat: ReplaySeat) -> str:
+        """A seat's name; a forgotten player's name was erased."""
+        return seat.name or self.t("stats.forgotten")
+
+    def name(self, name: str | None) -> str:
+        return name or self.t("stats.forgotten")
+
+    def move(self, event: object, names: list[str], variant: str) -> str | None:
+        """One event of a move as a sentence; None for events that are not moves."""
+        if isinstance(event, ev.CardPlayed):
+            return self.t("move.played", name=names[event.seat],
+                          card=self.card(event.card.code, variant))
+        if isinstance(event, ev.ForcedQuit):
+            alone = event.reason is ev.ForcedQuitReason.ALONE
+            key = "move.forced_quit.alone" if alone else "move.forced_quit"
+            return self.t(key, name=names[event.seat])
+        key = MOVE_KEYS.get(type(event))
+        return None if key is None else self.t(key, name=names[event.seat])  # type: ignore[attr-defined]
+
+    def list(self, items: list[str]) -> str:
+        return i18n.format_list(items, self.locale)
