@@ -6,7 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench sync clean
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run test lint bench sync clean chromium screenshots
 
 $(STAMP): pyproject.toml constraints.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -18,10 +20,22 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(PY) bot.py
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest
+
+# Debian's chromium, for the web pages' browser tests (Playwright drives it; it cannot download
+# a browser of its own here). CI runs as root on Debian; elsewhere say once what is missing.
+chromium:
+	@[ -x $(CHROMIUM) ] || { echo "Installing Debian's chromium for the browser tests..."; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+	    >/dev/null 2>&1 || true; }
+	@[ -x $(CHROMIUM) ] || echo "chromium could not be installed (run 'apt-get install chromium' as root); the browser tests will be skipped"
+
+# Refresh the web pages' pictures in docs/images from the browser tests.
+screenshots: $(STAMP) chromium
+	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/test_web_browser.py -k "screenshots or phone"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
