@@ -259,6 +259,7 @@ async def test_the_pages_fit_a_phone(browser, base_url, world):
             "cells => cells.filter(c => c.offsetParent !== null).map(c => c.className)")
         assert any("sorted" in c for c in visible) and len(visible) == 3, visible
         if os.environ.get("LAMABOT_SCREENSHOTS"):
+            await open_page(tab, world.paths.replay(world.replay_id, 23))
             await tab.screenshot(path=SCREENSHOTS / "web-replay-phone.png")
     finally:
         await context.close()
