@@ -1,15 +1,13 @@
-"""Loading a finished game for replays (Discord's and the web's), and nothing else."""
+"""Which games may be replayed (Discord's replays and the web's): finished ones, of this server."""
 
 from __future__ import annotations
 
-from store import GameStatus, Move, Store
+from store import GameStatus, Store
 from store.records import Game as GameRecord
 
 
-async def finished_game(
-    store: Store, guild_id: int, game_id: int
-) -> tuple[GameRecord, list[Move]] | None:
-    """A finished game of this server and its move log; None for any other game.
+async def finished_record(store: Store, guild_id: int, game_id: int) -> GameRecord | None:
+    """A finished game of this server; None for any other game.
 
     Another server's game, a lobby, a running or a cancelled game are all "not found": an id
     is never a way to peek at hands still in play or at another server.
@@ -22,4 +20,4 @@ async def finished_game(
         or record.seed is None
     ):
         return None
-    return record, await store.games.list_moves(game_id)
+    return record

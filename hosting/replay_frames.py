@@ -74,15 +74,16 @@ def film(record: GameRecord, moves: list[Move]) -> ReplayFilm:
         frames.append(Frame(len(frames), board, step, ended, over))
         if any(isinstance(e, RoundStarted) for e in events):
             frames.append(Frame(len(frames), board_of(game), None, None, None))
-    seats = tuple(
-        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai) for s in record.seats
-    )
     return ReplayFilm(
         game_id=record.id, guild_id=record.guild_id, variant=record.variant,
-        target=record.target, finished_at=record.finished_at, seats=seats,
+        target=record.target, finished_at=record.finished_at, seats=seats_of(record),
         frames=tuple(frames), scores=tuple(game.scores),
         winners=tuple(game.winners) if game.is_over else (),
     )
+
+
+def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
+    return tuple(ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai) for s in record.seats)
 
 
 def board_of(game: Game) -> Board:

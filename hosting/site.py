@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from store import GameSummary, HeadToHead, SiteAccess, Store
 
 from .clock import Clock
-from .finished import finished_game
-from .replay_frames import ReplayFilm, film
+from .finished import finished_record
+from .replay_frames import ReplayFilm, film, seats_of
 
 GAMES_PAGE_SIZE = 20
+FILMS_KEPT = 32  # replays kept in memory: people step through one game at a time
 OPPONENTS_SHOWN = 10
 SECRET_BYTES = 16  # 128 bits: not guessable, and short enough for a link
 
@@ -45,6 +47,7 @@ class SiteService:
     def __init__(self, store: Store, clock: Clock) -> None:
         self._store = store
         self._clock = clock
+        self._films: OrderedDict[int, ReplayFilm] = OrderedDict()
 
     # ----------------------------------------------------------------- access
 
@@ -106,9 +109,24 @@ class SiteService:
         return GamesPage(page, pages, total, tuple(games))
 
     async def film(self, guild_id: int, game_id: int) -> ReplayFilm | None:
-        """A finished game of this server, frame by frame; None for any other game."""
-        loaded = await finished_game(self._store, guild_id, game_id)
-        return None if loaded is None else film(*loaded)
+        """A finished game of this server, frame by frame; None for any other game.
+
+        A finished game's moves never change, so its frames are kept for the next step's
+        page; the seats (names) are read again every time, so a forgotten player's name is
+        gone at once.
+        """
+        record = await finished_record(self._store, guild_id, game_id)
+        if record is None:
+            return None
+        cached = self._films.get(game_id)
+        if cached is None:
+            cached = film(record, await self._store.games.list_moves(game_id))
+            self._films[game_id] = cached
+            if len(self._films) > FILMS_KEPT:
+                self._films.popitem(last=False)
+        else:
+            self._films.move_to_end(game_id)
+        return replace(cached, seats=seats_of(record))
 
     def _now(self) -> int:
         return int(self._clock.now())

@@ -29,7 +29,7 @@ from store import (
 from . import options as limits
 from .clock import Clock
 from .errors import HostingError, Problem
-from .finished import finished_game
+from .finished import finished_record
 from .preferences import Preferences
 
 PAGE_SIZE = 10
@@ -188,10 +188,10 @@ class StatsService:
 
         Games of other servers are "not found" too: a game id is not a way to peek elsewhere.
         """
-        loaded = await finished_game(self._store, guild_id, game_id)
-        if loaded is None:
+        record = await finished_record(self._store, guild_id, game_id)
+        if record is None:
             return None
-        record, moves = loaded
+        moves = await self._store.games.list_moves(game_id)
         assert record.seed is not None
         game = Game.new(record.variant, len(record.seats), record.seed, target=record.target)
         rounds: list[ReplayRound] = []

@@ -107,6 +107,8 @@ async def test_a_running_game_is_never_shown(world, site):
 
 async def test_forget_me_is_respected_on_every_page(world, site):
     paths = await secret_paths(world)
+    before = (await get(site, paths.replay(world.games[0])))[1]  # the replay is kept in memory
+    assert "Alice" in before
     await world.stats.forget(ALICE[0])
     assert (await get(site, paths.player(ALICE[0])))[0] == 404
     for page in (paths.leaderboard(), paths.games(), paths.replay(world.games[0]),

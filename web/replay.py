@@ -6,6 +6,7 @@ links (the page works without JavaScript) and static/replay.js adds the arrow ke
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -46,6 +47,10 @@ class StepLink:
     index: int
     round_number: int
     label: str
+
+
+LINKS_KEPT = 64
+_LINKS: OrderedDict[tuple, tuple[StepLink, ...]] = OrderedDict()
 
 
 def picture(code: str, variant: str, words: Words) -> CardPicture:
@@ -108,8 +113,21 @@ def winner_line(film: ReplayFilm, words: Words) -> str:
     return words.t("game.shared_winners", count=score, names=shared)
 
 
-def step_links(film: ReplayFilm, words: Words) -> list[StepLink]:
-    """A short label for every frame, for the list of moves."""
+def step_links(film: ReplayFilm, words: Words) -> tuple[StepLink, ...]:
+    """A short label for every frame, for the list of moves: the same for every step of a
+    game, so kept for the next page (per language and names, so a forgotten name goes)."""
+    key = (film.game_id, words.locale, tuple(names_of(film, words)))
+    links = _LINKS.get(key)
+    if links is None:
+        links = _LINKS[key] = _step_links(film, words)
+        if len(_LINKS) > LINKS_KEPT:
+            _LINKS.popitem(last=False)
+    else:
+        _LINKS.move_to_end(key)
+    return links
+
+
+def _step_links(film: ReplayFilm, words: Words) -> tuple[StepLink, ...]:
     names = names_of(film, words)
     links = []
     for frame in film.frames:
@@ -119,7 +137,7 @@ def step_links(film: ReplayFilm, words: Words) -> list[StepLink]:
             said = [line for e in frame.move.events if (line := words.move(e, names, film.variant))]
             label = said[0] if said else words.t("web.replay.move", number=frame.index)
         links.append(StepLink(frame.index, frame.board.round_number, label))
-    return links
+    return tuple(links)
 
 
 async def replay(request: web.Request) -> web.Response:
