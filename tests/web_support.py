@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from hosting import FakeClock, GameOptions, GameService, Status
+from hosting import FakeClock, GameOptions, GameService, Preferences, Status
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from store import Store
@@ -38,8 +38,10 @@ async def open_world(path, *, seed: int = 17) -> World:
     store = await Store.open(path)
     clock = FakeClock(1_790_000_000)
     seeds = random.Random(seed)
-    service = GameService(store, clock, seed_source=lambda: seeds.getrandbits(40))
-    return World(store, clock, service, StatsService(store, clock, games=service),
+    preferences = Preferences(store, clock)
+    service = GameService(store, clock, seed_source=lambda: seeds.getrandbits(40),
+                          preferences=preferences)
+    return World(store, clock, service, StatsService(store, clock, preferences=preferences),
                  SiteService(store, clock))
 
 
