@@ -127,11 +127,10 @@ class StatsCommands(_CogMixin):
             guild_id, player.id, asked_by=interaction.user.id
         )
         embed = render.stats_embed(report, player.display_name, locale)
-        paths = await public_paths(self.bot, interaction.guild_id)
+        paths = await public_paths(self.bot, guild_id)
         url = paths.player(player.id) if paths and report.stats.games else None
-        await interaction.response.send_message(
-            **_with_view(with_web_link(None, url, locale), embed=embed)
-        )
+        ui = with_web_link(None, url, locale)
+        await interaction.response.send_message(embed=embed, view=ui or MISSING)
 
     @app_commands.command(name="history", description="This server's most recent LAMA games")
     @app_commands.guild_only()
@@ -140,7 +139,11 @@ class StatsCommands(_CogMixin):
             return
         locale = await self.bot.public_locale_for(interaction)  # a public message
         games = await self.bot.stats_service.history(guild_id)
-        await interaction.response.send_message(embed=render.history_embed(games, locale))
+        paths = await public_paths(self.bot, guild_id)
+        url = paths.games() if paths and games else None
+        embed = render.history_embed(games, locale)
+        ui = with_web_link(None, url, locale)
+        await interaction.response.send_message(embed=embed, view=ui or MISSING)
 
     # ----------------------------------------------------------------- replay
 

@@ -23,6 +23,7 @@ from .replay_frames import ReplayFilm, film, seats_of
 GAMES_PAGE_SIZE = 20
 FILMS_KEPT = 32  # replays kept in memory: people step through one game at a time
 OPPONENTS_SHOWN = 10
+MAX_GUILD_ID = 2**63 - 1  # SQLite's largest integer
 SECRET_BYTES = 16  # 128 bits: not guessable, and short enough for a link
 
 
@@ -58,6 +59,8 @@ class SiteService:
         private server cannot be told apart from one that does not exist.
         """
         if key.isdigit() and len(key) <= 20:
+            if int(key) > MAX_GUILD_ID:
+                return None
             access = await self._store.site.access(int(key))
             return access.guild_id if access is not None and access.public else None
         if is_secret_shaped(key):

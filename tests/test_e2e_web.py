@@ -1,6 +1,7 @@
 """The web pages from Discord's side: the bot serves them (WEB_PORT), /lama settings makes them
 public or private and shows the link to those who manage the server, and the answers of
-/leaderboard, /lama stats and /lama replay link to them only when they are public."""
+/leaderboard, /lama stats, /lama replay and /lama history link to them only when they are
+public."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ async def test_answers_link_to_the_pages_only_when_they_are_public(fake_discord,
     alice, bob = fake.user("alice"), fake.user("bob")
     game_id = await play(fake, bot, channel, [alice, bob], rng=random.Random(4))
     commands = (("leaderboard", {}), ("lama stats", {"user": alice}),
-                ("lama replay", {"game_id": game_id}))
+                ("lama replay", {"game_id": game_id}), ("lama history", {}))
     for command, options in commands:
         answer = await fake.slash(alice, channel, command, **options)
         assert web_links(answer.message) == [], command
@@ -93,7 +94,8 @@ async def test_answers_link_to_the_pages_only_when_they_are_public(fake_discord,
     await fake.grant(owner, manage_guild=True)
     await fake.slash(owner, channel, "lama settings", web_pages="public")
     root = f"{PUBLIC_URL}/s/{fake.guild.id}"
-    expected = [f"{root}/leaderboard", f"{root}/players/{alice.id}", f"{root}/games/{game_id}"]
+    expected = [f"{root}/leaderboard", f"{root}/players/{alice.id}", f"{root}/games/{game_id}",
+                f"{root}/games"]
     for (command, options), url in zip(commands, expected, strict=True):
         answer = await fake.slash(alice, channel, command, **options)
         assert web_links(answer.message) == [url], command

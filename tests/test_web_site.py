@@ -73,7 +73,7 @@ async def test_a_new_link_retires_the_old_one_at_once(world, site):
     assert (await get(site, new.leaderboard()))[0] == 200
 
 
-@pytest.mark.parametrize("key", ["nope", "A" * 22, "A" * 40, "123", "-" * 22, "0"])
+@pytest.mark.parametrize("key", ["nope", "A" * 22, "A" * 40, "123", "-" * 22, "0", "9" * 20])
 async def test_unknown_keys_look_like_missing_pages(world, site, key):
     status, page = await get(site, f"/s/{key}/leaderboard")
     assert status == 404 and "Page not found" in page
