@@ -13,6 +13,7 @@ import pytest
 from bot import LamaBot, Settings
 from store import GuildSettings
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 from tests.test_e2e_stats import play
 
 PUBLIC_URL = "https://lama.example.org"
@@ -20,8 +21,16 @@ PUBLIC_URL = "https://lama.example.org"
 
 @pytest.fixture
 async def web_bot(fake_discord, tmp_path, bot_errors):
-    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0,
-                        web_port=0, web_host="127.0.0.1", web_public_url=PUBLIC_URL)
+    settings = Settings(
+        token=BOT_TOKEN,
+        database_path=tmp_path / "lama.sqlite3",
+        render_delay=0,
+        discord_api_base_url=discord_env_for(fake_discord.base_url)[API_BASE_ENV],
+        discord_gateway_url=fake_discord.ws_url,
+        web_port=0,
+        web_host="127.0.0.1",
+        web_public_url=PUBLIC_URL,
+    )
     bot = LamaBot(settings, guild_ready_timeout=0.05)
     async with run_bot(fake_discord, bot, sync_commands=False):
         await bot.service.save_guild_settings(
