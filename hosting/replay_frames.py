@@ -83,7 +83,10 @@ def film(record: GameRecord, moves: list[Move]) -> ReplayFilm:
 
 
 def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
-    return tuple(ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai) for s in record.seats)
+    return tuple(
+        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai, s.ai_level if s.is_ai else None)
+        for s in record.seats
+    )
 
 
 def board_of(game: Game) -> Board:

@@ -15,7 +15,7 @@ from babel.numbers import format_decimal, format_percent
 import i18n
 from hosting.stats import Period, ReplaySeat
 from lama import events as ev
-from store import LeaderboardSort
+from store import LeaderboardSort, PlayerResult
 
 # The catalogue's name of each leaderboard sort and period (shared with /leaderboard; some
 # keys predate the store's enum names).
@@ -85,8 +85,20 @@ class Words:
         return i18n.card_name(code, variant, self.locale)
 
     def seat(self, seat: ReplaySeat) -> str:
-        """A seat's name; a forgotten player's name was erased."""
+        """A seat's name: an AI's is numbered by its place, as the bot names it everywhere;
+        a forgotten player's name was erased."""
+        if seat.is_ai:
+            return self.ai(seat.index)
         return seat.name or self.t("stats.forgotten")
+
+    def player(self, result: PlayerResult) -> str:
+        """A seat of a finished game in a list of results, named like `seat`."""
+        if result.is_ai:
+            return self.ai(result.seat)
+        return result.display_name or self.t("stats.forgotten")
+
+    def ai(self, index: int) -> str:
+        return self.t("ai.name", number=index + 1)
 
     def name(self, name: str | None) -> str:
         return name or self.t("stats.forgotten")
