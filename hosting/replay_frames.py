@@ -64,6 +64,8 @@ def film(record: GameRecord, moves: list[Move]) -> ReplayFilm:
     game = Game.new(record.variant, len(record.seats), record.seed, target=record.target)
     frames = [Frame(0, board_of(game), None, None, None)]
     for move in moves:
+        if move.seat is None:  # no seat acted (the store allows it; hosting never does)
+            continue
         before = frames[-1].board
         action = action_from_dict(move.action)
         events = tuple(game.apply(move.seat, action))

@@ -112,8 +112,9 @@ class Words:
             alone = event.reason is ev.ForcedQuitReason.ALONE
             key = "move.forced_quit.alone" if alone else "move.forced_quit"
             return self.t(key, name=names[event.seat])
-        key = MOVE_KEYS.get(type(event))
-        return None if key is None else self.t(key, name=names[event.seat])  # type: ignore[attr-defined]
+        if isinstance(event, ev.CardDrawn | ev.PlayerQuit | ev.ExtraTurn):
+            return self.t(MOVE_KEYS[type(event)], name=names[event.seat])
+        return None
 
     def list(self, items: list[str]) -> str:
         return i18n.format_list(items, self.locale)
