@@ -259,3 +259,17 @@ async def test_card_pictures_are_the_bots_card_art(site):
         assert response.status == 200 and response.content_type == "image/png"
         assert "immutable" in response.headers["Cache-Control"]
         assert (await response.read())[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_a_replay_reads_as_the_language_writes_it(world, site, caplog):
+    """Every step in Czech: cards in the case the sentence needs, never English instead."""
+    world.locale = "cs"
+    paths = await secret_paths(world)
+    film = await world.site.film(GUILD, world.games[0])
+    played = 0
+    for step in range(len(film.frames)):
+        text = (await get(site, paths.replay(world.games[0], step)))[1]
+        assert " played " not in text and "Top card" not in text, step
+        played += " hraje " in text
+    assert played and "Vrchní karta" in text
+    assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]

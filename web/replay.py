@@ -86,7 +86,7 @@ def caption(film: ReplayFilm, frame: Frame, words: Words) -> list[str]:
     """What happened in this frame, as sentences."""
     names, board = names_of(film, words), frame.board
     if frame.move is None:
-        top = words.t("table.top_card", card=words.card(board.top_card.code, film.variant))
+        top = words.top_card(board.top_card.code, film.variant)
         if board.on_turn is None:
             return [top]
         return [words.t("round.starts", name=names[board.on_turn]), top]

@@ -8,9 +8,9 @@ escape every value they print.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from babel.dates import format_date, format_datetime
-from babel.numbers import format_decimal, format_percent
 
 import i18n
 from hosting.stats import Period, ReplaySeat
@@ -45,21 +45,19 @@ class Words:
     def __init__(self, locale: str) -> None:
         self.locale = i18n.resolve_locale(locale)
 
-    def t(self, key: str, count: int | None = None, **params: object) -> str:
+    def t(self, key: str, count: int | None = None, **params: Any) -> str:
         return i18n.translate(key, self.locale, count=count, **params)
 
     # --- numbers and dates ----------------------------------------------------------------
 
     def number(self, value: int) -> str:
-        return format_decimal(value, locale=self.locale)
+        return i18n.format_decimal(value, self.locale, digits=0)
 
     def decimal(self, value: float | None) -> str:
-        return "—" if value is None else format_decimal(round(value, 1), format="#,##0.0",
-                                                        locale=self.locale)
+        return "—" if value is None else i18n.format_decimal(value, self.locale)
 
     def percent(self, value: float | None) -> str:
-        return "—" if value is None else format_percent(value, format="#,##0.#%",
-                                                        locale=self.locale)
+        return "—" if value is None else i18n.format_percent(value, self.locale)
 
     def date(self, timestamp: int | None) -> str:
         if timestamp is None:
@@ -82,7 +80,12 @@ class Words:
         return self.t(f"variant.{variant}" if variant else "leaderboard.variant.all")
 
     def card(self, code: str, variant: str) -> str:
+        """A card's name alone (alt text, lists)."""
         return i18n.card_name(code, variant, self.locale)
+
+    def top_card(self, code: str, variant: str) -> str:
+        """ "Top card: 4", the card in whatever case the language puts it there."""
+        return self.t("table.top_card", card=i18n.card_phrase(code, variant, self.locale))
 
     def seat(self, seat: ReplaySeat) -> str:
         """A seat's name: an AI's is numbered by its place, as the bot names it everywhere;
@@ -107,7 +110,7 @@ class Words:
         """One event of a move as a sentence; None for events that are not moves."""
         if isinstance(event, ev.CardPlayed):
             return self.t("move.played", name=names[event.seat],
-                          card=self.card(event.card.code, variant))
+                          card=i18n.card_phrase(event.card.code, variant, self.locale))
         if isinstance(event, ev.ForcedQuit):
             alone = event.reason is ev.ForcedQuitReason.ALONE
             key = "move.forced_quit.alone" if alone else "move.forced_quit"
