@@ -94,6 +94,9 @@ def test_no_message_uses_a_word_the_glossary_avoids(locale):
     catalog = load(locale)
     avoided = [(word, key, term) for key, term in terms(locale).items() for word in
                term.get("avoid", ())]
+    avoided += [(word, name, {"nom": entry["word"]})
+                for name, entry in glossary(locale).get("words", {}).items()
+                for word in entry.get("avoid", ())]
     found = [
         f"{where}: {word!r} — {glossary_path(locale).name} calls {key} {term['nom']!r}"
         for where, text in texts(catalog)
