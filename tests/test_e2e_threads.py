@@ -111,3 +111,16 @@ async def test_without_the_setting_the_game_stays_in_the_channel(fake_discord, l
     game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"))
     assert not any(c.is_thread for c in fake.channels.values())
     assert table_message(fake, bot, game_id)[0] is channel
+
+
+async def test_without_create_threads_permission_the_game_stays_in_the_channel(
+    fake_discord, lamabot, caplog
+):
+    fake, bot = fake_discord, lamabot
+    await threads_on(fake)
+    channel = fake.channel("lama")
+    await fake.deny_bot(channel, "create_public_threads")
+    game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"))
+    assert table_message(fake, bot, game_id)[0] is channel
+    assert not any(c.is_thread for c in fake.channels.values())
+    assert any("stays in its channel" in r.getMessage() for r in caplog.records)
