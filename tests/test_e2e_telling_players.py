@@ -8,7 +8,16 @@ import pytest
 
 from cogs.text import CARD_EMOJI, TOKEN_EMOJI
 from hosting import FakeClock, Status
-from tests.e2e_support import hand_messages, on_turn, open_game, refused, settle
+from lama import QUIT
+from tests.e2e_support import (
+    find_seed,
+    hand_messages,
+    on_turn,
+    open_game,
+    refused,
+    settle,
+    use_seed,
+)
 from tests.test_e2e_play import finish_by_quitting, settle_with_timers
 
 
@@ -137,9 +146,17 @@ def test_the_pink_llama_card_and_the_pink_token_look_different():
     assert TOKEN_EMOJI["PINK"] not in CARD_EMOJI.values()
 
 
+def one_winner_when_everyone_quits(game) -> bool:
+    game = game.clone()
+    while not game.is_over:
+        game.apply(game.current_seat, QUIT)
+    return len(game.winners) == 1
+
+
 async def test_the_leaderboard_gives_no_medal_without_a_win(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     alice, bob, channel = fake.user("alice"), fake.user("bob"), fake.channel("lama")
+    use_seed(bot, find_seed("party", 2, one_winner_when_everyone_quits, target=10))  # no tie
     game_id = await open_game(fake, bot, channel, alice, bob, variant="party", target=10)
     await finish_by_quitting(bot, game_id)
     view = bot.service.view(game_id)
