@@ -134,6 +134,9 @@ def print_report(report: dict) -> None:
             )
     if "rest" in report:
         for name, run in report["rest"].items():
+            if not isinstance(run, dict):  # a hand-written note beside the runs
+                print(f"\n{name}: {run}")
+                continue
             rest = run["rest"]
             print(f"\nREST per human move, 4 humans, {name}: {rest['per_human_move']:.2f} "
                   f"(moves per table edit {rest['moves_per_table_edit'] or 0:.1f})")
