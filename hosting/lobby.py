@@ -108,7 +108,8 @@ class Lobby:
             if lobby is None:
                 self._registry.check_not_seated_elsewhere(user_id, old.guild_id, game_id=-1)
                 seats = self._rematch_seats(old, user_id, name)
-                host = old.host_id if any(s.user_id == old.host_id for s in seats) else user_id
+                humans = {s.user_id for s in seats if s.user_id is not None}
+                host = old.host_id if old.host_id in humans else user_id  # None: forgotten
                 hosted = await self._create(
                     old.guild_id, old.channel_id, host, seats, old.options, rematch_of=game_id
                 )

@@ -20,6 +20,7 @@ from hosting import (
     Status,
 )
 from hosting.options import TIMEOUTS_BEFORE_AI
+from hosting.stats import StatsService
 from hosting.views import MessageKind
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
 from store import LeaderboardSort
@@ -539,6 +540,28 @@ async def test_rematch_works_for_a_game_that_ended_before_a_restart(service, sto
     assert opened and update.view.status is Status.LOBBY
     assert [s.user_id for s in update.view.seats] == [ALICE, None]
     assert update.view.rematch_of == game_id and update.view.host_id == ALICE
+
+
+async def finished_and_forgotten(service, store, clock, forgotten):
+    """A two-human game (Alice hosts) played to its end; then `forgotten` erases their data
+    (/lama forget-me) and the bot restarts, so the rematch reads the game from the store."""
+    game_id = await started(service)
+    while service.view(game_id).status is not Status.FINISHED:
+        await play_any(service, game_id)
+    await StatsService(store, clock).forget(forgotten)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    return fresh, game_id
+
+
+async def test_a_rematch_of_a_game_whose_host_was_forgotten_is_hosted_by_its_opener(
+    service, store, clock
+):
+    fresh, game_id = await finished_and_forgotten(service, store, clock, forgotten=ALICE)
+    update, opened = await fresh.rematch(game_id, BOB, "Bob")
+    assert opened and update.view.host_id == BOB
+    await fresh.add_ai(update.view.game_id, BOB)  # the host's own lobby: they run it
+    await fresh.start(update.view.game_id, BOB)
 
 
 async def test_a_hand_button_of_a_game_that_ended_before_a_restart_is_stale(service, store, clock):
