@@ -31,6 +31,7 @@ from cogs.renderer import Renderer
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
+from hosting.ratings import RULES as RATING_RULES
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.views import GameView
@@ -159,7 +160,7 @@ class LamaBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database_path, rules=RATING_RULES)
         self.preferences = Preferences(self.store, self.clock)
         self.service = GameService(self.store, self.clock, preferences=self.preferences)
         self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)

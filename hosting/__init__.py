@@ -18,6 +18,7 @@ from .views import (
     MessageKey,
     Notice,
     NoticeKind,
+    SeatRating,
     SeatView,
     Status,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "NoticeKind",
     "Preferences",
     "Problem",
+    "SeatRating",
     "SeatView",
     "Status",
     "SystemClock",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from lama import Game, game_from_dict
 from store import NewSeat
 
-from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatView, Status
+from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatRating, SeatView, Status
 
 RECENT_EVENTS = 8
 
@@ -82,6 +82,7 @@ class HostedGame:
     messages: dict[MessageKey, tuple[int, int]] = field(default_factory=dict)  # -> channel, msg
     rematch_of: int | None = None  # the finished game this lobby replays
     thread_id: int | None = None  # the thread it shows itself in (a server setting)
+    ratings: tuple[SeatRating, ...] = ()  # set when the finished game was rated
 
     @property
     def running_game(self) -> Game:
@@ -147,6 +148,7 @@ class HostedGame:
             move_count=self.seq,
             rematch_of=self.rematch_of,
             thread_id=self.thread_id,
+            ratings=self.ratings,
         )
         if game is None:
             return base

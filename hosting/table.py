@@ -7,6 +7,7 @@ commit state and move in one transaction, then swap the copy in and re-arm the t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 
 from lama import DRAW, QUIT, Card, Game, IllegalAction, Observation, Play, Reason, game_to_dict
@@ -19,7 +20,9 @@ from .errors import HostingError, Problem
 from .hosted import HostedGame
 from .registry import seat_of
 from .results import final_results, stored_result
-from .views import GameUpdate, Notice, NoticeKind, Status
+from .views import GameUpdate, Notice, NoticeKind, SeatRating, Status
+
+log = logging.getLogger(__name__)
 
 
 class Table:
@@ -122,6 +125,7 @@ class Table:
         hosted.recent.extend(events)
         if game.is_over:
             hosted.status = Status.FINISHED
+            hosted.ratings = await self._rating_changes(hosted.id)
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)
         else:
@@ -145,6 +149,18 @@ class Table:
                 events += replay.apply(move.seat, action_from_dict(move.action))
         events += last_events
         return stored_result(final_results(hosted.seats, game.scores, game.winners, events))
+
+    async def _rating_changes(self, game_id: int) -> tuple[SeatRating, ...]:
+        """The committed rating changes of a finished game's humans (none if unrated)."""
+        try:
+            changes = await self._store.ratings.changes_of_game(game_id)
+        except Exception:  # the game is over and stored: a missing line must not undo that
+            log.exception("could not read the rating changes of game %s", game_id)
+            return ()
+        return tuple(
+            SeatRating(c.seat, c.shown_after, c.delta, c.provisional)
+            for c in changes if c.user_id is not None
+        )
 
     async def seat_to_ai(
         self, hosted: HostedGame, user_id: int, *, reason: str, by: str = ""

@@ -56,6 +56,16 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class SeatRating:
+    """A human seat's rating change in a finished game, for the game-end message."""
+
+    seat: int
+    rating: int  # the shown rating after the game
+    delta: int  # +12, −8, …
+    provisional: bool  # fewer than 5 rated games so far
+
+
+@dataclass(frozen=True)
 class GameView:
     """Everything public about one game at one moment."""
 
@@ -77,12 +87,16 @@ class GameView:
     move_count: int = 0
     rematch_of: int | None = None  # a lobby replaying a finished game: that game's id
     thread_id: int | None = None  # the thread the game shows itself in, if the server wants
+    ratings: tuple[SeatRating, ...] = ()  # once finished: each rated human's change
 
     @property
     def shown_in(self) -> int:
         """Where the table, summaries and notices go: the game's thread, else its channel
         (the lobby always stays in the channel)."""
         return self.thread_id or self.channel_id
+
+    def rating_of(self, seat: int) -> SeatRating | None:
+        return next((r for r in self.ratings if r.seat == seat), None)
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)

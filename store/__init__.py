@@ -1,6 +1,7 @@
-"""LamaBot's storage: the only package with SQL in it. Depends on aiosqlite and nothing of ours.
+"""LamaBot's storage: the only package with SQL in it. Depends on aiosqlite and nothing of ours
+(how ratings are computed comes in as `RatingRules`, see store/rating_records.py).
 
-    store = await Store.open("data/lama.sqlite3")   # PRAGMAs, migrations
+    store = await Store.open("data/lama.sqlite3", rules=RULES)   # PRAGMAs, migrations
     game = await store.games.create_lobby(...)
     ...
     await store.close()
@@ -25,6 +26,19 @@ from store.errors import (
 )
 from store.games import GameStore
 from store.migrate import Migration, load_migrations
+from store.rating_records import (
+    PROVISIONAL_GAMES,
+    PlayerKey,
+    PlayerRating,
+    RatedSeat,
+    RatingChange,
+    RatingRow,
+    RatingRules,
+    Season,
+    Skill,
+    StoredSeat,
+)
+from store.ratings import RatingStore
 from store.records import (
     Actor,
     FinishedGame,
@@ -44,6 +58,7 @@ from store.records import (
     Seat,
     SeatResult,
 )
+from store.seasons import SeasonStore
 from store.settings import SettingsStore
 from store.site import SiteAccess, SiteStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
@@ -57,12 +72,16 @@ class Store:
     games: GameStore
     stats: StatsStore
     settings: SettingsStore
+    ratings: RatingStore
+    seasons: SeasonStore
     site: SiteStore
 
     @classmethod
-    async def open(cls, path: str | PathLike[str]) -> Store:
+    async def open(cls, path: str | PathLike[str], *, rules: RatingRules | None = None) -> Store:
+        """`rules`: how to rate finished games; None stores games unrated (some tests)."""
         db = await open_database(path)
-        return cls(db, GameStore(db), StatsStore(db), SettingsStore(db), SiteStore(db))
+        return cls(db, GameStore(db, rules), StatsStore(db), SettingsStore(db), RatingStore(db),
+                   SeasonStore(db, rules), SiteStore(db))
 
     async def close(self) -> None:
         await self.db.close()
@@ -70,6 +89,7 @@ class Store:
 
 __all__ = [
     "MIN_GAMES_FOR_WIN_RATE",
+    "PROVISIONAL_GAMES",
     "Actor",
     "AlreadySeated",
     "ChannelHasActiveGame",
@@ -89,10 +109,19 @@ __all__ = [
     "Migration",
     "Move",
     "NewSeat",
+    "PlayerKey",
+    "PlayerRating",
     "PlayerResult",
     "PlayerStats",
+    "RatedSeat",
+    "RatingChange",
+    "RatingRow",
+    "RatingRules",
+    "RatingStore",
     "RecentResult",
     "SchemaTooNew",
+    "Season",
+    "SeasonStore",
     "Seat",
     "SeatNotFound",
     "SeatResult",
@@ -100,9 +129,11 @@ __all__ = [
     "SettingsStore",
     "SiteAccess",
     "SiteStore",
+    "Skill",
     "StatsStore",
     "Store",
     "StoreError",
+    "StoredSeat",
     "Transaction",
     "WrongGameStatus",
     "load_migrations",

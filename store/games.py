@@ -26,6 +26,8 @@ from store.game_rows import (
     touch,
     write_results,
 )
+from store.rating_records import RatingRules
+from store.ratings import rate_stored_game
 from store.records import (
     Actor,
     FinishedGame,
@@ -42,8 +44,10 @@ from store.records import (
 class GameStore:
     """Every query about hosted games. Mutations bump the game's updated_at to `now`."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, rules: RatingRules | None = None) -> None:
+        """`rules`: rate every finished game with them, in the transaction that stores it."""
         self._db = db
+        self._rules = rules
 
     # --- lobby ----------------------------------------------------------------------------
 
@@ -199,6 +203,8 @@ class GameStore:
                     (now, game_id),
                 )
                 await write_results(tx, game, finished, now)
+                if self._rules is not None:
+                    await rate_stored_game(tx, self._rules, game, finished, now)
         return Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
 
     async def list_moves(self, game_id: int) -> list[Move]:

@@ -253,3 +253,4 @@ class GuildSettings:
     games_channel_id: int | None = None  # None: games allowed in every channel
     locale: str | None = None  # public messages' language; None: the server's preferred locale
     game_threads: bool = False  # each game shows itself in a thread of its lobby message
+    season_cadence: str = "off"  # rating seasons: off | monthly | quarterly

@@ -15,29 +15,30 @@ class SettingsStore:
         async with self._db.read() as tx:
             row = await tx.fetchone(
                 "SELECT variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale, "
-                "game_threads FROM guild_settings WHERE guild_id = ?",
+                "game_threads, season_cadence FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, row["variant"], row["target"], row["turn_timeout_s"],
                              row["ai_delay_s"], row["games_channel_id"], row["locale"],
-                             bool(row["game_threads"]))
+                             bool(row["game_threads"]), row["season_cadence"])
 
     async def save_settings(self, settings: GuildSettings, *, now: int) -> None:
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings (guild_id, variant, target, turn_timeout_s, "
-                "ai_delay_s, games_channel_id, locale, game_threads, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ai_delay_s, games_channel_id, locale, game_threads, season_cadence, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET variant = excluded.variant, "
                 "target = excluded.target, turn_timeout_s = excluded.turn_timeout_s, "
                 "ai_delay_s = excluded.ai_delay_s, "
                 "games_channel_id = excluded.games_channel_id, locale = excluded.locale, "
-                "game_threads = excluded.game_threads, updated_at = excluded.updated_at",
+                "game_threads = excluded.game_threads, "
+                "season_cadence = excluded.season_cadence, updated_at = excluded.updated_at",
                 (settings.guild_id, settings.variant, settings.target, settings.turn_timeout_s,
                  settings.ai_delay_s, settings.games_channel_id, settings.locale,
-                 int(settings.game_threads), now),
+                 int(settings.game_threads), settings.season_cadence, now),
             )
 
     async def get_user_locale(self, user_id: int) -> str | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from store.db import Database, Transaction
+from store.ratings import forget_ratings
 from store.records import (
     GameSummary,
     HeadToHead,
@@ -291,6 +292,7 @@ class StatsStore:
                 (user_id,),
             )
             await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
+            await forget_ratings(tx, user_id)
         return count
 
 
