@@ -32,6 +32,7 @@ from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.ratings import RULES as RATING_RULES
+from hosting.seasons import SeasonKeeper
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.views import GameView
@@ -40,7 +41,7 @@ from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
 log = logging.getLogger("lamabot")
 
-EXTENSIONS = ("cogs.lama", "cogs.moves", "cogs.leaderboard")
+EXTENSIONS = ("cogs.lama", "cogs.moves", "cogs.leaderboard", "cogs.seasons")
 TOKEN_HELP = (
     "DISCORD_TOKEN is {problem}. Create a bot at https://discord.com/developers/applications "
     "(Bot → Reset Token), put the token in .env as DISCORD_TOKEN=..., and start again."
@@ -166,6 +167,7 @@ class LamaBot(commands.AutoShardedBot):
         self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)
         self.site_service = SiteService(self.store, self.clock)
         self.web_links = PublicLinks(self.site_service, self.settings.web_public_url)
+        self.season_keeper = SeasonKeeper(self.store, self.clock)
         self.renderer = Renderer(
             self,
             self.service,
@@ -184,6 +186,7 @@ class LamaBot(commands.AutoShardedBot):
         if self.settings.web_port is not None:
             await self.start_web()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
+        self._background.append(asyncio.create_task(self.season_keeper.run(), name="seasons"))
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")
         )

@@ -10,7 +10,7 @@ import discord
 
 import i18n
 from hosting.options import MAX_SEATS, MIN_SEATS
-from hosting.views import GameView, SeatView, Status
+from hosting.views import GameView, SeatRating, SeatView, Status
 from lama import events as ev
 from lama.rules import TokenKind, get_ruleset
 
@@ -22,6 +22,7 @@ from .text import (
     choices_text,
     move_line,
     seat_name,
+    signed,
     t,
     tokens_text,
     variant_name,
@@ -209,11 +210,21 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
             name=seat_name(s, locale),
             count=s.score,
         )
+        + _rating_note(view.rating_of(s.index), locale)
         for s in standings
     ]
     embed.add_field(name=t("game.standings", locale), value="\n".join(lines), inline=False)
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
     return embed
+
+
+def _rating_note(rating: SeatRating | None, locale: str) -> str:
+    """' · rating 1534 (+12)' after a rated human's standing; nothing for others."""
+    if rating is None:
+        return ""
+    key = "rating.provisional" if rating.provisional else "rating.value"
+    shown = t(key, locale, rating=rating.rating)
+    return " · " + t("game.rating_change", locale, rating=shown, change=signed(rating.delta))
 
 
 # ------------------------------------------------------------------ hand

@@ -47,6 +47,10 @@ _PROBLEM_KEYS = {
     Problem.ALREADY_IN_REMATCH: "error.already_in_rematch",
     Problem.BAD_OPTION: "error.bad_option",
     Problem.WRONG_CHANNEL: "error.guild_only",
+    Problem.NO_SUCH_SEASON: "leaderboard.refused.no_such_season",
+    Problem.RATING_HAS_NO_PERIOD: "leaderboard.refused.rating_has_no_period",
+    Problem.RATING_HAS_NO_VARIANT: "leaderboard.refused.rating_has_no_variant",
+    Problem.PERIOD_AND_SEASON: "leaderboard.refused.period_and_season",
 }
 _COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead (else "lama hand")
     Problem.NO_GAME_HERE: "lama new",
@@ -119,6 +123,7 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         "value": details.get("value", "?"),
         "link": _jump_link(details),
         "game_id": details.get("game_id", "?"),
+        "season": details.get("season", "?"),
     }
     if "channel_id" in details:
         params["channel"] = f"<#{details['channel_id']}>"

@@ -9,9 +9,11 @@ privately, with their own rank in it.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
+from babel.dates import format_date
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
@@ -20,8 +22,9 @@ from discord.utils import MISSING
 import i18n
 from hosting import HostingError, Problem, options
 from hosting.stats import LeaderboardPage, Period
-from store import LeaderboardRow, LeaderboardSort
-from web.words import PERIOD_KEYS, SORT_KEYS
+from store import LeaderboardRow, LeaderboardSort, RatingRow, Season
+from web.words import PERIOD_KEYS
+from web.words import SORT_KEYS as RESULT_SORT_KEYS
 
 from .buttons import LamaButton
 from .mentions import command
@@ -35,6 +38,8 @@ COLOUR = 0xF4D35E
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 ALL_VARIANTS = "all"
 
+# The catalogue's name of each sort: the web pages' (results) and the rating.
+SORT_KEYS = {LeaderboardSort.RATING: "leaderboard.sort.rating", **RESULT_SORT_KEYS}
 # A title per period, not "Leaderboard: {period}": the choice names do not fit mid-sentence.
 TITLE_KEYS = {
     Period.ALL_TIME: "leaderboard.title.all_time",
@@ -49,6 +54,7 @@ def _choice(english: str, key: str, value: str) -> Choice[str]:
 
 
 SORT_CHOICES = [_choice(english, SORT_KEYS[sort], sort.value) for english, sort in (
+    ("Skill rating", LeaderboardSort.RATING),
     ("Most wins", LeaderboardSort.WINS),
     ("Best win rate (5+ games)", LeaderboardSort.WIN_RATE),
     ("Lowest average score", LeaderboardSort.AVG_SCORE),
@@ -73,7 +79,7 @@ _VARIANTS = "|".join((ALL_VARIANTS, *options.VARIANTS))
 PAGE_TEMPLATE = (
     r"lama:lb:(?P<dir>[pn]):(?P<owner>\d+):(?P<guild>\d+):"
     rf"(?P<sort>{_SORTS}):(?P<variant>{_VARIANTS}):(?P<period>{_PERIODS}):"
-    r"(?P<page>\d+)"
+    r"(?P<page>\d+)(?::s(?P<season>\d+))?"  # the season is optional: older buttons lack it
 )
 
 
@@ -84,18 +90,21 @@ class PageButton(LamaButton, template=PAGE_TEMPLATE):
 
     def __init__(
         self, direction: str, owner: int, guild: int, sort: str, variant: str, period: str,
-        page: int, **button,
+        season: int | None, page: int, **button,
     ) -> None:
-        super().__init__(
-            f"lama:lb:{direction}:{owner}:{guild}:{sort}:{variant}:{period}:{page}", **button
-        )
+        custom_id = f"lama:lb:{direction}:{owner}:{guild}:{sort}:{variant}:{period}:{page}"
+        if season is not None:
+            custom_id += f":s{season}"
+        super().__init__(custom_id, **button)
         self.direction, self.owner, self.guild = direction, owner, guild
         self.sort, self.variant, self.period, self.page = sort, variant, period, page
+        self.season = season
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> PageButton:
+        season = int(match["season"]) if match["season"] else None
         return cls(match["dir"], int(match["owner"]), int(match["guild"]), match["sort"],
-                   match["variant"], match["period"], int(match["page"]))
+                   match["variant"], match["period"], season, int(match["page"]))
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.page_button(interaction, self)
@@ -105,7 +114,9 @@ def page_view(board: LeaderboardPage, owner: int) -> discord.ui.View | None:
     if board.pages <= 1:
         return None
     ui = discord.ui.View(timeout=None)
-    key = (board.guild_id, board.sort.value, board.variant or ALL_VARIANTS, board.period.value)
+    season = board.season.number if board.season else None
+    key = (board.guild_id, board.sort.value, board.variant or ALL_VARIANTS, board.period.value,
+           season)
     ui.add_item(PageButton("p", owner, *key, max(board.page - 1, 0), emoji="◀️",
                            style=discord.ButtonStyle.secondary, disabled=board.page == 0))
     ui.add_item(PageButton("n", owner, *key, min(board.page + 1, board.pages - 1), emoji="▶️",
@@ -117,9 +128,16 @@ def page_view(board: LeaderboardPage, owner: int) -> discord.ui.View | None:
 # --------------------------------------------------------------------------- rendering
 
 
-def metric(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
+def rating_text(rating: int, provisional: bool, locale: str) -> str:
+    """A shown rating; a provisional one carries the '?' the board's legend explains."""
+    return t("rating.provisional" if provisional else "rating.value", locale, rating=rating)
+
+
+def metric(row: LeaderboardRow | RatingRow, sort: LeaderboardSort, locale: str) -> str:
     """The number this board ranks by, then the player's games (or wins) for context."""
     games = t("stats.games.count", locale, count=row.games)
+    if isinstance(row, RatingRow):
+        return f"**{rating_text(row.rating, row.provisional, locale)}** · {games}"
     if sort is LeaderboardSort.WINS:
         return f"**{t('stats.wins.count', locale, count=row.wins)}** · {games}"
     if sort is LeaderboardSort.WIN_RATE:
@@ -137,17 +155,17 @@ def metric(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
     return f"**{games}** · {t('stats.wins.count', locale, count=row.wins)}"
 
 
-def earned_medal(row: LeaderboardRow, sort: LeaderboardSort) -> bool:
+def earned_medal(row: LeaderboardRow | RatingRow, sort: LeaderboardSort) -> bool:
     """A medal is for a real achievement in this ranking: with no wins (or no clean rounds)
     a player only ties at the top, so they get their number, not a medal."""
     if sort in (LeaderboardSort.WINS, LeaderboardSort.WIN_RATE):
         return row.wins > 0
-    if sort is LeaderboardSort.CLEAN_ROUNDS:
+    if sort is LeaderboardSort.CLEAN_ROUNDS and isinstance(row, LeaderboardRow):
         return row.clean_rounds > 0
     return True
 
 
-def line(row: LeaderboardRow, sort: LeaderboardSort, locale: str) -> str:
+def line(row: LeaderboardRow | RatingRow, sort: LeaderboardSort, locale: str) -> str:
     medal = MEDALS.get(row.rank) if earned_medal(row, sort) else None
     rank = medal or f"{row.rank}."
     return f"{rank} <@{row.user_id}> · {metric(row, sort, locale)}"
@@ -157,11 +175,30 @@ def variant_label(variant: str | None, locale: str) -> str:
     return t(f"variant.{variant}" if variant else "leaderboard.variant.all", locale)
 
 
+def _day(timestamp: int) -> datetime:
+    return datetime.fromtimestamp(timestamp, UTC)
+
+
+def season_label(season: Season, locale: str) -> str:
+    """'November 2026', 'Q4 2026', or 'Season 2' when seasons are off."""
+    if season.cadence == "monthly":
+        return format_date(_day(season.starts_at), "LLLL y", locale=locale).capitalize()
+    if season.cadence == "quarterly":
+        return format_date(_day(season.starts_at), "QQQ y", locale=locale)
+    return t("season.numbered", locale, number=season.number)
+
+
 def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
-    embed = discord.Embed(title=t(TITLE_KEYS[board.period], locale), colour=COLOUR)
+    if board.season is not None:
+        title = t("leaderboard.title.season", locale, season=season_label(board.season, locale))
+    else:
+        title = t(TITLE_KEYS[board.period], locale)
+    embed = discord.Embed(title=title, colour=COLOUR)
     heading = f"**{t(SORT_KEYS[board.sort], locale)}** · {variant_label(board.variant, locale)}"
     if board.sort is LeaderboardSort.WIN_RATE:
         heading += "\n" + t("leaderboard.min_games", locale, count=board.min_games)
+    if board.sort is LeaderboardSort.RATING:
+        heading += "\n" + t("leaderboard.rating_legend", locale)
     if not board.rows:
         body = t("leaderboard.empty", locale, command=command("lama new"))
     else:
@@ -193,9 +230,10 @@ class Leaderboard(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The best LAMA players on this server")
     @app_commands.describe(
-        sort="What to rank players by (default: wins)",
+        sort="What to rank players by (default: rating, once games are rated)",
         variant="Only games of one variant (default: all)",
         period="Only games finished in this period (default: all time)",
+        season="A rating season, this one or a past one (default: the current one)",
     )
     @app_commands.choices(sort=SORT_CHOICES, variant=VARIANT_CHOICES, period=PERIOD_CHOICES)
     @app_commands.guild_only()
@@ -205,16 +243,18 @@ class Leaderboard(commands.Cog):
         sort: Choice[str] | None = None,
         variant: Choice[str] | None = None,
         period: Choice[str] | None = None,
+        season: app_commands.Range[int, 1] | None = None,
     ) -> None:
         if interaction.guild_id is None:  # guild_only: Discord sends none from a DM
             raise HostingError(Problem.WRONG_CHANNEL)
         locale = await self.bot.public_locale_for(interaction)  # a public message
-        board = await self.stats.leaderboard(
+        board = await self.stats.leaderboard(  # refusals: cogs/errors.py
             interaction.guild_id,
-            LeaderboardSort(sort.value if sort else LeaderboardSort.WINS),
+            LeaderboardSort(sort.value) if sort else None,
             variant=None if variant is None or variant.value == ALL_VARIANTS else variant.value,
             period=Period(period.value if period else Period.ALL_TIME),
             user_id=interaction.user.id,
+            season=season,
         )
         ui = with_web_link(page_view(board, interaction.user.id), await self.web_url(board),
                            locale)
@@ -229,6 +269,22 @@ class Leaderboard(commands.Cog):
             return None
         return paths.leaderboard(board.sort, board.variant, board.period, board.page)
 
+    @leaderboard.autocomplete("season")
+    async def season_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[int]]:
+        """The server's seasons, newest first, by name ('November 2026 · 3')."""
+        if interaction.guild_id is None:
+            return []
+        locale = self.bot.locale_of(interaction)
+        choices = []
+        for season in await self.stats.seasons(interaction.guild_id):
+            name = t("season.choice", locale, label=season_label(season, locale),
+                     number=season.number)
+            if current.strip().lower() in name.lower():
+                choices.append(Choice(name=name[:100], value=season.number))
+        return choices[:25]
+
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
         locale = self.bot.locale_of(interaction)
         if interaction.guild_id != button.guild:
@@ -242,6 +298,7 @@ class Leaderboard(commands.Cog):
             period=Period(button.period),
             page=button.page,
             user_id=interaction.user.id,
+            season=button.season,
         )
         in_place = interaction.user.id == button.owner
         if in_place and not (interaction.message and interaction.message.flags.ephemeral):

@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 else:
     _CogMixin = object
 
+SEASON_CHOICES = [
+    app_commands.Choice(name=app_commands.locale_str(english, key=f"season.cadence.{value}"),
+                        value=value)
+    for english, value in zip(("Off", "Monthly", "Quarterly"), options.SEASON_CADENCES,
+                              strict=True)
+]
+
 FORGET_TEMPLATE = r"lama:fm:(?P<user>\d+):(?P<choice>yes|no)"
 REPLAY_TEMPLATE = r"lama:rp:(?P<dir>[pn]):(?P<game>\d+):(?P<page>\d+)"
 
@@ -199,9 +206,10 @@ class StatsCommands(_CogMixin):
         threads="Show each game in its own thread (the lobby stays in the channel)",
         web_pages="Whether this server's web pages are public or need the secret link",
         new_web_link="Replace the secret link of the web pages (the old one stops working)",
+        seasons="Rating seasons: off, monthly or quarterly",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, variant=VARIANT_CHOICES,
-                          web_pages=WEB_PAGES_CHOICES)
+                          web_pages=WEB_PAGES_CHOICES, seasons=SEASON_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -217,6 +225,7 @@ class StatsCommands(_CogMixin):
         threads: bool | None = None,
         web_pages: str | None = None,
         new_web_link: bool = False,
+        seasons: str | None = None,
     ) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
@@ -238,13 +247,15 @@ class StatsCommands(_CogMixin):
             clear_channel=clear_channel,
             locale=language,
             game_threads=threads,
+            seasons=seasons,
         )
         access = await self.bot.site_service.update_access(
             guild_id,
             public=None if web_pages is None else web_pages == PUBLIC,
             new_link=new_web_link,
         )
-        given = (variant, target, turn_timeout, ai_delay, channel, language, threads, web_pages)
+        given = (variant, target, turn_timeout, ai_delay, channel, language, threads, web_pages,
+                 seasons)
         changed = any(v is not None for v in given)
         changed = changed or clear_channel or new_web_link
         preferred = i18n.resolve_locale(str(interaction.guild_locale or "en"))

@@ -12,11 +12,11 @@ import discord
 import i18n
 from hosting.stats import Replay, ReplaySeat
 from lama import events as ev
-from store import GameSummary, GuildSettings, PlayerResult, RecentResult
+from store import GameSummary, GuildSettings, PlayerRating, PlayerResult, RecentResult
 from store.records import Actor
 
 from .mentions import command
-from .text import ai_seat_name, move_line, t
+from .text import ai_seat_name, move_line, signed, t
 
 COLOUR = 0xF4D35E
 FIELD_LIMIT = 1024
@@ -49,6 +49,7 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
     if s.games == 0:
         embed.description = t("stats.no_games", locale, name=name)
     else:
+        _add_rating_fields(embed, report.rating, locale)
         fields = [
             ("stats.games_played", str(s.games)),
             ("stats.wins", str(s.wins)),
@@ -83,6 +84,25 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
         )
         embed.add_field(name=t("stats.vs.title", locale), value=value, inline=False)
     return embed
+
+
+def _add_rating_fields(embed: discord.Embed, rating: PlayerRating | None, locale: str) -> None:
+    """Rating (and rank), its change over the last games, and the best reached: three fields."""
+    if rating is None:
+        embed.add_field(name=t("stats.rating", locale), value=t("stats.rating.none", locale),
+                        inline=False)
+        return
+    key = "rating.provisional" if rating.provisional else "rating.value"
+    shown = t(key, locale, rating=rating.rating)
+    if rating.rank is not None:
+        shown += " · " + t("stats.rating.rank", locale, rank=rating.rank)
+    if rating.provisional:
+        shown += "\n" + t("stats.rating.provisional_note", locale)
+    recent = t("stats.rating.recent", locale, change=signed(rating.change_recent),
+               count=rating.recent_games)
+    for key, value in (("stats.rating", shown), ("stats.rating.change", recent),
+                       ("stats.rating.best", str(rating.best))):
+        embed.add_field(name=t(key, locale), value=value, inline=True)
 
 
 def _recent_line(r: RecentResult, locale: str) -> str:
@@ -306,6 +326,7 @@ def settings_embed(
         ("settings.games_channel", channel),
         ("settings.language", _language(s.locale, locale, preferred)),
         ("settings.game_threads", t(f"settings.value.{'on' if s.game_threads else 'off'}", locale)),
+        ("settings.seasons", t(f"season.cadence.{s.season_cadence}", locale)),
     ):
         embed.add_field(name=t(key, locale), value=value, inline=True)
     return embed

@@ -112,3 +112,10 @@ def variant_name(view_or_variant: GameView | str, locale: str) -> str:
     if isinstance(view_or_variant, GameView):
         view_or_variant = view_or_variant.options.variant
     return t(f"variant.{view_or_variant}", locale)
+
+
+def signed(delta: int) -> str:
+    """A rating change as players read it: +12, −8 (a true minus sign), ±0."""
+    if delta > 0:
+        return f"+{delta}"
+    return f"−{-delta}" if delta < 0 else "±0"

@@ -26,6 +26,10 @@ class Problem(StrEnum):
     ALREADY_IN_REMATCH = "already_in_rematch"
     BAD_OPTION = "bad_option"
     WRONG_CHANNEL = "wrong_channel"
+    NO_SUCH_SEASON = "no_such_season"  # details: season
+    RATING_HAS_NO_PERIOD = "rating_has_no_period"  # a rating covers a season, not a week
+    RATING_HAS_NO_VARIANT = "rating_has_no_variant"  # one rating covers every variant
+    PERIOD_AND_SEASON = "period_and_season"  # two time windows at once
 
 
 class HostingError(Exception):

@@ -13,6 +13,7 @@ from lama.game import MAX_SEATS, MIN_SEATS
 from lama.rules import RULESETS
 
 from .errors import HostingError, Problem
+from .ratings import SeasonCadence
 
 __all__ = [
     "AI_DELAY",
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "POLICY_OF_LEVEL",
+    "SEASON_CADENCES",
     "SERVER_LANGUAGE_AUTO",
     "SLOW_AI_LEVELS",
     "TARGET",
@@ -58,6 +60,7 @@ AI_SEATS = Bounds(0, MAX_SEATS - 1)  # AI seats a new lobby may open with (the h
 TIMEOUTS_BEFORE_AI = 3  # turn time-outs in a row after which an AI takes the seat
 SERVER_LANGUAGE_AUTO = "auto"  # a server setting: follow the server's preferred locale
 LANGUAGES: tuple[str, ...] = (*SUPPORTED_LOCALES, SERVER_LANGUAGE_AUTO)
+SEASON_CADENCES: tuple[str, ...] = tuple(SeasonCadence)  # rating seasons: off, monthly, …
 
 _ALLOWED: dict[str, Bounds | tuple[str, ...]] = {
     "variant": VARIANTS,
@@ -67,6 +70,7 @@ _ALLOWED: dict[str, Bounds | tuple[str, ...]] = {
     "ai_level": AI_LEVELS,
     "ai_seats": AI_SEATS,
     "language": LANGUAGES,
+    "seasons": SEASON_CADENCES,
 }
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 
 from lama import Card, Game, RoundEnded, RoundStarted
 from lama.actions import Action, action_from_dict
@@ -20,53 +19,39 @@ from store import (
     GameSummary,
     GuildSettings,
     HeadToHead,
-    LeaderboardRow,
     LeaderboardSort,
+    PlayerRating,
     PlayerStats,
+    Season,
     Store,
 )
 
 from . import options as limits
+from .boards import (
+    PAGE_SIZE,
+    LeaderboardPage,
+    Period,
+    chosen_season,
+    default_sort,
+    rating_page,
+)
 from .clock import Clock
 from .errors import HostingError, Problem
 from .finished import finished_record
 from .preferences import Preferences
 
-PAGE_SIZE = 10
 HISTORY_SIZE = 10
 
 
 
-class Period(StrEnum):
-    """A leaderboard's time window; the values are short because they travel in custom ids."""
-
-    ALL_TIME = "all"
-    MONTH = "month"
-    WEEK = "week"
-
-
-@dataclass(frozen=True)
-class LeaderboardPage:
-    guild_id: int
-    sort: LeaderboardSort
-    variant: str | None  # None: every variant
-    period: Period
-    page: int  # 0-based, clamped to the pages there are
-    pages: int  # at least 1, even when nobody is ranked
-    total: int  # ranked players
-    rows: tuple[LeaderboardRow, ...]
-    me: LeaderboardRow | None  # the asking user's row wherever it is; None if unranked
-    min_games: int  # games a player needs to be ranked on this board
-
-    @property
-    def me_on_page(self) -> bool:
-        return self.me is not None and any(r.user_id == self.me.user_id for r in self.rows)
 
 
 @dataclass(frozen=True)
 class PlayerReport:
     stats: PlayerStats
     head_to_head: HeadToHead | None  # the asker (user_a) against the player, if not themselves
+    rating: PlayerRating | None = None  # this season's; None before their first rated game
+    season: Season | None = None  # the server's current season
 
 
 @dataclass(frozen=True)
@@ -135,33 +120,51 @@ class StatsService:
     async def leaderboard(
         self,
         guild_id: int,
-        sort: LeaderboardSort,
+        sort: LeaderboardSort | None,
         *,
         variant: str | None = None,
         period: Period = Period.ALL_TIME,
         page: int = 0,
         user_id: int | None = None,
+        season: int | None = None,
     ) -> LeaderboardPage:
+        """A page of the server's ranking. `sort` None: by rating once the server has rated
+        games (unless a variant or period asks for what ratings do not have), else by wins.
+        `season`: that season's games (its ratings, for sort:rating)."""
         limits.validate(variant=variant)
-        sort, period = LeaderboardSort(sort), Period(period)
+        period = Period(period)
+        if sort is None:
+            plain = variant is None and period is Period.ALL_TIME
+            sort = await default_sort(self._store, guild_id) if plain else LeaderboardSort.WINS
+        sort = LeaderboardSort(sort)
+        chosen = await chosen_season(self._store, guild_id, sort, variant, period, season)
+        if sort is LeaderboardSort.RATING:
+            return await rating_page(self._store, guild_id, chosen, page, user_id)
         stats, since = self._store.stats, self.since(period)
+        until = None
+        if chosen is not None:
+            since, until = chosen.starts_at, chosen.ends_at
         page = max(page, 0)
         ranking = await stats.leaderboard_slice(
-            guild_id, sort, variant, since,
+            guild_id, sort, variant, since, until=until,
             limit=PAGE_SIZE, offset=page * PAGE_SIZE, user_id=user_id,
         )
         pages = max(1, math.ceil(ranking.total / PAGE_SIZE))
         if page >= pages:  # a button from when there were more players: show the last page
             page = pages - 1
             ranking = await stats.leaderboard_slice(
-                guild_id, sort, variant, since,
+                guild_id, sort, variant, since, until=until,
                 limit=PAGE_SIZE, offset=page * PAGE_SIZE, user_id=user_id,
             )
         rows, total, me = ranking.rows, ranking.total, ranking.me
         min_games = MIN_GAMES_FOR_WIN_RATE if sort is LeaderboardSort.WIN_RATE else 1
         return LeaderboardPage(
-            guild_id, sort, variant, period, page, pages, total, rows, me, min_games
+            guild_id, sort, variant, period, page, pages, total, rows, me, min_games, chosen
         )
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """The server's rating seasons, newest first (for /leaderboard season:)."""
+        return await self._store.seasons.seasons(guild_id)
 
     # ---------------------------------------------------------------- players
 
@@ -172,7 +175,11 @@ class StatsService:
         versus = None
         if asked_by is not None and asked_by != user_id:
             versus = await self._store.stats.head_to_head(guild_id, asked_by, user_id)
-        return PlayerReport(stats, versus)
+        season = await self._store.seasons.current(guild_id)
+        rating = None
+        if season is not None:
+            rating = await self._store.ratings.player_rating(guild_id, user_id, season.number)
+        return PlayerReport(stats, versus, rating, season)
 
     async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead:
         return await self._store.stats.head_to_head(guild_id, user_a, user_b)
@@ -246,14 +253,17 @@ class StatsService:
         clear_channel: bool = False,
         locale: str | None = None,
         game_threads: bool | None = None,
+        seasons: str | None = None,
     ) -> GuildSettings:
         """Change the given settings (None: keep), validated; returns what is now saved.
 
         The limits are those of a game (hosting/options.py), so a server default is always a
         valid game option. `locale` is the language of public messages: "en", "cs", "es", or
-        "auto" for the server's preferred locale.
+        "auto" for the server's preferred locale. `seasons`: rating seasons off, monthly or
+        quarterly.
         """
         limits.validate(
+            seasons=seasons,
             language=locale,
             variant=variant,
             target=target,
@@ -276,11 +286,15 @@ class StatsService:
                 None if locale == limits.SERVER_LANGUAGE_AUTO else locale
             ),
             game_threads=current.game_threads if game_threads is None else game_threads,
+            season_cadence=current.season_cadence if seasons is None else seasons,
         )
         given = (variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale,
-                 game_threads)
+                 game_threads, seasons)
         if clear_channel or any(value is not None for value in given):
             await self._preferences.save_guild_settings(settings)
+        if seasons is not None and await self._store.seasons.current(guild_id) is not None:
+            # the open season now ends where the new cadence says (or never, for off)
+            await self._store.seasons.sync(guild_id, now=int(self._clock.now()))
         return settings
 
     # ----------------------------------------------------------------- privacy

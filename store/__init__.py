@@ -40,6 +40,7 @@ from store.rating_records import (
 )
 from store.ratings import RatingStore
 from store.records import (
+    RESULT_SORTS,
     Actor,
     FinishedGame,
     Game,
@@ -90,6 +91,7 @@ class Store:
 __all__ = [
     "MIN_GAMES_FOR_WIN_RATE",
     "PROVISIONAL_GAMES",
+    "RESULT_SORTS",
     "Actor",
     "AlreadySeated",
     "ChannelHasActiveGame",

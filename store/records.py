@@ -155,6 +155,11 @@ class LeaderboardSort(StrEnum):
     TOKENS = "tokens"  # penalty points per game, lower is better
     CLEAN_ROUNDS = "clean_rounds"
     GAMES = "games"
+    RATING = "rating"  # the season's skill rating: RatingStore's board, not StatsStore's
+
+
+# The sorts StatsStore ranks from game_results (every sort but the rating).
+RESULT_SORTS = tuple(s for s in LeaderboardSort if s is not LeaderboardSort.RATING)
 
 
 @dataclass(frozen=True, slots=True)

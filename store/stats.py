@@ -42,13 +42,16 @@ _ORDERS: dict[LeaderboardSort, _Order] = {
 
 
 def _ranking(
-    guild_id: int, sort: LeaderboardSort, variant: str | None, since: int | None
+    guild_id: int, sort: LeaderboardSort, variant: str | None, since: int | None,
+    until: int | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """SQL for every ranked player with rank and page position, and its parameters.
 
     The filter is assembled from fixed fragments (never `? IS NULL OR …`, which would hide
     the variant and period from the planner and cost the index).
     """
+    if LeaderboardSort(sort) not in _ORDERS:
+        raise ValueError(f"{sort} is not ranked from game results (see RatingStore)")
     order = _ORDERS[LeaderboardSort(sort)]
     where = ["guild_id = :guild_id", "user_id IS NOT NULL"]  # the indexes' partial condition
     params: dict[str, Any] = {"guild_id": guild_id, "min_games": 1}
@@ -58,6 +61,9 @@ def _ranking(
     if since is not None:
         where.append("finished_at >= :since")
         params["since"] = since
+    if until is not None:
+        where.append("finished_at < :until")
+        params["until"] = until
     if sort == LeaderboardSort.WIN_RATE:
         params["min_games"] = MIN_GAMES_FOR_WIN_RATE
     sql = f"""
@@ -125,6 +131,7 @@ class StatsStore:
         variant: str | None = None,
         since: int | None = None,
         *,
+        until: int | None = None,
         limit: int = 10,
         offset: int = 0,
         user_id: int | None = None,
@@ -135,8 +142,9 @@ class StatsStore:
         server's results three times; the aggregation is the whole cost (100,000 games:
         ~150 ms each). The first row always comes along so the count is known even for a
         page past the end.
+        `until` (unix seconds, exclusive) ends the period, for a past season.
         """
-        sql, params = _ranking(guild_id, sort, variant, since)
+        sql, params = _ranking(guild_id, sort, variant, since, until)
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 f"SELECT * FROM (SELECT *, COUNT(*) OVER () AS total FROM ({sql})) "

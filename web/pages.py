@@ -10,7 +10,7 @@ from aiohttp import web
 
 from hosting.stats import Period
 from lama.rules import RULESETS
-from store import LeaderboardSort
+from store import RESULT_SORTS, LeaderboardSort
 
 from .context import DEPS, path_id, query_page, render, site_of
 from .links import ALL_VARIANTS
@@ -46,7 +46,7 @@ async def leaderboard(request: web.Request) -> web.Response:
     site = await site_of(request)
     deps = request.app[DEPS]
     sort = LeaderboardSort(_query_choice(
-        request, "sort", tuple(s.value for s in LeaderboardSort), LeaderboardSort.WINS.value))
+        request, "sort", tuple(s.value for s in RESULT_SORTS), LeaderboardSort.WINS.value))
     variant = _query_choice(request, "variant", (ALL_VARIANTS, *RULESETS), ALL_VARIANTS)
     period = Period(_query_choice(
         request, "period", tuple(p.value for p in Period), Period.ALL_TIME.value))

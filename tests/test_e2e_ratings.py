@@ -1,0 +1,80 @@
+"""Skill ratings end to end: the game-end message, /leaderboard and /lama stats, against the
+loopback Discord. The figures users see are compared with the store's rating changes, which
+the store tests check against the model."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.e2e_support import refused
+from tests.test_e2e_stats import field, lines_by_user, play
+
+
+def standings_lines(message) -> list[str]:
+    return field(message, "Final standings").splitlines()
+
+
+async def test_the_game_end_message_shows_each_humans_rating_change(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game_id = await play(fake, bot, channel, [alice, bob], rng=random.Random(3), ai_seats=1)
+    changes = {c.user_id: c for c in await bot.store.ratings.changes_of_game(game_id)}
+    end = next(m for m in reversed(channel.messages) if m.embeds
+               and any(f["name"] == "Final standings" for f in m.embeds[0].get("fields") or []))
+    lines = standings_lines(end)
+    for user in (alice, bob):
+        change = changes[user.id]
+        sign = "+" if change.delta > 0 else ("−" if change.delta < 0 else "±")
+        expected = f"rating {change.shown_after}? ({sign}{abs(change.delta)})"
+        assert any(user.name in line.lower() and expected in line for line in lines), lines
+    ai_line = next(line for line in lines if "🤖" in line)
+    assert "rating" not in ai_line
+
+
+async def test_leaderboard_defaults_to_ratings_once_games_are_rated(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    before = await fake.slash(alice, channel, "leaderboard")
+    assert "Most wins" in before.message.embeds[0]["description"]
+    await play(fake, bot, channel, [alice, bob], rng=random.Random(4), ai_seats=1)
+    board = await fake.slash(alice, channel, "leaderboard")
+    text = board.message.embeds[0]["description"]
+    assert "Skill rating" in text and "provisional" in text
+    shown = lines_by_user(text)
+    assert set(shown) == {alice.id, bob.id}  # the AI is rated but never listed
+    for user in (alice, bob):
+        rating = await bot.store.ratings.player_rating(fake.guild.id, user.id, 1)
+        assert re.match(rf"\*\*{rating.rating}\?\*\* · 1 game", shown[user.id]), shown[user.id]
+
+
+async def test_stats_show_rating_recent_change_and_best(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    for seed in range(2):
+        await play(fake, bot, channel, [alice, bob], rng=random.Random(seed), ai_seats=0)
+    report = await bot.stats_service.player(fake.guild.id, alice.id)
+    result = await fake.slash(bob, channel, "lama stats", user=alice)
+    assert field(result.message, "Rating").startswith(f"{report.rating.rating}?")
+    change = report.rating.change_recent
+    sign = "+" if change > 0 else ("−" if change < 0 else "±")
+    assert field(result.message, "Recent change") == f"{sign}{abs(change)} in the last 2 games"
+    assert field(result.message, "Best rating") == str(report.rating.best)
+
+
+async def test_a_rating_board_refuses_a_period_privately(fake_discord, lamabot):
+    fake, _ = fake_discord, lamabot
+    channel = fake.channel("lama")
+    result = await fake.slash(fake.user("alice"), channel, "leaderboard", sort="rating",
+                              period="week")
+    refused(result, "Ratings count whole seasons")
+
+
+async def test_an_unknown_season_is_refused_privately(fake_discord, lamabot):
+    fake, _ = fake_discord, lamabot
+    channel = fake.channel("lama")
+    result = await fake.slash(fake.user("alice"), channel, "leaderboard", season=7)
+    refused(result, "no season 7")
