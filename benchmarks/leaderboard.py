@@ -25,7 +25,7 @@ from pathlib import Path
 
 from hosting import FakeClock
 from hosting.stats import Period, StatsService
-from store import LeaderboardSort, Store
+from store import RESULT_SORTS, LeaderboardSort, Store
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 
 GUILD = 424242
@@ -92,7 +92,7 @@ async def run(games: int, runs: int, analyze: bool) -> dict:
             busiest = board.rows[0].user_id
             typical = (await stats.leaderboard(GUILD, LeaderboardSort.GAMES, page=15)).rows[0]
             rows = []
-            for sort in LeaderboardSort:
+            for sort in RESULT_SORTS:  # sort:rating: benchmarks/ratings.py
                 for variant in (None, "classic", "party", "komarami"):
                     for period in Period:
                         async def page(sort=sort, variant=variant, period=period):

@@ -15,7 +15,7 @@ from discord.ext import commands
 from hosting.seasons import SeasonEnded
 
 from .leaderboard import COLOUR, MEDALS, rating_text, season_label
-from .text import public_locale, t
+from .text import t
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +51,10 @@ class Seasons(commands.Cog):
     async def announce(self, ended: SeasonEnded) -> bool:
         """Post the final standings; True once posted or when there is nowhere to post."""
         guild_id = ended.season.guild_id
-        settings = await self.bot.service.guild_settings(guild_id)
+        settings = await self.bot.preferences.guild_settings(guild_id)
         if settings.games_channel_id is None:
             return True  # no games channel: the standings stay viewable by /leaderboard season:
-        locale = public_locale(self.bot.get_guild(guild_id), settings.locale)
+        locale = self.bot.public_locale_of(guild_id)
         try:
             channel = self.bot.get_channel(settings.games_channel_id) or (
                 await self.bot.fetch_channel(settings.games_channel_id)

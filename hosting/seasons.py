@@ -40,6 +40,7 @@ class SeasonKeeper:
         self._store = store
         self._clock = clock
         self._listeners: list[SeasonListener] = []
+        self._ticking = asyncio.Lock()  # one tick at a time: a season is announced once
 
     def add_listener(self, listener: SeasonListener) -> None:
         self._listeners.append(listener)
@@ -53,12 +54,13 @@ class SeasonKeeper:
     async def tick(self) -> int:
         """Roll over every ended season and announce every closed one; returns how many were
         announced."""
-        await self._store.seasons.sync_due(now=self._now())
-        announced = 0
-        for season in await self._store.seasons.to_announce():
-            if await self._announce(season):
-                announced += 1
-        return announced
+        async with self._ticking:
+            await self._store.seasons.sync_due(now=self._now())
+            announced = 0
+            for season in await self._store.seasons.to_announce():
+                if await self._announce(season):
+                    announced += 1
+            return announced
 
     async def _announce(self, season: Season) -> bool:
         top, _, _ = await self._store.ratings.leaderboard(season.guild_id, season.number,

@@ -210,13 +210,16 @@ class RatingStore:
 
     async def rated_seats(self, guild_id: int) -> list[tuple[int, int, list[StoredSeat]]]:
         """Every finished game of the server as (game_id, finished_at, seats), in the order
-        they were rated: by finishing time, then id."""
+        they were rated: by finishing time, then by the order their changes were written (two
+        games can end in one second and share an AI identity), unrated ones by id."""
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 "SELECT r.game_id, r.finished_at, r.seat, r.user_id, r.is_ai, s.ai_level, "
-                "r.place, r.won, r.left_game FROM game_results r "
+                "r.place, r.won, r.left_game, "
+                "(SELECT MIN(c.rowid) FROM rating_changes c WHERE c.game_id = r.game_id) "
+                "AS rated_order FROM game_results r "
                 "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
-                "WHERE r.guild_id = ? ORDER BY r.finished_at, r.game_id, r.seat",
+                "WHERE r.guild_id = ? ORDER BY r.finished_at, rated_order, r.game_id, r.seat",
                 (guild_id,),
             )
         games: list[tuple[int, int, list[StoredSeat]]] = []

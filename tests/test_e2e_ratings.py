@@ -7,8 +7,11 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
+from hosting import FakeClock
 from tests.e2e_support import refused
-from tests.test_e2e_stats import field, lines_by_user, play
+from tests.test_e2e_stats import field, lines_by_user, play, ts
 
 
 def standings_lines(message) -> list[str]:
@@ -78,3 +81,37 @@ async def test_an_unknown_season_is_refused_privately(fake_discord, lamabot):
     channel = fake.channel("lama")
     result = await fake.slash(fake.user("alice"), channel, "leaderboard", season=7)
     refused(result, "no season 7")
+
+
+@pytest.mark.parametrize("bot_clock", [FakeClock(ts(2026, 3, 31, 23, 0))])
+async def test_a_monthly_season_ends_with_the_top_3_in_the_games_channel(
+    fake_discord, lamabot, bot_clock
+):
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    admin = fake.user("dave")
+    await fake.grant(admin, manage_guild=True)
+    players = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]  # dave: an admin
+    saved = await fake.slash(admin, channel, "lama settings", seasons="monthly", channel=channel)
+    assert "Monthly" in saved.message.embed_text
+    await play(fake, bot, channel, players[:2], rng=random.Random(1), ai_seats=1)
+    await play(fake, bot, channel, players[2:], rng=random.Random(2), ai_seats=0)
+    march, _, _ = await bot.store.ratings.leaderboard(fake.guild.id, 1)
+    assert await bot.season_keeper.tick() == 0  # still March
+
+    bot_clock.set(ts(2026, 4, 1, 0, 0, 5))
+    assert await bot.season_keeper.tick() == 1
+    assert await bot.season_keeper.tick() == 0  # announced once
+    post = channel.messages[-1]
+    text = post.embed_text
+    assert "March 2026 is over" in text and "April 2026 starts now" in text
+    mentioned = [int(m) for m in re.findall(r"<@(\d+)>", text)]
+    assert mentioned == [row.user_id for row in march[:3]]
+
+    past = await fake.slash(players[0], channel, "leaderboard", season=1)
+    assert "March 2026" in past.message.embed_text
+    assert set(lines_by_user(past.message.embeds[0]["description"])) == {
+        row.user_id for row in march}
+    now = await fake.slash(players[0], channel, "leaderboard")
+    assert "April 2026" in now.message.embed_text and not lines_by_user(
+        now.message.embeds[0]["description"])

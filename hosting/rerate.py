@@ -1,0 +1,102 @@
+"""Recompute every server's ratings from the stored results: ``python -m hosting.rerate``.
+
+Games are replayed in the order they were rated (finishing time, then the order their rating
+was written; games from before ratings existed by id) through the same RatingBook the live
+update uses, so an untouched database comes out identical, figure for figure. Use it after
+changing the rating model, or to rate games stored before ratings existed (they count in the
+server's first season). A server's ratings are replaced in one transaction: a bot running
+meanwhile sees the old ratings or the new ones, never a mix.
+
+    python -m hosting.rerate                       # the bot's database (DATABASE_PATH, .env)
+    python -m hosting.rerate --database other.sqlite3 --guild 1234
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from store import RatingRules, Season, Store
+from store.rating_book import RatingBook, SeatChange
+
+from .clock import Clock, SystemClock
+from .ratings import RULES
+
+
+@dataclass(frozen=True)
+class Rerated:
+    guild_id: int
+    games: int
+    players: int  # rated identities (humans and AI levels) over all seasons
+
+
+def season_of(seasons: Sequence[Season], finished_at: int) -> Season:
+    """The season a game finished in: the latest that had started (the first, if none)."""
+    started = [s for s in seasons if s.starts_at <= finished_at]
+    return started[-1] if started else seasons[0]
+
+
+async def rerate_guild(
+    store: Store, guild_id: int, *, rules: RatingRules = RULES, clock: Clock | None = None
+) -> Rerated:
+    games = await store.ratings.rated_seats(guild_id)
+    if not games:
+        return Rerated(guild_id, 0, 0)
+    seasons = sorted(await store.seasons.seasons(guild_id), key=lambda s: s.number)
+    if not seasons:  # games from before ratings existed: they open the first season
+        now = int((clock or SystemClock()).now())
+        seasons = [await store.seasons.sync(guild_id, now=now)]
+    book = RatingBook(rules)
+    changes: list[SeatChange] = []
+    for game_id, finished_at, seats in games:
+        season = season_of(seasons, finished_at)
+        changes += book.apply(game_id, season.number, finished_at, seats)
+    await store.ratings.replace_ratings(guild_id, list(book.changed.values()), changes)
+    return Rerated(guild_id, len(games), len(book.changed))
+
+
+async def rerate_all(
+    store: Store, *, rules: RatingRules = RULES, guild_id: int | None = None
+) -> list[Rerated]:
+    guilds = [guild_id] if guild_id is not None else await store.ratings.rated_guilds()
+    return [await rerate_guild(store, g, rules=rules) for g in guilds]
+
+
+async def _main(database: Path, guild_id: int | None) -> None:
+    store = await Store.open(database, rules=RULES)
+    try:
+        started = time.perf_counter()
+        done = await rerate_all(store, guild_id=guild_id)
+        elapsed = time.perf_counter() - started
+    finally:
+        await store.close()
+    games = sum(r.games for r in done)
+    for r in done:
+        print(f"server {r.guild_id}: {r.games} games, {r.players} rated players")
+    rate = games / elapsed if elapsed > 0 else 0.0
+    print(f"{len(done)} servers, {games} games rerated in {elapsed:.2f} s ({rate:,.0f} games/s)")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m hosting.rerate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    env = {**dotenv_values(".env"), **os.environ}  # as the bot reads its settings
+    default = (env.get("DATABASE_PATH") or "").strip() or "data/lama.sqlite3"
+    parser.add_argument("--database", type=Path, default=Path(default),
+                        help="the SQLite database (default: DATABASE_PATH or %(default)s)")
+    parser.add_argument("--guild", type=int, default=None, help="only this server")
+    args = parser.parse_args(argv)
+    if not args.database.exists():
+        parser.error(f"no database at {args.database}")
+    asyncio.run(_main(args.database, args.guild))
+
+
+if __name__ == "__main__":
+    main()

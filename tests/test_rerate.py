@@ -1,0 +1,110 @@
+"""A rerate recomputes exactly what the live updates wrote: a few hundred random games, with
+ties, leavers, AI levels, two servers, games ending in the same second and monthly seasons."""
+
+from __future__ import annotations
+
+import random
+
+from hosting.ratings import RULES
+from hosting.rerate import main, rerate_all
+from store import (
+    Actor,
+    FinishedGame,
+    GameStore,
+    NewSeat,
+    SeatResult,
+    SettingsStore,
+    Store,
+    open_database,
+)
+from store.records import GuildSettings
+from tests.test_store_ratings import ts
+
+GUILDS = (10, 11)
+USERS = list(range(1, 16))
+LEVELS = ("easy", "normal", "hard")
+
+
+async def random_game(games: GameStore, rng: random.Random, guild: int, when: int) -> None:
+    size = rng.randint(2, 6)
+    humans = rng.sample(USERS, rng.randint(1, min(size, 4)))
+    seats = [NewSeat.human(u, f"P{u}") for u in humans]
+    seats += [NewSeat.ai(f"AI {i}", rng.choice(LEVELS)) for i in range(size - len(humans))]
+    rng.shuffle(seats)
+    game = await games.create_lobby(
+        guild_id=guild, channel_id=guild * 1000 + rng.randint(0, 9999), host_user_id=humans[0],
+        variant="classic", target=40, turn_timeout_s=120, ai_delay_s=1, now=when - 600,
+        seats=seats)
+    await games.start_game(game.id, seed=1, state={}, now=when - 500)
+    for index, seat in enumerate(seats):
+        if seat.user_id is not None and rng.random() < 0.1:
+            await games.hand_seat_to_ai(game.id, index, ai_level="normal", now=when - 10)
+    scores = [rng.choice([0, 5, 10, 10, 20, 41]) for _ in seats]  # plenty of ties
+    results = tuple(
+        SeatResult(i, s, 1 + sum(o < s for o in scores), s == min(scores), s, 0)
+        for i, s in enumerate(scores))
+    await games.commit_move(game.id, 1, 0, {}, Actor.HUMAN, {}, when, round_number=1,
+                            finished=FinishedGame(1, results))
+
+
+async def snapshot(store: Store) -> tuple[list, list]:
+    async with store.db.read() as tx:
+        ratings = await tx.fetchall(
+            "SELECT guild_id, season, user_id, ai_level, mu, sigma, shown, games, wins, "
+            "career_games, best_shown, updated_at FROM ratings "
+            "ORDER BY guild_id, season, user_id, ai_level")
+        changes = await tx.fetchall(
+            "SELECT * FROM rating_changes ORDER BY game_id, seat")
+    return [tuple(r) for r in ratings], [tuple(r) for r in changes]
+
+
+async def test_rerating_every_game_reproduces_the_live_ratings_exactly(tmp_path):
+    store = await Store.open(tmp_path / "lama.sqlite3", rules=RULES)
+    rng = random.Random(15)
+    await SettingsStore(store.db).save_settings(GuildSettings(11, season_cadence="monthly"),
+                                                now=ts(2026, 1, 1))
+    when = ts(2026, 1, 1)
+    for _ in range(300):
+        when += rng.choice([0, 0, 60, 3600, 86400 * 3])  # some finish in the same second
+        await random_game(store.games, rng, rng.choice(GUILDS), when)
+    live = await snapshot(store)
+    assert len(live[1]) > 1000 and len({r[1] for r in live[0] if r[0] == 11}) > 3  # seasons
+
+    done = await rerate_all(store)
+    assert sum(r.games for r in done) == 300
+    assert await snapshot(store) == live
+    await store.close()
+
+
+async def test_games_stored_before_ratings_existed_are_rated_by_a_rerate(tmp_path):
+    rated = await Store.open(tmp_path / "rated.sqlite3", rules=RULES)
+    db = await open_database(tmp_path / "old.sqlite3")
+    unrated = GameStore(db)  # as before ratings: results only
+    for store_games in (rated.games, unrated):
+        rng, when = random.Random(7), ts(2026, 3, 1)
+        for _ in range(40):
+            when += 3600
+            await random_game(store_games, rng, 10, when)
+    await db.close()
+    old = await Store.open(tmp_path / "old.sqlite3", rules=RULES)
+    (done,) = await rerate_all(old)
+    assert done.games == 40
+    assert await snapshot(old) == await snapshot(rated)
+    await old.close()
+    await rated.close()
+
+
+def test_the_command_line_rerates_a_database_file(tmp_path, capsys):
+    async def fill() -> None:
+        store = await Store.open(tmp_path / "lama.sqlite3", rules=RULES)
+        rng = random.Random(1)
+        for i in range(5):
+            await random_game(store.games, rng, 10, ts(2026, 3, 1) + i)
+        await store.close()
+
+    import asyncio
+
+    asyncio.run(fill())
+    main(["--database", str(tmp_path / "lama.sqlite3")])
+    out = capsys.readouterr().out
+    assert "server 10: 5 games" in out and "games/s" in out
