@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openskill.models import PlackettLuce
 
 from hosting.ratings import RULES, SeasonCadence, season_window
 from store import PlayerKey, RatedSeat, RatingChange, Skill, StoredSeat
@@ -83,6 +84,12 @@ def test_two_seats_of_one_ai_level_get_one_combined_rating():
 def test_a_newcomer_shows_1000_and_certainty_raises_the_shown_rating():
     assert RULES.shown(NEW) == 1000
     assert RULES.shown(Skill(25, 2)) == 1000 + 25 * (25 - 6)
+
+
+def test_the_shown_rating_is_openskills_ordinal_on_the_display_scale():
+    for mu, sigma in ((25, 25 / 3), (31.7, 2.2), (12.4, 5.05)):
+        ordinal = PlackettLuce().rating(mu=mu, sigma=sigma).ordinal(alpha=25, target=1000)
+        assert RULES.shown(Skill(mu, sigma)) == round(ordinal)
 
 
 def test_a_new_season_pulls_rating_halfway_back_to_the_start():
