@@ -163,7 +163,7 @@ async def test_the_leaderboard_gives_no_medal_without_a_win(fake_discord, lamabo
     assert view.status is Status.FINISHED and len(view.winners) == 1
     winner = view.seats[view.winners[0]].user_id
     loser = next(s.user_id for s in view.seats if s.user_id != winner)
-    board = await fake.slash(alice, channel, "leaderboard")
+    board = await fake.slash(alice, channel, "leaderboard", sort="wins")  # not the rating
     lines = board.embeds[0]["description"].split("\n")
     assert any(line.startswith("🥇") and f"<@{winner}>" in line for line in lines), lines
     loser_line = next(line for line in lines if f"<@{loser}>" in line)
