@@ -267,6 +267,8 @@ class Leaderboard(commands.Cog):
         paths = await public_paths(self.bot, board.guild_id)
         if paths is None:
             return None
+        if board.sort is LeaderboardSort.RATING:  # the pages rank results, not ratings
+            return paths.leaderboard()
         return paths.leaderboard(board.sort, board.variant, board.period, board.page)
 
     @leaderboard.autocomplete("season")

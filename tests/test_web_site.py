@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from hosting.stats import Period
-from store import LeaderboardSort
+from store import RESULT_SORTS, LeaderboardSort
 from tests.web_support import GUILD, HOSTILE, OTHER_GUILD, open_world, play_game, serving
 from web import Paths
 
@@ -193,7 +193,7 @@ async def test_the_site_is_read_only(world, site):
 async def test_the_leaderboard_links_every_sort_variant_and_period(world, site):
     paths = await secret_paths(world)
     text = (await get(site, paths.leaderboard()))[1]
-    links = [paths.leaderboard(sort) for sort in LeaderboardSort]
+    links = [paths.leaderboard(sort) for sort in RESULT_SORTS]
     links += [paths.leaderboard(period=period) for period in Period]
     links += [paths.leaderboard(variant=v) for v in ("classic", "party", "komarami")]
     for link in links:
