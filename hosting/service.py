@@ -71,6 +71,7 @@ class GameService:
             self.registry.register(hosted)
             if hosted.status is Status.RUNNING:
                 self.timers.arm(hosted, turn_started_at=record.updated_at)
+                await self.turns.recall_time_outs(hosted)
             restored.append(hosted.view())
         for guild_id in {view.guild_id for view in restored}:
             await self.preferences.guild_settings(guild_id)  # their language, … without a wait

@@ -104,6 +104,18 @@ class Turns:
                 action = policy.choose(observation, rng)
         return await self._table.apply(hosted, seat.index, action, actor=Actor.AI)
 
+    async def recall_time_outs(self, hosted: HostedGame) -> None:
+        """After a restart: whom the turn timer put out of the current round, so their hand
+        says their time ran out, not that they quit (one read, only if someone is out)."""
+        game = hosted.running_game
+        if not any(game.has_quit(seat.index) for seat in hosted.seats):
+            return
+        for move in await self._store.games.list_moves(hosted.id):
+            if move.actor is not Actor.TIMER or move.seat is None:
+                continue
+            if move.round_number == game.round_number:
+                hosted.seats[move.seat].timed_out_round = game.round_number
+
     async def _time_out(self, hosted: HostedGame, seat: Seat) -> GameUpdate:
         """The turn time is over: the bot quits the round for them; after
         `TIMEOUTS_BEFORE_AI` in a row, an AI takes the seat."""

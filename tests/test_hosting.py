@@ -313,6 +313,20 @@ async def test_the_view_says_a_seat_is_out_because_its_time_ran_out(service, clo
     assert service.view(game_id).seats[seat].timed_out
 
 
+async def test_a_seat_out_by_time_out_still_says_so_after_a_restart(service, clock, store):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))  # the round goes on
+    seat = service.view(game_id).current_seat
+    clock.advance(60)
+    await service.fire_due_timers()
+    await service.quit_round(game_id, current_user(service, game_id))  # another quits itself
+    quitter = next(s.index for s in service.view(game_id).seats
+                   if s.has_quit and s.index != seat)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    seats = fresh.view(game_id).seats
+    assert seats[seat].timed_out and not seats[quitter].timed_out
+
+
 async def test_a_seat_that_quits_by_itself_did_not_time_out(service):
     game_id = await started(service)
     view = service.view(game_id)
