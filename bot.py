@@ -192,10 +192,18 @@ class LamaBot(commands.AutoShardedBot):
         )
 
     async def start_web(self) -> None:
-        """The read-only web pages, on the bot's own event loop (WEB_PORT)."""
+        """The read-only web pages, on the bot's own event loop (WEB_PORT). A port that cannot
+        be opened is logged and the bot plays on without them: the games matter more."""
         deps = SiteDeps(self.stats_service, self.site_service, self.guild_profile)
-        self.web = WebServer(deps, host=self.settings.web_host, port=self.settings.web_port or 0)
-        await self.web.start()
+        web = WebServer(deps, host=self.settings.web_host, port=self.settings.web_port or 0)
+        try:
+            await web.start()
+        except OSError as error:
+            log.error("No web pages: WEB_HOST=%s WEB_PORT=%s cannot be opened (%s)",
+                      self.settings.web_host, self.settings.web_port, error)
+            await web.stop()
+            return
+        self.web = web
 
     async def guild_profile(self, guild_id: int) -> GuildProfile:
         """What the web pages show of a server: its name (if this bot sees it) and its

@@ -5,7 +5,9 @@ public."""
 
 from __future__ import annotations
 
+import logging
 import random
+import socket
 
 import aiohttp
 import pytest
@@ -19,19 +21,22 @@ from tests.test_e2e_stats import play
 PUBLIC_URL = "https://lama.example.org"
 
 
-@pytest.fixture
-async def web_bot(fake_discord, tmp_path, bot_errors):
-    settings = Settings(
+def web_settings(fake, tmp_path, port: int = 0) -> Settings:
+    return Settings(
         token=BOT_TOKEN,
         database_path=tmp_path / "lama.sqlite3",
         render_delay=0,
-        discord_api_base_url=discord_env_for(fake_discord.base_url)[API_BASE_ENV],
-        discord_gateway_url=fake_discord.ws_url,
-        web_port=0,
+        discord_api_base_url=discord_env_for(fake.base_url)[API_BASE_ENV],
+        discord_gateway_url=fake.ws_url,
+        web_port=port,
         web_host="127.0.0.1",
         web_public_url=PUBLIC_URL,
     )
-    bot = LamaBot(settings, guild_ready_timeout=0.05)
+
+
+@pytest.fixture
+async def web_bot(fake_discord, tmp_path, bot_errors):
+    bot = LamaBot(web_settings(fake_discord, tmp_path), guild_ready_timeout=0.05)
     async with run_bot(fake_discord, bot, sync_commands=False):
         await bot.service.save_guild_settings(
             GuildSettings(fake_discord.guild.id, ai_delay_s=0.0, turn_timeout_s=3600)
@@ -121,3 +126,19 @@ async def test_without_a_public_address_there_are_no_links(fake_discord, lamabot
     board = await fake.slash(owner, channel, "leaderboard")
     assert web_links(board.message) == []
     assert bot.web is None
+
+
+async def test_a_port_in_use_is_logged_and_the_bot_plays_on(fake_discord, tmp_path, caplog):
+    fake = fake_discord
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = LamaBot(web_settings(fake, tmp_path, port), guild_ready_timeout=0.05)
+        async with run_bot(fake, bot, sync_commands=False):
+            assert bot.web is None
+            lobby = await fake.slash(fake.user("alice"), fake.channel("lama"), "lama new")
+            assert not lobby.ephemeral  # games go on
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(f"No web pages: WEB_HOST=127.0.0.1 WEB_PORT={port} cannot be")

@@ -26,11 +26,10 @@ class WebServer:
         return self._port
 
     async def start(self) -> None:
-        runner = web.AppRunner(self._app, access_log=None)
+        runner = self._runner = web.AppRunner(self._app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, self._host, self._port)
-        await site.start()
-        self._runner = runner
+        await site.start()  # OSError when the port is taken: stop() still cleans up
         sockets = site._server.sockets if site._server is not None else ()  # type: ignore[attr-defined]
         if sockets:
             self._port = sockets[0].getsockname()[1]
