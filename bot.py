@@ -166,7 +166,11 @@ class LamaBot(commands.AutoShardedBot):
         self.service = GameService(self.store, self.clock, preferences=self.preferences)
         self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)
         self.site_service = SiteService(self.store, self.clock)
-        self.web_links = PublicLinks(self.site_service, self.settings.web_public_url)
+        # Links only to pages this process serves: a public URL without WEB_PORT leads nowhere.
+        serving = self.settings.web_port is not None
+        self.web_links = PublicLinks(
+            self.site_service, self.settings.web_public_url if serving else None
+        )
         self.season_keeper = SeasonKeeper(self.store, self.clock)
         self.renderer = Renderer(
             self,

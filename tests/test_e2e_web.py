@@ -21,7 +21,7 @@ from tests.test_e2e_stats import play
 PUBLIC_URL = "https://lama.example.org"
 
 
-def web_settings(fake, tmp_path, port: int = 0) -> Settings:
+def web_settings(fake, tmp_path, port: int | None = 0) -> Settings:
     return Settings(
         token=BOT_TOKEN,
         database_path=tmp_path / "lama.sqlite3",
@@ -142,3 +142,14 @@ async def test_a_port_in_use_is_logged_and_the_bot_plays_on(fake_discord, tmp_pa
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1, errors
     assert errors[0].startswith(f"No web pages: WEB_HOST=127.0.0.1 WEB_PORT={port} cannot be")
+
+
+async def test_a_public_address_without_a_port_links_nowhere(fake_discord, tmp_path, bot_errors):
+    fake = fake_discord
+    bot = LamaBot(web_settings(fake, tmp_path, port=None), guild_ready_timeout=0.05)
+    async with run_bot(fake, bot, sync_commands=False):
+        owner = fake.user("dave")
+        await fake.grant(owner, manage_guild=True)
+        shown = await fake.slash(owner, fake.channel("lama"), "lama settings", web_pages="public")
+        assert "This bot has no web pages." in shown.text and PUBLIC_URL not in shown.text
+        assert bot.web is None
