@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 import aiohttp
 import pytest
 
 from hosting.stats import Period
 from store import RESULT_SORTS, LeaderboardSort
+from store.rating_records import PlayerRating, Season
 from tests.web_support import GUILD, HOSTILE, OTHER_GUILD, open_world, play_game, serving
 from web import Paths
 
@@ -273,3 +275,22 @@ async def test_a_replay_reads_as_the_language_writes_it(world, site, caplog):
         played += " hraje " in text
     assert played and "Vrchní karta" in text
     assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
+
+
+async def test_a_player_page_shows_the_seasons_rating_when_the_server_rates(world, site):
+    paths = await secret_paths(world)
+    assert "Best rating" not in (await get(site, paths.player(ALICE[0])))[1]  # seasons off
+    report = await world.stats.player(GUILD, ALICE[0])
+    season = Season(GUILD, 3, "monthly", 0, None, None, None)
+    rated = replace(report, season=season, rating=PlayerRating(
+        season=3, rating=1234, provisional=False, games=9, change_recent=-8, recent_games=5,
+        best=1301, rank=2))
+
+    async def player(guild_id, user_id, **kw):
+        return rated if user_id == ALICE[0] else replace(report, season=season)
+
+    world.stats.player = player
+    text = (await get(site, paths.player(ALICE[0])))[1]
+    for shown in ("1234", "#2 on this server", "−8 in the last 5 games", "1,301"):
+        assert shown in text, shown
+    assert "No rated games this season yet." in (await get(site, paths.player(DAVE[0])))[1]

@@ -74,7 +74,8 @@ async def player(request: web.Request) -> web.Response:
     names = await deps.site.names(site.guild_id, [user_id, *(h.user_b for h in opponents)])
     return render(
         request, "player.html", site=site, stats=report.stats, opponents=opponents,
-        names=names, name=names.get(user_id, ""),
+        names=names, name=names.get(user_id, ""), rating=report.rating,
+        rated=report.season is not None,  # a server without seasons rates nobody
     )
 
 

@@ -71,6 +71,13 @@ class Words:
         return format_datetime(moment, "medium", tzinfo=UTC, locale=self.locale) + " UTC"
 
     @staticmethod
+    def signed(delta: int) -> str:
+        """A rating change as the bot writes it: +12, −8 (a true minus sign), ±0."""
+        if delta > 0:
+            return f"+{delta}"
+        return f"−{-delta}" if delta < 0 else "±0"
+
+    @staticmethod
     def iso(timestamp: int | None) -> str:
         return "" if timestamp is None else datetime.fromtimestamp(timestamp, UTC).isoformat()
 
