@@ -87,7 +87,7 @@ def explain(error: Exception, locale: str, view: GameView | None = None) -> str:
 def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -> str:
     variant = view.options.variant if view else "party"
     key = _REASON_KEYS[error.reason]
-    unknown = i18n.Phrase("?", "?", "?")
+    unknown = i18n.Phrase.plain("?")
     params: dict[str, Any] = {
         "variant": variant_name(variant, locale),
         "card": card_phrase(error.card.code, locale, variant) if error.card else unknown,

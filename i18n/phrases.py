@@ -15,6 +15,7 @@ i18n/glossary/<locale>.toml records every term's forms and the tests hold both t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from i18n.core import has_key, translate
@@ -31,11 +32,27 @@ _CARD_KEYS = {"L": "card.llama", "P": "card.pink_llama"}
 
 @dataclass(frozen=True)
 class Phrase:
-    """A term in every case a message may ask for; formats as its label."""
+    """A term in every case a message may ask for; formats as its label.
+
+    ``phrase.acc`` (and ``{card.acc}`` in a message) is its form in that case; a case missing
+    from ``forms`` is an AttributeError, which :func:`i18n.translate` reports.
+    """
 
     label: str
-    nom: str
-    acc: str
+    forms: Mapping[str, str]  # case (one of CASES) -> the term in that case
+
+    @classmethod
+    def plain(cls, text: str) -> Phrase:
+        """Text that reads the same in every case (an unknown card shown as "?")."""
+        return cls(text, {case: text for case in CASES})
+
+    def __getattr__(self, case: str) -> str:
+        if case.startswith("_") or case == "forms":  # not a case: copy, pickle, dataclasses
+            raise AttributeError(case)
+        try:
+            return self.forms[case]
+        except KeyError:
+            raise AttributeError(f"{self.label!r} has no {case!r} form") from None
 
     def __str__(self) -> str:
         return self.label
@@ -84,16 +101,13 @@ def card_name(
 
 def card_phrase(code: str, variant: str, locale: str, emoji: str = "") -> Phrase:
     """A card for a message: label "<emoji> <name>", and its name in every case."""
-    nom = card_name(code, variant, locale)
-    return Phrase(
-        label=f"{emoji} {nom}" if emoji else nom,
-        nom=nom,
-        acc=card_name(code, variant, locale, case="acc"),
-    )
+    forms = {case: card_name(code, variant, locale, case=case) for case in CASES}
+    nom = forms["nom"]
+    return Phrase(label=f"{emoji} {nom}" if emoji else nom, forms=forms)
 
 
 def token_phrase(kind: str, locale: str) -> Phrase:
     """A token kind ("white", "black", "pink") with its value: "černý žeton (10)"."""
     key = f"token.kind.{kind}"
-    nom = translate(key, locale)
-    return Phrase(label=nom, nom=nom, acc=translate(key, locale, case="acc"))
+    forms = {case: translate(key, locale, case=case) for case in CASES}
+    return Phrase(label=forms["nom"], forms=forms)

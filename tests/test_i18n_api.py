@@ -247,3 +247,11 @@ def test_card_name_rejects_junk(junk):
 )
 def test_format_list(locale, expected):
     assert i18n.format_list(["Ana", "Bob", "Eva"], locale) == expected
+
+
+def test_a_phrase_has_exactly_the_cases_code_may_ask_for():
+    phrase = i18n.card_phrase("L", "classic", "cs")
+    assert set(phrase.forms) == set(i18n.CASES)
+    with pytest.raises(AttributeError):
+        phrase.gen  # noqa: B018 - no genitive (yet): a message asking for it falls back
+    assert i18n.Phrase.plain("?").acc == "?"

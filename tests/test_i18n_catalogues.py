@@ -172,7 +172,7 @@ def _dummy(msg):
     return {n: PHRASE if n in PHRASE_PLACEHOLDERS else "X" for n in names}
 
 
-PHRASE = i18n.Phrase(label="X", nom="X", acc="X")
+PHRASE = i18n.Phrase.plain("X")
 
 
 # ---- application commands --------------------------------------------------------------------

@@ -65,10 +65,12 @@ def test_the_catalogue_names_each_term_as_the_glossary_does(locale):
         message = catalog.messages.get(key)
         if message is None or message.forms[0] != term["nom"]:
             wrong.append((key, message.forms[0] if message else None, term["nom"]))
-        if "acc" in term:
-            acc = catalog.inflections.get(("acc", key))
-            if acc is None or acc.forms[0] != term["acc"]:
-                wrong.append((f"{key} (acc)", acc.forms[0] if acc else None, term["acc"]))
+        for case in i18n.CASES:
+            if case == "nom" or case not in term:
+                continue
+            form = catalog.inflections.get((case, key))
+            if form is None or form.forms[0] != term[case]:
+                wrong.append((f"{key} ({case})", form.forms[0] if form else None, term[case]))
         if "count" in term:
             counted = catalog.messages.get(count_key(key))
             forms = list(counted.forms) if counted else None
