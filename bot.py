@@ -28,6 +28,7 @@ import cardart
 from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
+from cogs.scheduler import CLOCK_MARGIN, RestBudget
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
@@ -72,7 +73,8 @@ class Settings:
     discord_api_base_url: str | None = None  # e.g. http://proxy:8080/api/v10
     discord_gateway_url: str | None = None  # e.g. ws://gateway-proxy:7878
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
-    table_edit_interval: float = 7.0  # at most one table edit per game this often (REST budget)
+    rest_per_second: int = 40  # rate-limited calls a second (Discord allows 50 per token)
+    channel_window: float = 5.0  # Discord's window of 5 message creates (edits) per channel
     web_port: int | None = None  # serve the web pages on this port; None: no web pages
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
     web_public_url: str | None = None  # where people reach the pages, for links in answers
@@ -96,7 +98,8 @@ class Settings:
             discord_api_base_url=env.get("DISCORD_API_BASE_URL", "").strip().rstrip("/") or None,
             discord_gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
-            table_edit_interval=float(env.get("TABLE_EDIT_INTERVAL", "").strip() or 7.0),
+            rest_per_second=int(env.get("REST_CALLS_PER_SECOND", "").strip() or 40),
+            channel_window=float(env.get("DISCORD_CHANNEL_WINDOW", "").strip() or 5.0),
             web_port=optional_int("WEB_PORT"),
             web_host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
             web_public_url=env.get("WEB_PUBLIC_URL", "").strip() or None,
@@ -176,7 +179,10 @@ class LamaBot(commands.AutoShardedBot):
             self,
             self.service,
             coalesce_delay=self.settings.render_delay,
-            table_interval=self.settings.table_edit_interval,
+            budget=RestBudget(
+                per_second=self.settings.rest_per_second,
+                channel_period=self.settings.channel_window + CLOCK_MARGIN,
+            ),
         )
         self._opened = True
         self.service.add_listener(self.renderer.on_update)
@@ -223,6 +229,7 @@ class LamaBot(commands.AutoShardedBot):
             await self.web.stop()
         if self._opened:  # what is being shown goes out before the connection closes
             await self.renderer.flush_all()
+            self.renderer.budget.close()
         await super().close()
         COMMANDS.forget()  # another bot in this process (tests) learns its own
         if self._opened:

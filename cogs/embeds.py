@@ -14,7 +14,6 @@ from hosting.views import GameView, SeatRating, SeatView, Status
 from lama import events as ev
 from lama.rules import TokenKind, get_ruleset
 
-from .mentions import command
 from .text import (
     card_label,
     card_phrase,
@@ -99,38 +98,7 @@ def _lobby_readiness(view: GameView, locale: str) -> str:
 # ----------------------------------------------------------------- table
 
 
-def table_embed(view: GameView, locale: str) -> discord.Embed:
-    variant = view.options.variant
-    embed = discord.Embed(
-        title=t("table.title", locale, variant=variant_name(view, locale), round=view.round_number),
-        colour=_colour(view),
-    )
-    top = card_label(view.top_card, locale, variant) if view.top_card else "—"
-    pile = (
-        t("table.draw_pile", locale, count=view.draw_pile_size)
-        if view.draw_pile_size
-        else t("table.draw_pile.empty", locale)
-    )
-    lines = [t("table.top_card", locale, card=top), pile]
-    if view.status is Status.CANCELLED:
-        lines.insert(0, f"**{t('game.cancelled', locale)}**")
-    elif view.status is Status.RUNNING and view.current_seat is not None:
-        lines.append(t("table.on_turn", locale, name=_name_of(view, view.current_seat, locale)))
-    embed.description = "\n".join(lines)
-    embed.add_field(name=t("table.seats", locale), value=_seat_lines(view, locale), inline=False)
-    recent = [line for e in view.recent if (line := describe_event(e, view, locale))]
-    if recent:
-        embed.add_field(
-            name=t("table.last_moves", locale),
-            value="\n".join(recent[-RECENT_SHOWN:]),
-            inline=False,
-        )
-    footer = f"{t('table.target', locale, target=view.options.target)} · "
-    embed.set_footer(text=footer + t("game.footer", locale, game_id=view.game_id))
-    return embed
-
-
-def _seat_lines(view: GameView, locale: str) -> str:
+def seat_lines(view: GameView, locale: str) -> str:
     lines = []
     for seat in view.seats:
         on_turn = seat.index == view.current_seat and view.status is Status.RUNNING
@@ -155,11 +123,25 @@ def describe_event(event, view: GameView, locale: str) -> str | None:
 # --------------------------------------------------------- round and game
 
 
+def rules_embed(variant: str, locale: str) -> discord.Embed:
+    return discord.Embed(
+        title=t(f"variant.{variant}", locale),
+        description=t(f"rules.{variant}", locale),
+        colour=COLOUR[variant],
+    )
+
+
 def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> discord.Embed:
-    variant = view.options.variant
     embed = discord.Embed(
         title=t("round.over", locale, round=ended.round_number), colour=_colour(view)
     )
+    embed.description = "\n".join(round_summary_lines(view, ended, locale))
+    return embed
+
+
+def round_summary_lines(view: GameView, ended: ev.RoundEnded, locale: str) -> list[str]:
+    """Who emptied their hand, who paid what, everyone's total: one line each."""
+    variant = view.options.variant
     lines = []
     for r in ended.results:
         name = _name_of(view, r.seat, locale)
@@ -186,10 +168,8 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
     if ended.ended_by is ev.RoundEndReason.ALL_QUIT:
         lines.insert(0, t("round.all_quit", locale))
     if view.status is Status.RUNNING:
-        lines += ["", t("round.hands_on_turn", locale, command=command("lama hand"))]
-    embed.description = "\n".join(lines)
-    return embed
-
+        lines += ["", t("round.new_hands", locale)]
+    return lines
 
 
 def game_end_embed(view: GameView, locale: str) -> discord.Embed:
@@ -231,7 +211,8 @@ def _rating_note(rating: SeatRating | None, locale: str) -> str:
 
 
 def hand_embed(
-    view: GameView, observation, locale: str, *, confirm_quit: bool = False
+    view: GameView, observation, locale: str, *, confirm_quit: bool = False,
+    header: str | None = None, note: str | None = None,
 ) -> discord.Embed:
     """A seat's private hand: only ever sent to that seat's owner."""
     variant = view.options.variant
@@ -246,14 +227,15 @@ def hand_embed(
         else t("table.draw_pile.empty", locale)
     )
     embed.description = "\n".join(
-        [
+        ([f"**{header}**", ""] if header else [])
+        + [
             t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
             t("hand.cards", locale, count=len(obs.hand)),
             cards_text(obs.hand, locale, variant) or "—",
             "",
             t("table.top_card", locale, card=top),
             pile,
-            _turn_line(view, obs, locale, confirm_quit=confirm_quit),
+            note or _turn_line(view, obs, locale, confirm_quit=confirm_quit),
         ]
     )
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))

@@ -7,11 +7,9 @@ shown inside its embed with `attachment://<name>`; the attachment's description 
 
 - Hand messages (DMs, `/lama hand`, the answer to a move) always carry their hand: when a hand
   message is edited, the edit replaces the attachment (`attachments=[file]`).
-- The table message carries the table when it is posted, i.e. once per round and on
-  `/lama table`. Its edits (one per move) do not upload a new picture: each would be a
-  multipart upload of a fresh PNG on the busiest rate-limited route, once per move per game.
-  Instead an edit drops the picture (`attachments=[]`), so the image never shows a top card
-  or pile that is no longer true. `TABLE_IMAGE_ON_EDIT = True` re-uploads on every edit.
+- The table (cogs/table_view.py, a Components V2 message) uploads its picture with every
+  post and edit: the edit is one rate-limited call either way, the picture is cached per
+  (top card, piles), and so it always shows the current top card.
 
 Drawing never runs on the event loop: a cached picture is taken as is (a dict look-up), a new
 one is drawn in `asyncio.to_thread` (~2 ms of Pillow work, which releases the GIL), so other
@@ -24,6 +22,7 @@ import asyncio
 import io
 import logging
 import time
+from typing import Any
 
 import discord
 
@@ -38,7 +37,6 @@ log = logging.getLogger(__name__)
 
 HAND_FILE = "hand.png"
 TABLE_FILE = "table.png"
-TABLE_IMAGE_ON_EDIT = False
 
 
 def _playable(view: GameView, obs) -> tuple[set[str], bool]:
@@ -100,11 +98,17 @@ def _file(png: bytes, name: str, alt: str) -> discord.File:
 
 
 async def hand_message(
-    view: GameView, obs, locale: str, *, edit: bool = False, confirm_quit: bool = False
+    view: GameView, obs, locale: str, *, edit: bool = False, confirm_quit: bool = False,
+    header: str | None = None, note: str | None = None,
 ) -> dict:
-    """Keyword arguments for sending (`edit=False`) or editing a hand message."""
-    embed = embeds.hand_embed(view, obs, locale, confirm_quit=confirm_quit)
-    content = {"embed": embed, "view": hand_view(view, obs, locale, confirm_quit=confirm_quit)}
+    """Keyword arguments for sending (`edit=False`) or editing a hand message. `header` goes
+    above the hand (e.g. "Round 2 is over"); `note` replaces the turn line and the buttons
+    (a hand message that is not live any more)."""
+    embed = embeds.hand_embed(
+        view, obs, locale, confirm_quit=confirm_quit, header=header, note=note
+    )
+    buttons = None if note else hand_view(view, obs, locale, confirm_quit=confirm_quit)
+    content: dict[str, Any] = {"embed": embed, "view": buttons}
     file = await hand_file(view, obs, locale)
     if file is not None:
         embed.set_image(url=f"attachment://{HAND_FILE}")
@@ -112,15 +116,3 @@ async def hand_message(
     elif edit:
         content["attachments"] = []  # never leave an older hand's picture behind
     return content
-
-
-async def table_message(view: GameView, locale: str, *, edit: bool = False) -> dict:
-    """Keyword arguments for posting (`edit=False`) or editing the table message."""
-    embed = embeds.table_embed(view, locale)
-    if edit and not TABLE_IMAGE_ON_EDIT:
-        return {"embed": embed, "attachments": []}
-    file = await table_file(view, locale)
-    if file is None:
-        return {"embed": embed, "attachments": []} if edit else {"embed": embed}
-    embed.set_image(url=f"attachment://{TABLE_FILE}")
-    return {"embed": embed, ("attachments" if edit else "files"): [file]}

@@ -15,10 +15,12 @@ from discord.utils import MISSING
 from hosting import LOBBY, GameOptions, HostingError, Problem
 from hosting.views import GameUpdate, GameView, Status
 
-from . import embeds, images
+from . import embeds
 from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
 from .components import GAME_ITEMS, lobby_view
+from .errors import handler_cog
 from .language import LanguageCommands
+from .notify import NotifyCommands
 from .stats import STATS_ITEMS, StatsCommands
 from .text import jump_link, t
 
@@ -42,6 +44,7 @@ def _is_admin(interaction: discord.Interaction) -> bool:
 class Lama(
     StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)
     LanguageCommands,  # /lama language (cogs/language.py)
+    NotifyCommands,  # /lama notify (cogs/notify.py)
     commands.GroupCog,
     group_name="lama",
     group_description="Play LAMA in this server",
@@ -78,7 +81,6 @@ class Lama(
         if interaction.channel_id != view.channel_id:  # a rematch pressed in the game's thread
             await self._post_lobby(interaction, view)
             return
-        self.renderer.handled_by_interaction(view.game_id, lobby=True)
         # Loads the server settings: a rematch may be its first game since a restart.
         locale = await self.bot.public_locale_for(interaction)
         response = await interaction.response.send_message(
@@ -95,7 +97,6 @@ class Lama(
         pressed in: post it there, and tell the presser where it is."""
         reader = self._locale(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        self.renderer.handled_by_interaction(view.game_id, lobby=True)
         locale = await self.bot.public_locale_for(interaction)
         channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         message = await channel.send(**_new_lobby(view, locale, interaction.user.id))
@@ -215,7 +216,6 @@ class Lama(
             update = await self.service.start(game_id, user.id, is_admin=is_admin)
         else:
             update = await self.service.cancel(game_id, user.id, is_admin=is_admin)
-        self.renderer.handled_by_interaction(game_id, lobby=True)
         locale = self._public_locale(interaction)
         await interaction.response.edit_message(
             embed=embeds.lobby_embed(update.view, locale), view=lobby_view(update.view, locale)
@@ -243,10 +243,7 @@ class Lama(
     async def hand(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
         view = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
-        observation = self.service.observation(view.game_id, interaction.user.id)
-        await interaction.response.send_message(
-            **await images.hand_message(view, observation, locale), ephemeral=True
-        )
+        await handler_cog(interaction, "Moves").show_hand(interaction, view.game_id, locale)
 
     @app_commands.command(
         name="table", description="Post the table again at the bottom of the channel"
@@ -264,12 +261,9 @@ class Lama(
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def rules(self, interaction: discord.Interaction, variant: str = "classic") -> None:
         locale = self._locale(interaction)
-        embed = discord.Embed(
-            title=t(f"variant.{variant}", locale),
-            description=t(f"rules.{variant}", locale),
-            colour=embeds.COLOUR[variant],
+        await interaction.response.send_message(
+            embed=embeds.rules_embed(variant, locale), ephemeral=True
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 

@@ -11,12 +11,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from hosting import MessageKey
+from hosting import TABLE
 from lama import DRAW, QUIT, Card, Play
+from lama import events as ev
 
-from . import images
+from . import embeds, images
 from .components import HAND_ITEMS, HandButton
-from .text import card_label, t
+from .hands import HandAnswer
+from .table_view import TableButton
+from .text import card_label, jump_link, t
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -45,15 +48,37 @@ class Moves(commands.Cog):
         """A move from a slash command: answer with the caller's fresh hand, privately."""
         locale = self._locale(interaction)
         game = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
-        update = await self.service.human_move(game.game_id, interaction.user.id, action)
-        seat = update.view.seat_of(interaction.user.id)
-        observation = update.hands.get(seat.index) if seat else None
-        if observation is None:  # the game ended with this move
+        await self._move_and_answer(interaction, game.game_id, action, locale)
+
+    async def _move_and_answer(
+        self, interaction: discord.Interaction, game_id: int, action, locale: str,
+        round_number: int | None = None,
+    ) -> None:
+        """Move, then answer privately with the mover's hand: a new ephemeral message, which
+        becomes their live hand (the renderer learns it from the update, `shown_by`)."""
+        update = await self.service.human_move(
+            game_id, interaction.user.id, action, round_number=round_number,
+            shown_by=HandAnswer(interaction, on_dm_hand=False),
+        )
+        content = await self._hand_after(update, interaction.user.id, locale)
+        if content is None:  # the seat is not theirs any more
             await interaction.response.send_message(t("game.over", locale), ephemeral=True)
             return
-        await interaction.response.send_message(
-            **await images.hand_message(update.view, observation, locale), ephemeral=True
-        )
+        await interaction.response.send_message(**content, ephemeral=True)
+
+    async def _hand_after(self, update, user_id: int, locale: str) -> dict | None:
+        """The mover's hand after their move; above it, the round's end if it just ended."""
+        seat = update.view.seat_of(user_id)
+        observation = update.hands.get(seat.index) if seat else None
+        if observation is None:
+            return None
+        ended = [e for e in update.events if isinstance(e, ev.RoundEnded)]
+        header = None
+        if ended:
+            ref = self.service.message_ref(update.view.game_id, TABLE)
+            where = jump_link(update.view.guild_id, *ref) if ref else f"<#{update.view.shown_in}>"
+            header = t("hand.round_over", locale, round=ended[-1].round_number, link=where)
+        return await images.hand_message(update.view, observation, locale, header=header)
 
     @app_commands.command(name="play", description="Play a card from your hand")
     @app_commands.describe(card="The card to play (only your playable cards are offered)")
@@ -97,53 +122,77 @@ class Moves(commands.Cog):
     # -------------------------------------------------------------- buttons
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*HAND_ITEMS)  # hand buttons of every open game work again
+        # the hand and table buttons of every open game work again
+        self.bot.add_dynamic_items(*HAND_ITEMS, TableButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*HAND_ITEMS)
+        self.bot.remove_dynamic_items(*HAND_ITEMS, TableButton)
 
     async def hand_button(
         self, interaction: discord.Interaction, button: HandButton, locale: str
     ) -> None:
-        """A press on a hand message: move (Quit asks first), then redraw that same message
-        in the response."""
-        game_id, action = button.game_id, button.action
-        if action in ("quit", "back"):  # nothing moves yet: show the question, or the hand
+        """A press on a hand message (a DM, or an ephemeral one): move (Quit asks first),
+        then redraw that same message in the response."""
+        if button.action in ("quit", "back"):  # nothing moves yet: the question, or the hand
             await self._ask_before_quitting(interaction, button, locale)
             return
+        message = interaction.message
+        on_dm = message is not None and not message.flags.ephemeral
         update = await self.service.human_move(
-            game_id, interaction.user.id, _action(action), round_number=button.round_number
+            button.game_id, interaction.user.id, _action(button.action),
+            round_number=button.round_number, shown_by=HandAnswer(interaction, on_dm_hand=on_dm),
         )
-        seat = update.view.seat_of(interaction.user.id)
-        observation = update.hands.get(seat.index) if seat else None
-        if seat is None or observation is None:
+        content = await self._hand_after(update, interaction.user.id, locale)
+        if content is None:
             await interaction.response.edit_message(view=None)
             return
-        if interaction.message is not None and self._is_hand_message(
-            game_id, seat.index, interaction.message.id
-        ):
-            self.renderer.handled_by_interaction(game_id, seat.index)
-        # The same message, redrawn: its picture is replaced too (attachments=[new file]).
-        await interaction.response.edit_message(
-            **await images.hand_message(update.view, observation, locale, edit=True)
-        )
+        content["attachments"] = content.pop("files", [])  # the same message, new picture
+        await interaction.response.edit_message(**content)
 
     async def _ask_before_quitting(
-        self, interaction: discord.Interaction, button: HandButton, locale: str
+        self, interaction: discord.Interaction, button: HandButton | TableButton, locale: str
     ) -> None:
-        """Quit shows its question in place of the hand's buttons; Keep playing, the hand."""
+        """Quit shows its question in place of the hand's buttons; Keep playing, the hand.
+        From the table, the question comes as the presser's private hand."""
         asking = self.service.button_observation(
             button.game_id, interaction.user.id, button.round_number
         )
-        content = await images.hand_message(
-            self.service.view(button.game_id), asking, locale, edit=True,
-            confirm_quit=button.action == "quit",
-        )
+        view = self.service.view(button.game_id)
+        confirm = button.action == "quit"
+        if isinstance(button, TableButton):
+            content = await images.hand_message(view, asking, locale, confirm_quit=confirm)
+            await interaction.response.send_message(**content, ephemeral=True)
+            self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False))
+            return
+        content = await images.hand_message(view, asking, locale, edit=True, confirm_quit=confirm)
         await interaction.response.edit_message(**content)
 
-    def _is_hand_message(self, game_id: int, seat: int, message_id: int) -> bool:
-        ref = self.service.message_ref(game_id, MessageKey.hand(seat))
-        return ref is not None and ref[1] == message_id
+    async def table_button(
+        self, interaction: discord.Interaction, button: TableButton, locale: str
+    ) -> None:
+        """My hand, Draw, Quit round or Rules under the table: each answered privately."""
+        if button.action == "rules":
+            variant = self.service.view(button.game_id).options.variant
+            await interaction.response.send_message(
+                embed=embeds.rules_embed(variant, locale), ephemeral=True
+            )
+        elif button.action == "quit":
+            await self._ask_before_quitting(interaction, button, locale)
+        elif button.action == "draw":
+            await self._move_and_answer(
+                interaction, button.game_id, DRAW, locale, round_number=button.round_number
+            )
+        else:
+            await self.show_hand(interaction, button.game_id, locale)
+
+    async def show_hand(self, interaction: discord.Interaction, game_id: int, locale: str):
+        """The presser's hand, privately; it becomes their live hand message."""
+        view = self.service.view(game_id)
+        observation = self.service.observation(game_id, interaction.user.id)
+        await interaction.response.send_message(
+            **await images.hand_message(view, observation, locale), ephemeral=True
+        )
+        self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False))
 
 
 async def setup(bot: LamaBot) -> None:

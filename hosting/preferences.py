@@ -30,6 +30,7 @@ class Preferences:
         self._chosen: dict[int, str] = {}  # users who chose a language themselves
         self._chosen_loaded: set[int] = set()  # users whose choice was read from the store
         self._last_seen: dict[int, str] = {}  # user -> locale of their last interaction
+        self._turn_dms: dict[int, bool] = {}  # user -> wants turn DMs (/lama notify)
 
     # --------------------------------------------------------------- servers
 
@@ -108,6 +109,17 @@ class Preferences:
         """The user's data is erased from the store: forget what we know of them here too."""
         self._chosen.pop(user_id, None)
         self._last_seen.pop(user_id, None)
+        self._turn_dms.pop(user_id, None)
+
+    async def load_turn_dms(self, user_id: int) -> bool:
+        """Whether the user wants a DM when it is their turn (`/lama notify`), read once."""
+        if user_id not in self._turn_dms:
+            self._turn_dms[user_id] = await self._store.settings.get_turn_dms(user_id)
+        return self._turn_dms[user_id]
+
+    async def set_turn_dms(self, user_id: int, on: bool) -> None:
+        await self._store.settings.set_turn_dms(user_id, on, now=int(self._clock.now()))
+        self._turn_dms[user_id] = on
 
     def reader_locale(self, user_id: int, client_locale: str) -> str:
         """An answer's language: the user's choice, else their client's; the client's is

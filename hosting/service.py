@@ -214,9 +214,12 @@ class GameService:
         return await self.table.quit_round(game_id, user_id, round_number=round_number)
 
     async def human_move(
-        self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None
+        self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None,
+        shown_by: object | None = None,
     ) -> GameUpdate:
-        return await self.table.human_move(game_id, user_id, action, round_number=round_number)
+        return await self.table.human_move(
+            game_id, user_id, action, round_number=round_number, shown_by=shown_by
+        )
 
     # ----------------------------------------------------------------- timers
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 
 from lama import DRAW, QUIT, Card, Game, IllegalAction, Observation, Play, Reason, game_to_dict
 from lama.actions import Action, action_from_dict, action_to_dict
@@ -56,9 +57,11 @@ class Table:
         return await self.human_move(game_id, user_id, QUIT, round_number=round_number)
 
     async def human_move(
-        self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None
+        self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None,
+        shown_by: object | None = None,
     ) -> GameUpdate:
-        """A seated human's move; `round_number` comes from a button, to spot stale ones."""
+        """A seated human's move; `round_number` comes from a button, to spot stale ones;
+        `shown_by` travels in the update to its listeners."""
         hosted = self._running_for_button(game_id, round_number)
         async with hosted.lock:
             hosted = self._running_for_button(game_id, round_number)
@@ -66,6 +69,7 @@ class Table:
             if round_number is not None and round_number != hosted.running_game.round_number:
                 raise HostingError(Problem.STALE_BUTTON)
             update = await self.apply(hosted, seat.index, action, actor=Actor.HUMAN)
+            update = replace(update, shown_by=shown_by)
             seat.timeouts_in_a_row = 0
         await self._listeners.publish(update)
         return update

@@ -127,6 +127,10 @@ class GameUpdate:
     notices: tuple[Notice, ...] = ()
     hands: dict[int, Observation] = field(default_factory=dict)  # human seat -> private view
     actor_seat: int | None = None
+    # Who shows this update to its actor, passed through untouched (hosting knows no
+    # Discord): e.g. the interaction whose response redraws the mover's hand, so a renderer
+    # knows it when it collects the update instead of being told later.
+    shown_by: object | None = None
 
 
 class MessageKind(StrEnum):

@@ -61,6 +61,22 @@ class SettingsStore:
                 (user_id, locale, now),
             )
 
+    async def get_turn_dms(self, user_id: int) -> bool:
+        """Whether the user gets a DM when it is their turn (the default: yes)."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT turn_dms FROM user_notify WHERE user_id = ?",
+                                    (user_id,))
+        return True if row is None else bool(row["turn_dms"])
+
+    async def set_turn_dms(self, user_id: int, on: bool, *, now: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO user_notify (user_id, turn_dms, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET turn_dms = excluded.turn_dms, "
+                "updated_at = excluded.updated_at",
+                (user_id, int(on), now),
+            )
+
     async def get_meta(self, key: str) -> str | None:
         async with self._db.read() as tx:
             row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (key,))

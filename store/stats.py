@@ -301,6 +301,7 @@ class StatsStore:
             )
             await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
             await forget_ratings(tx, user_id)
+            await tx.execute("DELETE FROM user_notify WHERE user_id = ?", (user_id,))
         return count
 
 

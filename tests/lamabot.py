@@ -62,6 +62,7 @@ async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock):
         token=BOT_TOKEN,
         database_path=tmp_path / "lama.sqlite3",
         render_delay=0,
+        channel_window=CHANNEL_PERIOD,
         discord_api_base_url=discord_env_for(fake_discord.base_url)[API_BASE_ENV],
         discord_gateway_url=fake_discord.ws_url,
     )

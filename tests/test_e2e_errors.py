@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 
 import pytest
 
@@ -56,17 +57,20 @@ async def test_move_when_it_is_not_your_turn(fake_discord, lamabot, command):
 
 
 async def test_hand_button_pressed_by_its_owner_off_turn(fake_discord, lamabot):
-    """A hand shown with /lama hand while on turn is not updated; its buttons then refuse."""
+    """A hand shown with /lama hand while on turn loses its buttons once the player moves
+    another way; a press from a client that still shows them is refused."""
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
     mover, _ = on_turn(fake, bot, game_id)
     shown = await fake.slash(mover, channel, "lama hand")
     assert shown.ephemeral and shown.message.button("Draw").disabled is False
+    as_seen = copy.deepcopy(shown.message)  # what a lagging client still shows
     await fake.slash(mover, channel, "draw")
     await settle(bot, game_id)
+    assert all(b.disabled for b in shown.message.buttons)  # closed: no live buttons left
     waiting = other_user(fake, bot, game_id, mover)
     async with Unchanged(fake, bot, game_id, channel):
-        result = await fake.click(mover, shown.message, hand_button(shown.message, "draw"))
+        result = await fake.click(mover, as_seen, hand_button(as_seen, "draw"))
     refused(result, "It's not your turn", waiting.name.title())
 
 
@@ -213,12 +217,13 @@ async def test_play_after_the_game_is_over(fake_discord, lamabot):
     game_id, channel = await two_humans(fake, bot, target=10)
     mover, _ = on_turn(fake, bot, game_id)
     shown = await fake.slash(mover, channel, "lama hand")
+    as_seen = copy.deepcopy(shown.message)  # e.g. an ephemeral past its 15-minute token
     await quit_until(bot, game_id, lambda: bot.service.view(game_id).status is Status.FINISHED)
     async with Unchanged(fake, bot, game_id, channel):
         result = await fake.slash(mover, channel, "play", card="1")
     refused(result, "There's no LAMA game in this channel")
     async with Unchanged(fake, bot, game_id, channel):
-        result = await fake.click(mover, shown.message, hand_button(shown.message, "quit"))
+        result = await fake.click(mover, as_seen, hand_button(as_seen, "quit"))
     refused(result, "belongs to an earlier round or game")
 
 
@@ -227,9 +232,10 @@ async def test_hand_button_from_an_earlier_round(fake_discord, lamabot):
     game_id, channel = await two_humans(fake, bot, target=200)
     mover, _ = on_turn(fake, bot, game_id)
     shown = await fake.slash(mover, channel, "lama hand")
+    as_seen = copy.deepcopy(shown.message)  # e.g. an ephemeral past its 15-minute token
     await quit_until(bot, game_id, lambda: bot.service.view(game_id).round_number == 2)
     async with Unchanged(fake, bot, game_id, channel):
-        result = await fake.click(mover, shown.message, hand_button(shown.message, "quit"))
+        result = await fake.click(mover, as_seen, hand_button(as_seen, "quit"))
     refused(result, "belongs to an earlier round or game", "/lama hand")
 
 

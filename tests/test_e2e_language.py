@@ -38,12 +38,17 @@ def hand_dms(fake, user, game_id: int) -> list:
 
 
 def posts(fake, channel) -> list[tuple[str, list[str]]]:
-    """What the bot posted in the channel: (embed title, attached file names), in order."""
+    """What the bot posted in the channel: (title, attached file names), in order; a
+    Components V2 message's title is its first text display's heading."""
     found = []
     for call in fake.rest_calls(POST_MESSAGE):
         if int(call.params["channel_id"]) == channel.id:
             for embed in (call.body or {}).get("embeds") or []:
                 found.append((embed.get("title", ""), call.filenames))
+            for box in (call.body or {}).get("components") or []:
+                texts = [c["content"] for c in box.get("components", []) if c.get("type") == 10]
+                if box.get("type") == 17 and texts:
+                    found.append((texts[0].removeprefix("## "), call.filenames))
     return found
 
 
@@ -143,12 +148,12 @@ async def test_a_spanish_server_gets_a_spanish_table_with_a_picture_every_round(
     for number in range(1, rounds + 1):  # one table per round, each with its picture
         tables = [files for title, files in posted if title == table_title("es", "classic", number)]
         assert tables == [["table.png"]], (number, posted)
-    assert (i18n.t("round.over", "es", round=1), []) in posted  # the summary: Spanish too
+    closed = next(m for m in fake.public_messages(channel) if m.components_v2)
+    assert i18n.t("round.over", "es", round=1) in closed.text  # its summary: Spanish too
     # The current table speaks Spanish, with grammatical counts.
     current = table_title("es", "classic", rounds)
-    table = next(m for m in fake.public_messages(channel)
-                 if m.embeds and m.embeds[0].get("title") == current)
-    pile = re.search(r"Mazo: (\d+) \w+", table.embed_text)
+    table = next(m for m in fake.public_messages(channel) if current in m.display_text)
+    pile = re.search(r"Mazo: (\d+) \w+", table.text)
     assert pile is None or pile[0] == i18n.t("table.draw_pile", "es", count=int(pile[1]))
 
 
@@ -197,7 +202,7 @@ async def test_lama_language_overrides_discord_and_survives_a_restart(
     async with run_bot(fake, bot, sync_commands=False):
         view = bot.service.view(game_id)  # restored
         # A DM the bot sends on its own (her turn, a reminder) reads her choice from the store.
-        assert await bot.renderer._dm_locale(carol.id, view) == "cs"
+        assert await bot.renderer.hands.locale(carol.id, view) == "cs"
         rules = await fake.slash(carol, channel, "lama rules")
         assert rules.embeds[0]["title"] == i18n.t("variant.classic", "cs")
         obs = bot.service.observation(game_id, carol.id)

@@ -149,5 +149,5 @@ def test_the_marker_check_recognises_a_message():
     assert "move.played" in {key for key, p in recognisers("cs") if p.search(line)} or (
         len("hraje") < MIN_LITERAL  # too short to recognise: fine, it is marked anyway
     )
-    summary = i18n.t("round.hands_on_turn", "cs", command="/lama hand")
-    assert "round.hands_on_turn" in {key for key, p in recognisers("cs") if p.search(summary)}
+    summary = i18n.t("round.new_hands", "cs")
+    assert "round.new_hands" in {key for key, p in recognisers("cs") if p.search(summary)}

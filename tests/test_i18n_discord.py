@@ -14,7 +14,7 @@ import pytest
 from discord import Locale, app_commands
 
 import i18n
-from cogs import embeds
+from cogs.table_view import status_lines
 from cogs.translator import LamaTranslator, message_key
 from hosting.views import GameOptions, GameView, SeatView, Status
 
@@ -182,14 +182,14 @@ SPANISH_PILE = {1: "1 carta", 2: "2 cartas", 5: "5 cartas", 21: "21 cartas", 22:
 
 @pytest.mark.parametrize("n", [1, 2, 5, 21, 22])
 def test_the_table_counts_cards_grammatically(n):
-    cs = embeds.table_embed(table_view(n, n), "cs").description
+    cs = status_lines(table_view(n, n), "cs")
     assert f"Dobírací balíček: {CZECH_PILE[n]}" in cs
-    es = embeds.table_embed(table_view(n, n), "es").description
+    es = status_lines(table_view(n, n), "es")
     assert SPANISH_PILE[n] in es
-    en = embeds.table_embed(table_view(n, n), "en").description
+    en = status_lines(table_view(n, n), "en")
     assert (f"{n} card" if n == 1 else f"{n} cards") in en
 
 
 def test_the_empty_draw_pile_reads_as_empty_not_zero_cards():
-    text = embeds.table_embed(table_view(0, 3), "cs").description
+    text = status_lines(table_view(0, 3), "cs")
     assert i18n.t("table.draw_pile.empty", "cs") in text

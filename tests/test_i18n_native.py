@@ -81,7 +81,7 @@ def test_czech_shared_winners_are_joined_with_a():
 def test_czech_round_summary_tells_everyone_when_their_hand_comes():
     ended = ev.RoundEnded(1, ev.RoundEndReason.ALL_QUIT, ())
     text = embeds.round_summary_embed(view(), ended, "cs").description
-    assert "Nové karty vám přijdou do soukromé zprávy, až budete na tahu; " in text
+    assert "Nové karty už máte ve zprávě s kartami" in text
     assert " ti " not in text and "budeš" not in text
 
 
@@ -197,7 +197,7 @@ def test_spanish_round_starter_is_the_subject_first():
 
 def test_spanish_no_tokens_reads_sin_fichas():
     assert tokens_text((), "es") == "sin fichas"
-    seats = embeds.table_embed(view(seat1={"score": 0}), "es").fields[0].value
+    seats = embeds.seat_lines(view(seat1={"score": 0}), "es")
     assert "sin fichas (0)" in seats
 
 
@@ -209,7 +209,7 @@ def test_spanish_lobby_settings_have_colons():
 def test_spanish_round_summary_speaks_to_each_player():
     ended = ev.RoundEnded(1, ev.RoundEndReason.ALL_QUIT, ())
     text = embeds.round_summary_embed(view(), ended, "es").description
-    assert "Cada jugador recibirá su nueva mano por mensaje directo cuando le toque; " in text
+    assert "Cada jugador ya tiene su nueva mano en su mensaje de cartas" in text
     assert "Tu nueva mano" not in text
 
 

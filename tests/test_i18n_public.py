@@ -26,7 +26,7 @@ FIX = (
 
 
 def test_the_public_messages_are_marked():
-    assert {"move.played", "round.hands_on_turn", "lobby.started", "game.shared_winners"} <= set(
+    assert {"move.played", "round.new_hands", "lobby.started", "game.shared_winners"} <= set(
         PUBLIC_KEYS
     )
     assert not i18n.is_public("hand.title")  # a DM

@@ -1,0 +1,258 @@
+"""Each player's hand on Discord: at most one live hand message per player, and their pings.
+
+A player's hand shows in one of three places: a DM from the bot (with card buttons), the
+private answer to a slash move or to the table's My hand / Draw / Quit round (an ephemeral
+message), or nowhere yet. This part remembers, per seat, the newest message that shows the
+hand (`ShownHand`) and keeps the promise that no older one keeps live buttons or "your turn":
+whenever a newer message shows the hand, the older live one is closed (no buttons, a note
+that the hand moved on).
+
+Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
+- a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
+- a player who moved by slash command or from the table ("table player"): each turn one
+  plain notification DM that never goes stale (no buttons to close), and their newest
+  ephemeral hand, if its token is fresh, turns live for free;
+- `/lama notify off`: no DMs at all; the table shows whose turn it is, My hand works;
+- closed DMs: one notice in the channel per game, then as with notify off.
+Closing an older DM hand costs one edit (lowest priority); closing an ephemeral is free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from hosting import TABLE, MessageKey
+from hosting.views import GameView
+
+from . import images
+from .scheduler import Priority, RestBudget
+from .text import jump_link, t
+
+if TYPE_CHECKING:
+    from bot import LamaBot
+
+log = logging.getLogger(__name__)
+DMS_CLOSED = 50007
+TOKEN_LIFE = 14 * 60.0  # seconds we edit through an interaction's token (Discord: 15 min)
+
+
+@dataclass(frozen=True)
+class HandAnswer:
+    """An interaction whose response shows its user's hand: a press on a DM hand (which
+    redraws that message), or a slash move / table button (a new ephemeral message)."""
+
+    interaction: discord.Interaction
+    on_dm_hand: bool
+
+
+@dataclass
+class ShownHand:
+    message_id: int | None  # None: the interaction's own (ephemeral) response
+    channel_id: int | None  # the DM channel; None for an ephemeral
+    interaction: discord.Interaction | None  # edits through its token, for free
+    since: float  # loop time the token was issued
+    live: bool  # shows enabled buttons or "your turn"
+
+    def token_fresh(self, now: float) -> bool:
+        return self.interaction is not None and now - self.since < TOKEN_LIFE
+
+    def same_message(self, other: ShownHand) -> bool:
+        return self.message_id is not None and self.message_id == other.message_id
+
+
+class HandMessages:
+    def __init__(self, bot: LamaBot, budget: RestBudget) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.budget = budget
+        self._shown: dict[tuple[int, int], ShownHand] = {}
+        self._table_players: set[int] = set()  # their pings are notification DMs
+        self._dm_channels: dict[int, int] = {}
+        self._dms_closed: set[int] = set()
+        self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def locale(self, user_id: int, view: GameView) -> str:
+        await self.bot.preferences.load_user_choice(user_id)
+        return self.bot.preferences.dm_locale(user_id, self.bot.public_locale_of(view.guild_id))
+
+    # --------------------------------------------------------- bookkeeping
+
+    def answered(self, view: GameView, seat: int, answer: HandAnswer) -> ShownHand | None:
+        """An interaction shows this seat's hand now; returns the older live message to close."""
+        interaction = answer.interaction
+        user_id = interaction.user.id
+        if answer.on_dm_hand:
+            self._table_players.discard(user_id)
+        else:
+            self._table_players.add(user_id)
+        message_id = interaction.message.id if answer.on_dm_hand and interaction.message else None
+        channel_id = interaction.channel_id if answer.on_dm_hand else None
+        live = view.current_seat == seat and view.round_number > 0
+        new = ShownHand(message_id, channel_id, interaction, self._now(), live)
+        return self._replace(view.game_id, seat, new)
+
+    def _replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
+        old = self._shown.get((game_id, seat))
+        self._shown[(game_id, seat)] = new
+        if old is None or not old.live or old.same_message(new):
+            return None
+        return old
+
+    def is_live(self, game_id: int, seat: int) -> bool:
+        shown = self._shown.get((game_id, seat))
+        return shown is not None and shown.live
+
+    def forget_game(self, game_id: int) -> None:
+        for key in [k for k in self._shown if k[0] == game_id]:
+            del self._shown[key]
+
+    # ------------------------------------------------------------- showing
+
+    async def ping(self, view: GameView, obs: Any, seat: int, header: str | None = None) -> None:
+        """It is this seat's turn: tell its player where they look."""
+        user_id = view.seats[seat].user_id
+        if user_id is None:
+            return
+        shown = self._shown.get((view.game_id, seat))
+        free = shown is not None and shown.token_fresh(self._now()) and shown.message_id is None
+        wants_dms = await self.bot.preferences.load_turn_dms(user_id)
+        if user_id in self._table_players or not wants_dms or user_id in self._dms_closed:
+            if free and shown is not None:  # their ephemeral hand turns live, for free
+                await self._redraw(view, obs, seat, shown, header=header)
+            if wants_dms and user_id not in self._dms_closed:
+                await self._notify(view, user_id)
+            elif user_id in self._dms_closed:
+                await self._tell_dms_closed(view, user_id)
+            return
+        await self.send_dm_hand(view, obs, seat, header=header)
+
+    async def show(self, view: GameView, obs: Any, seat: int, header: str | None = None) -> None:
+        """Show the seat's current hand where it is shown (a new round, the game's end, a
+        turn lost to the timer): edit in place, or a first DM if there is none."""
+        shown = self._shown.get((view.game_id, seat))
+        if shown is None:
+            user_id = view.seats[seat].user_id
+            if (user_id is not None and user_id not in self._dms_closed
+                    and await self.bot.preferences.load_turn_dms(user_id)):
+                await self.send_dm_hand(view, obs, seat, header=header)
+            return
+        await self._redraw(view, obs, seat, shown, header=header)
+
+    async def close(self, view: GameView, obs: Any, seat: int, shown: ShownHand) -> None:
+        """An older hand message: the hand as it is, no buttons, a note where it went."""
+        await self._redraw(view, obs, seat, shown, note=t("hand.moved", await self.locale(
+            view.seats[seat].user_id or 0, view)), keep=False)
+
+    async def _redraw(
+        self, view: GameView, obs: Any, seat: int, shown: ShownHand, *,
+        header: str | None = None, note: str | None = None, keep: bool = True,
+    ) -> None:
+        user_id = view.seats[seat].user_id or 0
+        locale = await self.locale(user_id, view)
+        content = await images.hand_message(view, obs, locale, edit=True, header=header,
+                                            note=note)
+        live = note is None and obs.is_my_turn and view.round_number == obs.round_number
+        try:
+            if shown.token_fresh(self._now()) and shown.interaction is not None:
+                if shown.interaction.response.is_done():
+                    await shown.interaction.edit_original_response(**content)
+                else:  # its own response is on the way and shows this state already
+                    return
+            elif shown.channel_id is not None and shown.message_id is not None:
+                await self.budget.slot(Priority.CLEANUP if note else Priority.TABLE,
+                                       shown.channel_id, "edit")
+                partial = self.bot.get_partial_messageable(shown.channel_id)
+                await partial.get_partial_message(shown.message_id).edit(**content)
+            else:
+                return  # an ephemeral whose token expired: nothing can reach it any more
+        except discord.HTTPException as error:
+            log.info("could not redraw the hand of user %s: %s", user_id, error)
+            return
+        if keep:
+            shown.live = live
+
+    # ----------------------------------------------------------------- DMs
+
+    async def _dm_channel(self, user_id: int) -> int:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            await self.budget.slot(Priority.PING)
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = self._dm_channels[user_id] = int(data["id"])
+        return channel_id
+
+    async def _send_dm(
+        self, game: GameView, user_id: int, **content: Any
+    ) -> discord.Message | None:
+        try:
+            channel_id = await self._dm_channel(user_id)
+            await self.budget.slot(Priority.PING, channel_id, "create")
+            private = discord.ChannelType.private
+            channel = self.bot.get_partial_messageable(channel_id, type=private)
+            message = await channel.send(**content)
+        except discord.Forbidden as error:
+            if error.code != DMS_CLOSED:
+                log.warning("DM to user %s refused: %s", user_id, error)
+            self._dms_closed.add(user_id)
+            await self._tell_dms_closed(game, user_id)
+            return None
+        except discord.HTTPException as error:
+            log.warning("could not DM user %s: %s", user_id, error)
+            return None
+        self._dms_closed.discard(user_id)
+        return message
+
+    async def send_dm_hand(
+        self, view: GameView, obs: Any, seat: int, header: str | None = None
+    ) -> None:
+        user_id = view.seats[seat].user_id
+        if user_id is None:
+            return
+        locale = await self.locale(user_id, view)
+        content = await images.hand_message(view, obs, locale, header=header)
+        message = await self._send_dm(view, user_id, **content)
+        if message is None:
+            return
+        live = obs.is_my_turn and view.round_number == obs.round_number
+        stale = self._replace(view.game_id, seat, ShownHand(
+            message.id, message.channel.id, None, self._now(), live))
+        await self.service.remember_message(
+            view.game_id, MessageKey.hand(seat), message.channel.id, message.id)
+        if stale is not None:
+            await self.close(view, obs, seat, stale)
+
+    async def send_text(self, view: GameView, user_id: int, text: str) -> bool:
+        """A plain DM (e.g. the half-time reminder); False if it could not be sent."""
+        if user_id in self._dms_closed:
+            return False
+        return await self._send_dm(view, user_id, content=text) is not None
+
+    async def _notify(self, view: GameView, user_id: int) -> None:
+        """A turn ping with no buttons: it never goes stale, so nothing must close it."""
+        locale = await self.locale(user_id, view)
+        ref = self.service.message_ref(view.game_id, TABLE)
+        where = jump_link(view.guild_id, ref[0], ref[1]) if ref else f"<#{view.shown_in}>"
+        text = t("hand.turn_ping", locale, table=where)
+        await self._send_dm(view, user_id, content=text)
+
+    async def _tell_dms_closed(self, view: GameView, user_id: int) -> None:
+        """Once per game: say in the channel that this player's hand is behind My hand."""
+        if (view.game_id, user_id) in self._told_closed:
+            return
+        self._told_closed.add((view.game_id, user_id))
+        locale = self.bot.public_locale_of(view.guild_id)
+        text = t("table.dms_closed", locale, mention=f"<@{user_id}>")
+        await self.budget.slot(Priority.TABLE, view.shown_in, "create")
+        try:
+            await self.bot.get_partial_messageable(view.shown_in).send(
+                content=text, allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException as error:
+            log.warning("could not post in channel %s: %s", view.shown_in, error)

@@ -1,0 +1,151 @@
+"""The live table: one Components V2 message per round, public, and its buttons.
+
+Layout (a `ui.LayoutView` with one `Container` in the variant's colour):
+
+    ## LAMA · Party — round 2
+    [table.png: the top card and the piles]        MediaGallery, `attachment://table.png`
+    Top card · draw pile · ▶️ who is on turn
+    ─────
+    each seat: ▶️ on turn / 🚪 quit, cards left, tokens
+    Last moves (the newest five)
+    [🃏 My hand] [Draw] [🚪 Quit round] [📖 Rules]     ActionRow of TableButtons
+    -# target · game number
+
+The picture is uploaded with every send and edit (`attachments=[file]` replaces the old file
+of the same name), so it always shows the current top card. When the round is over the same
+message is edited once to its closed state: the round's result, no buttons. The table never
+shows a hand: "My hand" answers each presser privately (an ephemeral message).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from hosting.views import GameView, Status
+from lama import events as ev
+
+from . import images
+from .buttons import LamaButton
+from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
+from .text import card_label, seat_name, t, variant_name
+
+TABLE_TEMPLATE = r"lama:t:(?P<game>\d+):(?P<round>\d+):(?P<action>hand|draw|quit|rules)"
+RECENT_SHOWN = 5
+
+
+class TableButton(LamaButton, template=TABLE_TEMPLATE):
+    """My hand, Draw, Quit round or Rules under the live table: anyone may press them; the
+    game answers each presser privately (or refuses, if they do not play here)."""
+
+    cog_name = "Moves"
+
+    def __init__(self, game_id: int, round_number: int, action: str, **button: Any) -> None:
+        super().__init__(f"lama:t:{game_id}:{round_number}:{action}", **button)
+        self.game_id, self.round_number, self.action = game_id, round_number, action
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> TableButton:
+        return cls(int(match["game"]), int(match["round"]), match["action"])
+
+    async def pressed(self, interaction: discord.Interaction, cog: Any, locale: str) -> None:
+        await cog.table_button(interaction, self, locale)
+
+
+def status_lines(view: GameView, locale: str) -> str:
+    """Top card, draw pile and who is on turn (or that the game was cancelled)."""
+    variant = view.options.variant
+    top = card_label(view.top_card, locale, variant) if view.top_card else "—"
+    pile = (
+        t("table.draw_pile", locale, count=view.draw_pile_size)
+        if view.draw_pile_size
+        else t("table.draw_pile.empty", locale)
+    )
+    lines = [t("table.top_card", locale, card=top), pile]
+    if view.status is Status.CANCELLED:
+        lines.insert(0, f"**{t('game.cancelled', locale)}**")
+    elif view.status is Status.RUNNING and view.current_seat is not None:
+        name = seat_name(view.seats[view.current_seat], locale)
+        lines.append(t("table.on_turn", locale, name=name))
+    return "\n".join(lines)
+
+
+def _title(view: GameView, locale: str, round_number: int) -> str:
+    title = t("table.title", locale, variant=variant_name(view, locale), round=round_number)
+    return f"## {title}"
+
+
+def _buttons(view: GameView, locale: str) -> discord.ui.ActionRow:
+    game, number = view.game_id, view.round_number
+    return discord.ui.ActionRow(
+        TableButton(game, number, "hand", label=t("table.button.hand", locale), emoji="🃏",
+                    style=discord.ButtonStyle.primary),
+        TableButton(game, number, "draw", label=t("action.draw", locale), emoji="➕",
+                    style=discord.ButtonStyle.secondary),
+        TableButton(game, number, "quit", label=t("action.quit", locale), emoji="🚪",
+                    style=discord.ButtonStyle.danger),
+        TableButton(game, number, "rules", label=t("table.button.rules", locale), emoji="📖",
+                    style=discord.ButtonStyle.secondary),
+    )
+
+
+def _footer(view: GameView, locale: str) -> discord.ui.TextDisplay:
+    target = t("table.target", locale, target=view.options.target)
+    return discord.ui.TextDisplay(f"-# {target} · {t('game.footer', locale, game_id=view.game_id)}")
+
+
+def table_layout(
+    view: GameView, locale: str, *, picture: bool, ended: ev.RoundEnded | None = None
+) -> discord.ui.LayoutView:
+    """The live table (`ended` None) or a finished round's closed table."""
+    number = ended.round_number if ended else view.round_number
+    colour = COLOUR.get(view.options.variant, COLOUR["classic"])
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)
+    box.add_item(discord.ui.TextDisplay(_title(view, locale, number)))
+    if picture:
+        box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
+            f"attachment://{images.TABLE_FILE}", description=t("table.image_alt", locale))))
+    if ended is not None:
+        result = [f"**{t('round.over', locale, round=number)}**"]
+        box.add_item(discord.ui.TextDisplay("\n".join(result + round_summary_lines(
+            view, ended, locale))))
+        box.add_item(_footer(view, locale))
+        return _wrap(box)
+    box.add_item(discord.ui.TextDisplay(status_lines(view, locale)))
+    box.add_item(discord.ui.Separator())
+    players = f"**{t('table.seats', locale)}**\n{seat_lines(view, locale)}"
+    box.add_item(discord.ui.TextDisplay(players))
+    recent = [line for e in view.recent if (line := describe_event(e, view, locale))]
+    if recent:
+        moves = "\n".join(recent[-RECENT_SHOWN:])
+        box.add_item(discord.ui.TextDisplay(f"**{t('table.last_moves', locale)}**\n{moves}"))
+    if view.status is Status.RUNNING:
+        box.add_item(_buttons(view, locale))
+    box.add_item(_footer(view, locale))
+    return _wrap(box)
+
+
+def _wrap(box: discord.ui.Container[discord.ui.LayoutView]) -> discord.ui.LayoutView:
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(box)
+    return layout
+
+
+async def table_message(
+    view: GameView, locale: str, *, edit: bool = False, ended: ev.RoundEnded | None = None
+) -> dict[str, Any]:
+    """Keyword arguments to post (`edit=False`) or edit a table message: the layout and,
+    when it can be drawn, a fresh picture (an edit replaces the old one)."""
+    if ended is not None:  # the round's last picture stays (no attachments key: kept)
+        return {"view": table_layout(view, locale, picture=True, ended=ended)}
+    file = await images.table_file(view, locale)
+    content: dict[str, Any] = {
+        "view": table_layout(view, locale, picture=file is not None)
+    }
+    if file is not None:
+        content["attachments" if edit else "files"] = [file]
+    elif edit:
+        content["attachments"] = []
+    return content

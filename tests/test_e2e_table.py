@@ -1,0 +1,221 @@
+"""Playing at the table (issue 11): one live table per game, one live hand per player, a new
+hand each round, turn DMs a player can turn off, and Discord's rate limits respected."""
+
+from __future__ import annotations
+
+import random
+
+from cogs.text import card_label
+from hosting import Status
+from tests.e2e_support import (
+    enabled_hand_buttons,
+    on_turn,
+    open_game,
+    refused,
+    settle,
+)
+
+TABLE_BUTTONS = ["My hand", "Draw", "Quit round", "Rules"]
+
+
+def table(fake, channel):
+    """The newest table message (Components V2) in the channel."""
+    return [m for m in fake.public_messages(channel) if m.components_v2][-1]
+
+
+def live_hands(fake, user, game_id: int) -> list:
+    """Every message this user sees (DMs and ephemerals) with live buttons of this game."""
+    marker = f"lama:h:{game_id}:"
+    seen = fake.dms(user) + fake.ephemeral_messages(user)
+    return [m for m in seen if not m.deleted and any(
+        b.custom_id and b.custom_id.startswith(marker) and not b.disabled for b in m.buttons)]
+
+
+async def three_humans(fake, bot, **options):
+    channel = fake.channel("lama")
+    users = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    game_id = await open_game(fake, bot, channel, *users, **options)
+    return game_id, channel, users
+
+
+# ------------------------------------------------------------------ point 1: the table
+
+
+async def test_the_table_is_one_v2_message_with_picture_seats_moves_and_buttons(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _ = await three_humans(fake, bot)
+    shown = table(fake, channel)
+    assert shown.media_urls == ["attachment://table.png"]
+    assert [a.filename for a in shown.attachments] == ["table.png"]
+    assert "Players" in shown.text and "On turn" in shown.text
+    assert [b.label for b in shown.buttons] == TABLE_BUTTONS
+    mover, _obs = on_turn(fake, bot, game_id)
+    await fake.slash(mover, channel, "draw")
+    await settle(bot, game_id)
+    edited = table(fake, channel)
+    assert edited.id == shown.id and edited.edits >= 1  # the same message, edited
+    assert [a.filename for a in edited.attachments] == ["table.png"]  # the picture stays
+    assert f"{mover.name.title()} drew a card" in edited.text
+    assert fake.ratelimits.hits == []
+
+
+async def test_a_finished_rounds_table_is_closed_with_its_result(fake_discord, lamabot) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _ = await three_humans(fake, bot, target=200)
+    first = table(fake, channel)
+    while bot.service.view(game_id).round_number == 1:
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, "quit")
+        await settle(bot, game_id)
+    assert "Round 1 is over" in first.text and first.buttons == []
+    assert first.media_urls == ["attachment://table.png"] and first.attachments
+    second = table(fake, channel)
+    assert second.id != first.id and [b.label for b in second.buttons] == TABLE_BUTTONS
+
+
+async def test_my_hand_answers_privately_and_plays_from_there(fake_discord, lamabot) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _ = await three_humans(fake, bot)
+    mover, _obs = on_turn(fake, bot, game_id)
+    shown = await fake.click(mover, table(fake, channel), "My hand")
+    assert shown.ephemeral and "Your hand" in shown.text
+    draw = next(b for b in shown.message.buttons if b.custom_id.endswith(":draw"))
+    pressed = await fake.click(mover, shown.message, draw.custom_id)
+    assert pressed.response_type == 7  # the ephemeral itself is redrawn
+    await settle(bot, game_id)
+    assert len(await bot.store.games.list_moves(game_id)) == 1
+
+
+async def test_a_bystander_pressing_my_hand_is_refused(fake_discord, lamabot) -> None:
+    fake, bot = fake_discord, lamabot
+    _game_id, channel, _ = await three_humans(fake, bot)
+    result = await fake.click(fake.user("dave"), table(fake, channel), "My hand")
+    refused(result, "not playing in this game")
+
+
+async def test_rules_from_the_table(fake_discord, lamabot) -> None:
+    fake, bot = fake_discord, lamabot
+    _, channel, _ = await three_humans(fake, bot, variant="party")
+    result = await fake.click(fake.user("dave"), table(fake, channel), "Rules")
+    assert result.ephemeral and result.embeds[0]["title"] == "LAMA Party"
+
+
+# ------------------------------------------- point 2: one live hand, whatever the way
+
+
+async def move(fake, bot, game_id, channel, user, obs, how: str, rng) -> None:
+    """One move by `how`: a DM hand button, the table's My hand, or a slash command."""
+    if how == "slash":
+        if obs.legal_plays and rng.random() < 0.8:
+            await fake.slash(user, channel, "play", card=rng.choice(obs.legal_plays).code)
+        else:
+            await fake.slash(user, channel, "draw" if obs.can_draw else "quit")
+        return
+    if how == "dm" and live_hands(fake, user, game_id):
+        message = [m for m in live_hands(fake, user, game_id) if not m.ephemeral][-1:]
+        if message:
+            message = message[0]
+        else:
+            message = (await fake.click(user, table(fake, channel), "My hand")).message
+    else:
+        message = (await fake.click(user, table(fake, channel), "My hand")).message
+    enabled = enabled_hand_buttons(message)
+    cards = [c for c in enabled if not c.endswith((":draw", ":quit"))]
+    choice = rng.choice(cards) if cards and rng.random() < 0.8 else None
+    if choice is None:
+        choice = next((c for c in enabled if c.endswith(":draw")), None)
+    if choice is None:  # only Quit is left: it asks first
+        quit_ = next(c for c in enabled if c.endswith(":quit"))
+        await fake.click(user, message, quit_)
+        choice = next(b.custom_id for b in message.buttons if b.custom_id.endswith(":quitok"))
+    await fake.click(user, message, choice)
+
+
+async def test_a_whole_game_mixed_ways_keeps_one_live_hand_and_a_true_table(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, users = await three_humans(fake, bot, target=30)
+    ways = dict(zip((u.id for u in users), ("dm", "table", "slash"), strict=True))
+    rng = random.Random(11)
+    for _ in range(600):
+        view = bot.service.view(game_id)
+        if view.status is not Status.RUNNING:
+            break
+        user, obs = on_turn(fake, bot, game_id)
+        await move(fake, bot, game_id, channel, user, obs, ways[user.id], rng)
+        await settle(bot, game_id)
+        view = bot.service.view(game_id)
+        for player in users:
+            live = live_hands(fake, player, game_id)
+            assert len(live) <= 1, (player.name, [m.id for m in live])
+        if view.status is Status.RUNNING:
+            shown = table(fake, channel)
+            top = card_label(view.top_card, "en", view.options.variant)
+            assert f"Top card: {top}" in shown.text, shown.text
+            on_turn_name = view.seats[view.current_seat].name
+            assert f"On turn: {on_turn_name}" in shown.text, shown.text
+            current = fake.users_by_id[view.seats[view.current_seat].user_id]
+            assert len(live_hands(fake, current, game_id)) <= 1
+    assert bot.service.view(game_id).status is Status.FINISHED
+    assert fake.ratelimits.hits == []
+
+
+async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _users = await three_humans(fake, bot)
+    mover, _obs = on_turn(fake, bot, game_id)
+    await fake.slash(mover, channel, "draw")
+    await settle(bot, game_id)
+    while on_turn(fake, bot, game_id)[0] != mover:
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, "draw")
+        await settle(bot, game_id)
+    ping = fake.dms(mover)[-1]
+    assert "It's your turn" in ping.content and ping.buttons == []
+    assert len(live_hands(fake, mover, game_id)) == 1  # their ephemeral turned live, free
+
+
+# ------------------------------------------------------------ /lama notify (stored)
+
+
+async def test_notify_off_means_no_dms_and_my_hand_still_works(fake_discord, lamabot) -> None:
+    fake, bot = fake_discord, lamabot
+    bob = fake.user("bob")
+    answer = await fake.slash(bob, fake.channel("general"), "lama notify", turn_dms=False)
+    assert answer.ephemeral and "No turn DMs" in answer.text
+    assert await bot.store.settings.get_turn_dms(bob.id) is False
+    game_id, channel, _ = await three_humans(fake, bot)
+    for _ in range(12):
+        user, obs = on_turn(fake, bot, game_id)
+        if user == bob:
+            shown = await fake.click(bob, table(fake, channel), "My hand")
+            assert enabled_hand_buttons(shown.message)
+        await fake.slash(user, channel, "draw" if obs.can_draw else "quit")
+        await settle(bot, game_id)
+    assert fake.dms(bob) == []
+    again = await fake.slash(bob, fake.channel("general"), "lama notify")
+    assert "No turn DMs" in again.text
+
+
+# ---------------------------------------------------- point 5: a new hand every round
+
+
+async def test_every_player_sees_their_new_hand_when_a_round_starts(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, users = await three_humans(fake, bot, target=200)
+    while bot.service.view(game_id).round_number == 1:
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, "quit")
+        await settle(bot, game_id)
+    for user in users:
+        newest = (fake.dms(user) + fake.ephemeral_messages(user))
+        shows_round_2 = [m for m in newest if "Your hand" in m.text and "round 2" in m.text]
+        assert shows_round_2, user.name
+        assert any("Round 1 is over" in m.text for m in shows_round_2), user.name
