@@ -106,19 +106,24 @@ class Lobby:
         async with self._registry.seating(old.guild_id):
             lobby = self._registry.in_channel(old.channel_id)
             if lobby is None:
-                self._registry.check_not_seated_elsewhere(user_id, old.guild_id, game_id=-1)
-                seats = self._rematch_seats(old, user_id, name)
-                humans = {s.user_id for s in seats if s.user_id is not None}
-                host = old.host_id if old.host_id in humans else user_id  # None: forgotten
-                hosted = await self._create(
-                    old.guild_id, old.channel_id, host, seats, old.options, rematch_of=game_id
-                )
-                return await self._changed(hosted), True
-            if lobby.rematch_of != game_id or lobby.status is not Status.LOBBY:
+                opened = await self._open_rematch(old, user_id, name)
+            elif lobby.rematch_of != game_id or lobby.status is not Status.LOBBY:
                 raise _game_exists(lobby)
-            if lobby.seat_of(user_id) is not None:
+            elif lobby.seat_of(user_id) is not None:
                 raise HostingError(Problem.ALREADY_IN_REMATCH, **_whereabouts(lobby))
+        if lobby is None:  # told once the server's seats are free, as every lobby change is
+            return await self._changed(opened), True
         return await self.join(lobby.id, user_id, name), False
+
+    async def _open_rematch(self, old: HostedGame, presser_id: int, name: str) -> HostedGame:
+        """The rematch lobby of `old`; the caller holds the server's seating lock."""
+        self._registry.check_not_seated_elsewhere(presser_id, old.guild_id, game_id=-1)
+        seats = self._rematch_seats(old, presser_id, name)
+        humans = {s.user_id for s in seats if s.user_id is not None}
+        host = old.host_id if old.host_id in humans else presser_id  # None: forgotten
+        return await self._create(
+            old.guild_id, old.channel_id, host, seats, old.options, rematch_of=old.id
+        )
 
     async def _finished(self, game_id: int) -> HostedGame:
         """A game that is over, from memory or — if it ended before a restart — the store."""

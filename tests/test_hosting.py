@@ -578,6 +578,21 @@ async def test_a_rematch_of_a_game_whose_host_was_forgotten_is_hosted_by_its_ope
     await fresh.start(update.view.game_id, BOB)
 
 
+async def test_listeners_hear_of_a_rematch_lobby_once_the_servers_seats_are_free(service):
+    game_id = await started(service)
+    while service.view(game_id).status is not Status.FINISHED:
+        await play_any(service, game_id)
+    seating_held = []
+
+    async def listen(update):  # e.g. a renderer that waits for Discord, or seats someone
+        if update.view.rematch_of == game_id:
+            seating_held.append(service.registry.seating(GUILD).locked())
+
+    service.add_listener(listen)
+    await service.rematch(game_id, BOB, "Bob")
+    assert seating_held == [False]
+
+
 async def test_a_hand_button_of_a_game_that_ended_before_a_restart_is_stale(service, store, clock):
     game_id = await started(service)
     await service.cancel(game_id, ALICE, is_admin=False)
