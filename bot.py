@@ -29,6 +29,7 @@ from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
 from cogs.scheduler import CLOCK_MARGIN, RestBudget
+from cogs.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
@@ -36,6 +37,7 @@ from hosting.ratings import RULES as RATING_RULES
 from hosting.seasons import SeasonKeeper
 from hosting.site import SiteService
 from hosting.stats import StatsService
+from hosting.tournament import TournamentService
 from hosting.views import GameView
 from store import Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
@@ -129,6 +131,7 @@ class LamaBot(commands.AutoShardedBot):
     store: Store
     preferences: Preferences  # server settings and every language choice
     service: GameService
+    tournaments: TournamentService
     stats_service: StatsService
     site_service: SiteService  # the web pages' access and reads
     web_links: PublicLinks  # links from answers to the web pages
@@ -175,6 +178,7 @@ class LamaBot(commands.AutoShardedBot):
             self.site_service, self.settings.web_public_url if serving else None
         )
         self.season_keeper = SeasonKeeper(self.store, self.clock)
+        self.tournaments = TournamentService(self.store, self.clock, self.service)
         self.renderer = Renderer(
             self,
             self.service,
@@ -186,11 +190,15 @@ class LamaBot(commands.AutoShardedBot):
         )
         self._opened = True
         self.service.add_listener(self.renderer.on_update)
+        # after the renderer: a table's end is shown before the next table opens
+        self.service.add_listener(self.tournaments.on_game_update)
+        self.tournaments.add_listener(TournamentAnnouncer(self).on_update)
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self._restored = await self.service.restore()
         log.info("Restored %d unfinished games", len(self._restored))
+        await self.tournaments.resume()  # a table that ended while the bot was away
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
         if self.settings.web_port is not None:

@@ -51,6 +51,14 @@ _PROBLEM_KEYS = {
     Problem.RATING_HAS_NO_PERIOD: "leaderboard.refused.rating_has_no_period",
     Problem.RATING_HAS_NO_VARIANT: "leaderboard.refused.rating_has_no_variant",
     Problem.PERIOD_AND_SEASON: "leaderboard.refused.period_and_season",
+    Problem.NO_TOURNAMENT: "error.no_tournament",
+    Problem.TOURNAMENT_EXISTS: "error.tournament_exists",
+    Problem.ALREADY_ENTERED: "error.already_entered",
+    Problem.NOT_ENTERED: "error.not_entered",
+    Problem.TOURNAMENT_FULL: "error.tournament_full",
+    Problem.TOURNAMENT_STARTED: "error.tournament_started",
+    Problem.NOT_ORGANISER: "error.not_organiser",
+    Problem.NOT_ENOUGH_ENTRANTS: "error.not_enough_entrants",
 }
 _COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead (else "lama hand")
     Problem.NO_GAME_HERE: "lama new",
@@ -118,12 +126,14 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         "command": command(_COMMAND_OF_PROBLEM.get(error.problem, "lama hand")),
         "max": details.get("limit", options.MAX_SEATS),
         "count": details.get("minimum", options.MIN_SEATS),
-        "name": details.get("host", details.get("user", "?")),
+        "name": details.get("host", details.get("user", details.get("organiser", "?"))),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
         "link": _jump_link(details),
         "game_id": details.get("game_id", "?"),
         "season": details.get("season", "?"),
+        "tables": details.get("tables", "?"),
+        "minimum": details.get("minimum", "?"),
     }
     if "channel_id" in details:
         params["channel"] = f"<#{details['channel_id']}>"

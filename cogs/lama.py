@@ -23,6 +23,7 @@ from .language import LanguageCommands
 from .notify import NotifyCommands
 from .stats import STATS_ITEMS, StatsCommands
 from .text import jump_link, t
+from .tournaments import SignupButton, TournamentCommands
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -43,6 +44,7 @@ def _is_admin(interaction: discord.Interaction) -> bool:
 
 class Lama(
     StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)
+    TournamentCommands,  # /lama tournament new, standings, sign-up buttons (cogs/tournaments.py)
     LanguageCommands,  # /lama language (cogs/language.py)
     NotifyCommands,  # /lama notify (cogs/notify.py)
     commands.GroupCog,
@@ -57,10 +59,10 @@ class Lama(
 
     async def cog_load(self) -> None:
         # Every button this cog answers, so those of older messages work after a restart.
-        self.bot.add_dynamic_items(*GAME_ITEMS, *STATS_ITEMS)
+        self.bot.add_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, SignupButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*GAME_ITEMS, *STATS_ITEMS)
+        self.bot.remove_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, SignupButton)
 
     def _locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)

@@ -30,6 +30,14 @@ class Problem(StrEnum):
     RATING_HAS_NO_PERIOD = "rating_has_no_period"  # a rating covers a season, not a week
     RATING_HAS_NO_VARIANT = "rating_has_no_variant"  # one rating covers every variant
     PERIOD_AND_SEASON = "period_and_season"  # two time windows at once
+    NO_TOURNAMENT = "no_tournament"
+    TOURNAMENT_EXISTS = "tournament_exists"  # one open tournament per channel
+    ALREADY_ENTERED = "already_entered"
+    NOT_ENTERED = "not_entered"
+    TOURNAMENT_FULL = "tournament_full"
+    TOURNAMENT_STARTED = "tournament_started"  # sign-ups are closed
+    NOT_ORGANISER = "not_organiser"  # details: organiser
+    NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum, tables
 
 
 class HostingError(Exception):

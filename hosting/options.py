@@ -23,9 +23,11 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "POLICY_OF_LEVEL",
+    "ROUNDS",
     "SEASON_CADENCES",
     "SERVER_LANGUAGE_AUTO",
     "SLOW_AI_LEVELS",
+    "TABLE_SIZE",
     "TARGET",
     "TIMEOUTS_BEFORE_AI",
     "TURN_TIMEOUT",
@@ -61,6 +63,8 @@ TIMEOUTS_BEFORE_AI = 3  # turn time-outs in a row after which an AI takes the se
 SERVER_LANGUAGE_AUTO = "auto"  # a server setting: follow the server's preferred locale
 LANGUAGES: tuple[str, ...] = (*SUPPORTED_LOCALES, SERVER_LANGUAGE_AUTO)
 SEASON_CADENCES: tuple[str, ...] = tuple(SeasonCadence)  # rating seasons: off, monthly, …
+ROUNDS = Bounds(1, 10)  # a tournament's rounds
+TABLE_SIZE = Bounds(3, 5)  # entrants per tournament table
 
 _ALLOWED: dict[str, Bounds | tuple[str, ...]] = {
     "variant": VARIANTS,
@@ -71,6 +75,8 @@ _ALLOWED: dict[str, Bounds | tuple[str, ...]] = {
     "ai_seats": AI_SEATS,
     "language": LANGUAGES,
     "seasons": SEASON_CADENCES,
+    "rounds": ROUNDS,
+    "table_size": TABLE_SIZE,
 }
 
 

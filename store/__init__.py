@@ -63,6 +63,7 @@ from store.seasons import SeasonStore
 from store.settings import SettingsStore
 from store.site import SiteAccess, SiteStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
+from store.tournaments import TournamentStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +77,14 @@ class Store:
     ratings: RatingStore
     seasons: SeasonStore
     site: SiteStore
+    tournaments: TournamentStore
 
     @classmethod
     async def open(cls, path: str | PathLike[str], *, rules: RatingRules | None = None) -> Store:
         """`rules`: how to rate finished games; None stores games unrated (some tests)."""
         db = await open_database(path)
         return cls(db, GameStore(db, rules), StatsStore(db), SettingsStore(db), RatingStore(db),
-                   SeasonStore(db, rules), SiteStore(db))
+                   SeasonStore(db, rules), SiteStore(db), TournamentStore(db))
 
     async def close(self) -> None:
         await self.db.close()
@@ -136,6 +138,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredSeat",
+    "TournamentStore",
     "Transaction",
     "WrongGameStatus",
     "load_migrations",

@@ -1,0 +1,252 @@
+"""/lama tournament …: Swiss tournaments as a mixin of the /lama GroupCog, their sign-up
+buttons, and the announcements (round seatings, final standings) in the tournament's channel.
+
+Everything a tournament does comes from hosting.tournament.TournamentService; this file only
+asks it and shows what it says. The sign-up buttons are DynamicItems naming the tournament, so
+they work after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, cast
+
+import discord
+from discord import app_commands
+from discord.utils import MISSING
+
+from hosting import HostingError, Problem, options
+from hosting.swiss import Standing
+from hosting.tournament import TournamentEvent, TournamentUpdate
+from store.tournaments import Tournament, TournamentStatus
+
+from .buttons import LamaButton
+from .choices import VARIANT_CHOICES
+from .text import t, variant_name
+
+if TYPE_CHECKING:
+    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
+
+    from bot import LamaBot
+else:
+    _CogMixin = object
+
+log = logging.getLogger(__name__)
+
+COLOUR = 0x6A4C93
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+SIGNUP_TEMPLATE = r"lama:tn:(?P<tournament>\d+):(?P<action>join|leave|ai|start|cancel)"
+
+
+class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
+    """Join, Leave, Add AI, Start or Cancel under a tournament's sign-up message."""
+
+    cog_name = "Lama"
+
+    def __init__(self, tournament_id: int, action: str, **button) -> None:
+        super().__init__(f"lama:tn:{tournament_id}:{action}", **button)
+        self.tournament_id, self.action = tournament_id, action
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> SignupButton:
+        return cls(int(match["tournament"]), match["action"])
+
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.tournament_button(interaction, self.tournament_id, self.action)
+
+
+def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:
+    if tournament.status is not TournamentStatus.SIGNUP:
+        return None
+    ui = discord.ui.View(timeout=None)
+    for action, style in (("join", discord.ButtonStyle.success),
+                          ("leave", discord.ButtonStyle.secondary),
+                          ("ai", discord.ButtonStyle.secondary),
+                          ("start", discord.ButtonStyle.primary),
+                          ("cancel", discord.ButtonStyle.danger)):
+        ui.add_item(SignupButton(tournament.id, action, style=style,
+                                 label=t(f"tournament.button.{action}", locale)))
+    return ui
+
+
+def _names(tournament: Tournament, entries) -> str:
+    by_entry = {e.entry: e for e in tournament.entries}
+    return ", ".join(
+        f"<@{by_entry[n].user_id}>" if by_entry[n].user_id else f"🤖 {by_entry[n].display_name}"
+        for n in entries)
+
+
+def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t("tournament.title", locale, name=tournament.name),
+                          colour=COLOUR)
+    embed.description = t(
+        "tournament.about", locale, rounds=tournament.rounds, size=tournament.table_size,
+        variant=variant_name(tournament.variant, locale),
+        organiser=f"<@{tournament.organiser_id}>")
+    entrants = _names(tournament, [e.entry for e in tournament.entries]) or "—"
+    embed.add_field(name=t("tournament.entrants", locale, count=len(tournament.entries)),
+                    value=entrants[:1024], inline=False)
+    status_key = {TournamentStatus.SIGNUP: "tournament.status.signup",
+                  TournamentStatus.RUNNING: "tournament.status.running",
+                  TournamentStatus.FINISHED: "tournament.status.finished",
+                  TournamentStatus.CANCELLED: "tournament.status.cancelled"}[tournament.status]
+    embed.set_footer(text=t(status_key, locale))
+    return embed
+
+
+def round_embed(update: TournamentUpdate, locale: str) -> discord.Embed:
+    tournament = update.tournament
+    embed = discord.Embed(
+        title=t("tournament.round", locale, name=tournament.name, round=tournament.round,
+                rounds=tournament.rounds), colour=COLOUR)
+    lines = []
+    for table in update.tables:
+        line = t("tournament.table", locale, table=table.table_no,
+                 players=_names(tournament, table.entries))
+        if table.ai_seats:
+            line += " · " + t("tournament.ai_seats", locale, count=table.ai_seats)
+        lines.append(line)
+    lines += ["", t("tournament.one_table_at_a_time", locale)]
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def standings_embed(
+    tournament: Tournament, rows: list[Standing] | tuple[Standing, ...], locale: str,
+    *, final: bool,
+) -> discord.Embed:
+    key = "tournament.final" if final else "tournament.standings"
+    embed = discord.Embed(title=t(key, locale, name=tournament.name), colour=COLOUR)
+    by_entry = {e.entry: e for e in tournament.entries}
+    lines = []
+    for row in rows:
+        entry = by_entry[row.entry]
+        who = f"<@{entry.user_id}>" if entry.user_id else f"🤖 {entry.display_name}"
+        rank = MEDALS.get(row.rank, f"{row.rank}.") if final else f"{row.rank}."
+        lines.append(t("tournament.standing", locale, rank=rank, name=who, points=row.points,
+                       score=row.total_score, count=row.games))
+    embed.description = "\n".join(lines) or "—"
+    embed.set_footer(text=t("tournament.tie_breaks", locale))
+    return embed
+
+
+def _text(english: str, key: str) -> app_commands.locale_str:
+    return app_commands.locale_str(english, key=f"tournament.cmd.{key}")
+
+
+class TournamentCommands(_CogMixin):
+    """Mixin for the /lama GroupCog: /lama tournament new | standings, and the buttons."""
+
+    bot: LamaBot
+
+    tournament = app_commands.Group(name="tournament", description="Swiss tournaments")
+
+    # Explicit keys: /lama new has the same name and options, with other descriptions.
+    @tournament.command(name="new", description=_text(
+        "Open sign-ups for a Swiss tournament here", "new.description"))
+    @app_commands.describe(
+        name=_text("The tournament's name", "option.name.description"),
+        rounds=_text("How many rounds (1–10)", "option.rounds.description"),
+        table_size=_text("Players per table (3–5)", "option.table_size.description"),
+        variant=_text("Rules of every game", "option.variant.description"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def tournament_new(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        rounds: app_commands.Range[int, options.ROUNDS.low, options.ROUNDS.high] = 3,
+        table_size: app_commands.Range[
+            int, options.TABLE_SIZE.low, options.TABLE_SIZE.high] = 4,
+        variant: str | None = None,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise HostingError(Problem.WRONG_CHANNEL)
+        self.bot.preferences.check_channel_allowed(interaction.guild_id, interaction.channel_id)
+        defaults = await self.bot.service.guild_defaults(interaction.guild_id)
+        tournament = await self.bot.tournaments.create(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, name=name,
+            rounds=rounds, table_size=table_size, variant=variant or defaults.variant)
+        locale = await self.bot.public_locale_for(interaction)
+        response = await interaction.response.send_message(
+            embed=signup_embed(tournament, locale),
+            view=signup_view(tournament, locale) or MISSING)
+        message_id = getattr(response, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.bot.tournaments.set_signup_message(tournament.id, message_id)
+
+    @tournament.command(name="standings", description="This channel's tournament standings")
+    async def tournament_standings(self, interaction: discord.Interaction) -> None:
+        if interaction.channel_id is None:
+            raise HostingError(Problem.WRONG_CHANNEL)
+        found = await self.bot.tournaments.in_channel(interaction.channel_id)
+        if found is None:
+            raise HostingError(Problem.NO_TOURNAMENT)
+        tournament, rows = await self.bot.tournaments.standings(found.id)
+        locale = await self.bot.public_locale_for(interaction)
+        final = tournament.status is TournamentStatus.FINISHED
+        await interaction.response.send_message(
+            embed=standings_embed(tournament, rows, locale, final=final))
+
+    async def tournament_button(
+        self, interaction: discord.Interaction, tournament_id: int, action: str
+    ) -> None:
+        """A sign-up button: the change, then the sign-up message itself as the answer (an
+        interaction response, not a rate-limited edit)."""
+        service = self.bot.tournaments
+        user = interaction.user
+        perms = interaction.permissions
+        is_admin = bool(perms and (perms.manage_guild or perms.administrator))
+        if action == "start":
+            await service.check_can_start(tournament_id, user.id, is_admin=is_admin)
+            await interaction.response.defer()  # seating and the first table take a moment
+            await service.start(tournament_id, user.id, is_admin=is_admin)
+            return
+        if action == "join":
+            tournament = await service.join(tournament_id, user.id, user.display_name)
+        elif action == "leave":
+            tournament = await service.leave(tournament_id, user.id)
+        elif action == "ai":
+            tournament = await service.add_ai(tournament_id, user.id, is_admin=is_admin)
+        else:
+            tournament = await service.cancel(tournament_id, user.id, is_admin=is_admin)
+        locale = await self.bot.public_locale_for(interaction)
+        await interaction.response.edit_message(embed=signup_embed(tournament, locale),
+                                                view=signup_view(tournament, locale))
+
+
+class TournamentAnnouncer:
+    """Turns TournamentUpdates into Discord messages in the tournament's channel."""
+
+    def __init__(self, bot: LamaBot) -> None:
+        self.bot = bot
+
+    async def on_update(self, update: TournamentUpdate) -> None:
+        tournament = update.tournament
+        locale = self.bot.public_locale_of(tournament.guild_id)
+        channel = cast(discord.abc.Messageable,
+                       self.bot.get_channel(tournament.channel_id)
+                       or await self.bot.fetch_channel(tournament.channel_id))
+        if update.event is TournamentEvent.ROUND_SEATED and tournament.round == 1:
+            await self._edit_signup(channel, tournament, locale)  # sign-ups closed
+        if update.event is TournamentEvent.ROUND_SEATED:
+            await channel.send(embed=round_embed(update, locale),
+                               allowed_mentions=discord.AllowedMentions(users=True))
+        elif update.event is TournamentEvent.FINISHED:
+            await channel.send(embed=standings_embed(tournament, update.standings, locale,
+                                                     final=True),
+                               allowed_mentions=discord.AllowedMentions.none())
+        elif update.event is TournamentEvent.CANCELLED:
+            await channel.send(t("tournament.cancelled", locale, name=tournament.name))
+
+    async def _edit_signup(self, channel, tournament: Tournament, locale: str) -> None:
+        if tournament.signup_message_id is None:
+            return
+        message = channel.get_partial_message(tournament.signup_message_id)
+        try:
+            await message.edit(embed=signup_embed(tournament, locale),
+                               view=signup_view(tournament, locale))
+        except discord.HTTPException:
+            log.warning("could not update the sign-up message of tournament %s", tournament.id)
