@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web")  # benchmarks/<name>.py
+BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table")  # benchmarks/<name>.py
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -91,7 +91,7 @@ async def bench_throughput(args, workdir: Path, report: dict) -> None:
 async def bench_rest(args, workdir: Path, report: dict) -> None:
     """4-human games, every move a DM button (the cheapest path), humans thinking 1-3 s."""
     report["rest"] = {}
-    for name, env in (("default", {}), ("table_edit_interval_0", {"TABLE_EDIT_INTERVAL": "0"})):
+    for name, env in (("default", {}),):  # the REST budget: benchmarks/table.py measures it
         config = LoadConfig(
             games=args.rest_games,
             humans=4,

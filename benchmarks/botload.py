@@ -42,7 +42,7 @@ class LoadConfig:
     ramp: float = 5.0  # games open their lobbies spread over this many seconds
     warmup: float = 5.0  # after the ramp, before measuring
     duration: float = 30.0  # the measured window
-    env: dict[str, str] = field(default_factory=dict)  # e.g. RENDER_DELAY, TABLE_EDIT_INTERVAL
+    env: dict[str, str] = field(default_factory=dict)  # e.g. RENDER_DELAY, REST_CALLS_PER_SECOND
     validate: bool = False  # the fake's OpenAPI validation of every request
     profile: Path | None = None  # pyinstrument the bot process, text report here
     seed: int = 1
@@ -54,6 +54,8 @@ class Interaction:
     kind: str  # button, slash, autocomplete, lobby
     elapsed: float | None
     refused: bool
+    clock: float = 0.0  # the fake's clock when sent (its REST calls are timed on it)
+    channel_id: int = 0  # the game's channel
 
 
 @dataclass
@@ -69,6 +71,8 @@ class LoadResult:
     driver_cpu_s: float  # this process (fake Discord + players) CPU seconds in the window
     games_running: int
     errors: list[str]
+    rate_limit_hits: int = 0  # 429s the fake answered
+    longest_stale_s: float = 0.0  # longest time a player had 2+ messages with live buttons
 
     def measured(self, *kinds: str) -> list[float]:
         start, end = self.window
@@ -112,10 +116,10 @@ def build_world(config: LoadConfig) -> tuple[FakeDiscord, list[FakeChannel], lis
 
 
 def _newest_hand(messages):
-    for message in reversed(messages):
-        if any(c.startswith(HAND) for c in message.custom_ids):
-            return message
-    return None
+    """The newest message with live hand buttons (a DM, or one of the player's ephemerals)."""
+    live = [m for m in messages if any(
+        b.custom_id and b.custom_id.startswith(HAND) and not b.disabled for b in m.buttons)]
+    return max(live, key=lambda m: m.id) if live else None
 
 
 class Players:
@@ -127,13 +131,14 @@ class Players:
         self.log: list[Interaction] = []
         self.errors: list[str] = []
         self.stop = asyncio.Event()
+        self.ephemerals: dict[int, list] = {}  # user -> the ephemeral hands they were shown
 
-    async def _timed(self, kind: str, call):
-        sent = time.perf_counter()
+    async def _timed(self, kind: str, call, channel_id: int = 0):
+        sent, clock = time.perf_counter(), self.fake.clock()
         result = await call
         elapsed = result.elapsed if hasattr(result, "elapsed") else time.perf_counter() - sent
         refused = getattr(result, "refused", None) is not None
-        self.log.append(Interaction(sent, kind, elapsed, refused))
+        self.log.append(Interaction(sent, kind, elapsed, refused, clock, channel_id))
         if refused:
             self.errors.append(f"{kind}: refused {result.refused}")
         return result
@@ -172,10 +177,11 @@ class Players:
 
     async def human(self, user, channel: FakeChannel) -> None:
         messages = self.fake.dm_channels[user.id].messages
+        mine = self.ephemerals.setdefault(user.id, [])  # the ephemeral hands they were shown
         acted_on: tuple[int, int] | None = None
         while not self.stop.is_set():
             messages.changed.clear()
-            hand = _newest_hand(messages)
+            hand = _newest_hand([*messages, *mine[-3:]])
             live = [b for b in hand.buttons if not b.disabled] if hand else []
             if not live or (hand.id, hand.edits) == acted_on:
                 await messages.wait(0.25)  # edits do not wake us: look again soon
@@ -187,9 +193,9 @@ class Players:
             live = [b for b in hand.buttons if not b.disabled]  # may have changed meanwhile
             if not live:
                 continue
-            acted_on = await self._move(user, channel, hand, live)
+            acted_on = await self._move(user, channel, hand, live, mine)
 
-    async def _move(self, user, channel, hand, live) -> tuple[int, int]:
+    async def _move(self, user, channel, hand, live, mine: list) -> tuple[int, int]:
         fake, rng = self.fake, self.rng
         codes = [b.custom_id.rsplit(":", 1)[1] for b in live]
         cards = [c for c in codes if c not in ("draw", "quit")]
@@ -200,16 +206,24 @@ class Players:
         else:
             code = "quit" if "quit" in codes else rng.choice(codes)
         if rng.random() >= self.config.slash_share:
-            button = next(b for b in live if b.custom_id.endswith(f":{code}"))
-            result = await self._timed("button", fake.click(user, hand, button.custom_id))
+            if code == "quit":  # Quit asks first, in place: then "Yes, quit"
+                button = next(b for b in live if b.custom_id.endswith(":quit"))
+                await self._timed("button", fake.click(user, hand, button.custom_id))
+                code = "quitok"
+            button = next(b for b in hand.buttons if b.custom_id.endswith(f":{code}"))
+            result = await self._timed(
+                "button", fake.click(user, hand, button.custom_id), channel.id)
             return (hand.id, result.message.edits if result.message else hand.edits)
         if code in ("draw", "quit"):
-            await self._timed("slash", fake.slash(user, channel, code))
+            result = await self._timed("slash", fake.slash(user, channel, code), channel.id)
         else:
             await self._timed(
                 "autocomplete", fake.autocomplete(user, channel, "play", focused="card", card="")
             )
-            await self._timed("slash", fake.slash(user, channel, "play", card=code))
+            result = await self._timed(
+                "slash", fake.slash(user, channel, "play", card=code), channel.id)
+        if result.message is not None:
+            mine.append(result.message)
         return (hand.id, hand.edits)
 
 
@@ -308,8 +322,10 @@ async def run_load(config: LoadConfig, workdir: Path) -> LoadResult:
             moves_before, calls_before = count_moves(db_path), len(fake.calls)
             cpu_before, driver_before = cpu_seconds(pid), time.process_time()
             start = time.perf_counter()
+            sampler = asyncio.create_task(_longest_stale(fake, driver, players, config.duration))
             await asyncio.sleep(config.duration)
             end = time.perf_counter()
+            longest_stale = await sampler
             moves_after, calls_after = count_moves(db_path), len(fake.calls)
             cpu, driver_cpu = cpu_seconds(pid) - cpu_before, time.process_time() - driver_before
             rss_end = rss_kb(pid)
@@ -336,4 +352,29 @@ async def run_load(config: LoadConfig, workdir: Path) -> LoadResult:
         driver_cpu_s=driver_cpu,
         games_running=games,
         errors=errors,
+        rate_limit_hits=len(fake.ratelimits.hits),
+        longest_stale_s=longest_stale,
     )
+
+
+async def _longest_stale(fake: FakeDiscord, driver: Players, players, duration: float) -> float:
+    """Sample every player's messages 4 times a second: the longest stretch in which one
+    player saw more than one message with live hand buttons."""
+    since: dict[int, float] = {}
+    longest = 0.0
+    end = time.perf_counter() + duration
+    while time.perf_counter() < end:
+        now = time.perf_counter()
+        for users in players:
+            for user in users:
+                dm = fake.dm_channels.get(user.id)
+                seen = [*(dm.messages if dm else ()), *driver.ephemerals.get(user.id, ())]
+                live = sum(1 for m in seen if any(
+                    b.custom_id and b.custom_id.startswith(HAND) and not b.disabled
+                    for b in m.buttons))
+                if live > 1:
+                    longest = max(longest, now - since.setdefault(user.id, now))
+                else:
+                    since.pop(user.id, None)
+        await asyncio.sleep(0.25)
+    return longest

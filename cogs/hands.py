@@ -167,10 +167,10 @@ class HandMessages:
                 else:  # its own response is on the way and shows this state already
                     return
             elif shown.channel_id is not None and shown.message_id is not None:
-                await self.budget.slot(Priority.CLEANUP if note else Priority.TABLE,
-                                       shown.channel_id, "edit")
-                partial = self.bot.get_partial_messageable(shown.channel_id)
-                await partial.get_partial_message(shown.message_id).edit(**content)
+                priority = Priority.CLEANUP if note else Priority.TABLE
+                async with self.budget.slot(priority, shown.channel_id, "edit"):
+                    partial = self.bot.get_partial_messageable(shown.channel_id)
+                    await partial.get_partial_message(shown.message_id).edit(**content)
             else:
                 return  # an ephemeral whose token expired: nothing can reach it any more
         except discord.HTTPException as error:
@@ -184,8 +184,8 @@ class HandMessages:
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
-            await self.budget.slot(Priority.PING)
-            data = await self.bot.http.start_private_message(user_id)
+            async with self.budget.slot(Priority.PING):
+                data = await self.bot.http.start_private_message(user_id)
             channel_id = self._dm_channels[user_id] = int(data["id"])
         return channel_id
 
@@ -194,10 +194,10 @@ class HandMessages:
     ) -> discord.Message | None:
         try:
             channel_id = await self._dm_channel(user_id)
-            await self.budget.slot(Priority.PING, channel_id, "create")
             private = discord.ChannelType.private
             channel = self.bot.get_partial_messageable(channel_id, type=private)
-            message = await channel.send(**content)
+            async with self.budget.slot(Priority.PING, channel_id, "create"):
+                message = await channel.send(**content)
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 log.warning("DM to user %s refused: %s", user_id, error)
@@ -250,9 +250,9 @@ class HandMessages:
         self._told_closed.add((view.game_id, user_id))
         locale = self.bot.public_locale_of(view.guild_id)
         text = t("table.dms_closed", locale, mention=f"<@{user_id}>")
-        await self.budget.slot(Priority.TABLE, view.shown_in, "create")
         try:
-            await self.bot.get_partial_messageable(view.shown_in).send(
-                content=text, allowed_mentions=discord.AllowedMentions(users=True))
+            async with self.budget.slot(Priority.TABLE, view.shown_in, "create"):
+                await self.bot.get_partial_messageable(view.shown_in).send(
+                    content=text, allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", view.shown_in, error)

@@ -170,10 +170,9 @@ class Renderer:
         if work.new_round == 1 and self.service.message_ref(view.game_id, TABLE) is None:
             view = await self.threads.open(view, locale)  # before its first table, if wanted
         if work.lobby:
-            await self.budget.slot(Priority.TABLE, view.channel_id, "edit")
-            await self._edit(
-                view, LOBBY, embed=embeds.lobby_embed(view, locale), view=lobby_view(view, locale)
-            )
+            async with self.budget.slot(Priority.TABLE, view.channel_id, "edit"):
+                await self._edit(view, LOBBY, embed=embeds.lobby_embed(view, locale),
+                                 view=lobby_view(view, locale))
         self._show_tables(work, view)
         await self._show_hands(work, view, locale)
         for notice in work.posts:
@@ -256,9 +255,9 @@ class Renderer:
             log.warning("could not edit the %s of game %s: %s", key.kind, game.game_id, error)
 
     async def _post(self, game: GameView, **content) -> None:
-        await self.budget.slot(Priority.TABLE, game.shown_in, "create")
         try:
-            await self.bot.get_partial_messageable(game.shown_in).send(**content)
+            async with self.budget.slot(Priority.TABLE, game.shown_in, "create"):
+                await self.bot.get_partial_messageable(game.shown_in).send(**content)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", game.shown_in, error)
 
@@ -284,8 +283,8 @@ class Renderer:
         locale = await self.hands.locale(notice.user_id, view)
         text = personal_notice_text(notice, locale)
         closed: dict[str, Any] = {"content": text, "embeds": [], "attachments": [], "view": None}
-        await self.budget.slot(Priority.CLEANUP, ref[0], "edit")
-        await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
+        async with self.budget.slot(Priority.CLEANUP, ref[0], "edit"):
+            await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
 
     async def _remind(self, view: GameView, seat_index: int) -> None:
         seat = view.seats[seat_index]

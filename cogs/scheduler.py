@@ -8,8 +8,9 @@ renderer makes first takes a slot here:
 - **Priorities**: turn pings first (a player must learn it is their turn), then table edits
   and posts, then clean-ups (closing an older hand message). Within a priority, first come
   first served.
-- **Global window**: at most `per_second` slots in any sliding second (default 40: headroom
-  under Discord's 50 for calls made outside the renderer, e.g. DM channel opens, lobby edits).
+- **Global window**: at most `per_second` calls in any sliding second, counted from grant to
+  a second after they finish (default 35: headroom under Discord's 50 for calls made outside
+  the renderer, e.g. lobby messages, and for other processes sharing the token).
 - **Per channel**: at most `channel_limit` creates and as many edits per `channel_period`
   seconds in one channel; a waiter whose channel is full does not block the others.
 
@@ -24,6 +25,7 @@ import contextlib
 import heapq
 import itertools
 from collections import deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -46,12 +48,13 @@ class _Waiter:
 
 class RestBudget:
     def __init__(
-        self, *, per_second: int = 40, channel_limit: int = 5, channel_period: float = 5.0
+        self, *, per_second: int = 35, channel_limit: int = 5, channel_period: float = 5.0
     ) -> None:
         self.per_second = per_second
         self.channel_limit = channel_limit
         self.channel_period = channel_period
-        self._recent: deque[float] = deque()  # loop times of the slots of the last second
+        self._recent: deque[float] = deque()  # loop times calls finished, the last second
+        self._in_flight = 0  # granted calls not finished yet
         self._channels: dict[tuple[int, str], deque[float]] = {}
         self._waiters: list[_Waiter] = []
         self._seq = itertools.count()
@@ -59,18 +62,40 @@ class RestBudget:
         self._task: asyncio.Task | None = None
         self.granted = 0  # slots handed out (for the benchmark and tests)
 
+    @contextlib.asynccontextmanager
     async def slot(
         self, priority: Priority, channel_id: int | None = None, kind: str = "create"
-    ) -> None:
-        """Wait for a slot for one rate-limited call (`kind`: "create" or "edit" in
-        `channel_id`; None for calls that only count globally)."""
+    ) -> AsyncIterator[None]:
+        """`async with budget.slot(...)`: around one rate-limited call (`kind`: "create" or
+        "edit" in `channel_id`; None for calls that only count globally).
+
+        A call counts from its grant until a second after it finished: Discord counts it
+        when it arrives, somewhere in between, so a busy event loop that sends granted calls
+        late can never bunch more than `per_second` of them into one of Discord's seconds."""
+        await self._granted(priority, channel_id, kind)
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        self._in_flight -= 1
+        self._recent.append(asyncio.get_running_loop().time())
+        self._wake.set()
+
+    async def _granted(self, priority: Priority, channel_id: int | None, kind: str) -> None:
         bucket = (channel_id, kind) if channel_id is not None else None
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, _Waiter(priority, next(self._seq), bucket, future))
         self._wake.set()
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._grant_forever(), name="rest-budget")
-        await future
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # granted, then cancelled: give back
+                self._release()
+            raise
 
     def close(self) -> None:
         if self._task is not None:
@@ -93,7 +118,7 @@ class RestBudget:
             self._recent.popleft()
         blocked: list[_Waiter] = []
         next_time: float | None = None
-        while self._waiters and len(self._recent) < self.per_second:
+        while self._waiters and len(self._recent) + self._in_flight < self.per_second:
             waiter = heapq.heappop(self._waiters)
             if waiter.granted.done():  # cancelled while waiting
                 continue
@@ -106,7 +131,8 @@ class RestBudget:
             waiter.granted.set_result(None)
         for waiter in blocked:
             heapq.heappush(self._waiters, waiter)
-        if self._waiters and len(self._recent) >= self.per_second:
+        full = len(self._recent) + self._in_flight >= self.per_second
+        if self._waiters and full and self._recent:  # else: a call finishing wakes us
             global_free = self._recent[0] + 1.0
             next_time = global_free if next_time is None else min(next_time, global_free)
         return None if next_time is None else max(0.001, next_time - now)
@@ -124,8 +150,8 @@ class RestBudget:
         return used[0] + self.channel_period
 
     def _take(self, bucket: tuple[int, str] | None, now: float) -> None:
-        self._recent.append(now)
         self.granted += 1
+        self._in_flight += 1
         if bucket is not None:
             self._channels.setdefault(bucket, deque()).append(now)
             if len(self._channels) > 10_000:  # forget idle channels

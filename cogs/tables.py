@@ -77,11 +77,10 @@ class Tables:
             jobs = self._jobs[game_id]
             while jobs:
                 job = jobs[0]
-                channel = job.view.shown_in
-                await self.budget.slot(Priority.TABLE, channel, "create" if job.kind == "post"
-                                       else "edit")
-                job = jobs.popleft()  # the newest state, if edits coalesced meanwhile
-                await self._do(job)
+                kind = "create" if job.kind == "post" else "edit"
+                async with self.budget.slot(Priority.TABLE, job.view.shown_in, kind):
+                    job = jobs.popleft()  # the newest state, if edits coalesced meanwhile
+                    await self._do(job)
         except Exception:
             log.exception("showing the table of game %s failed", game_id)
         finally:

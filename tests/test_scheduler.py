@@ -1,0 +1,56 @@
+"""The REST budget: priorities, Discord's global and per-channel windows, calls in flight."""
+
+from __future__ import annotations
+
+import asyncio
+
+from cogs.scheduler import Priority, RestBudget
+
+
+async def test_turn_pings_go_before_tables_before_clean_ups() -> None:
+    budget, order = RestBudget(per_second=1), []
+
+    async def call(name: str, priority: Priority) -> None:
+        async with budget.slot(priority):
+            order.append(name)
+
+    async with budget.slot(Priority.TABLE):  # the budget is full: the others must queue
+        tasks = [asyncio.create_task(call(n, p)) for n, p in (
+            ("clean-up", Priority.CLEANUP), ("table", Priority.TABLE), ("ping", Priority.PING))]
+        await asyncio.sleep(0.05)
+    budget.per_second = 100
+    budget._wake.set()
+    await asyncio.gather(*tasks)
+    assert order == ["ping", "table", "clean-up"]
+    budget.close()
+
+
+async def test_no_more_than_per_second_calls_count_at_once() -> None:
+    budget = RestBudget(per_second=5)
+    loop = asyncio.get_running_loop()
+    started: list[float] = []
+
+    async def call() -> None:
+        async with budget.slot(Priority.PING):
+            started.append(loop.time())
+
+    await asyncio.gather(*(call() for _ in range(8)))
+    assert started[5] - started[0] >= 0.95  # the sixth waits until the first is a second old
+    budget.close()
+
+
+async def test_a_full_channel_does_not_hold_up_other_channels() -> None:
+    budget = RestBudget(per_second=100, channel_limit=2, channel_period=5.0)
+    done: list[int] = []
+
+    async def call(channel: int) -> None:
+        async with budget.slot(Priority.TABLE, channel, "edit"):
+            done.append(channel)
+
+    waiting = [asyncio.create_task(call(1)) for _ in range(3)]
+    await asyncio.sleep(0.05)
+    await asyncio.wait_for(call(2), 1.0)
+    assert done.count(1) == 2 and 2 in done and not waiting[2].done()
+    for task in waiting:
+        task.cancel()
+    budget.close()
