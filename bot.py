@@ -75,7 +75,7 @@ class Settings:
     discord_api_base_url: str | None = None  # e.g. http://proxy:8080/api/v10
     discord_gateway_url: str | None = None  # e.g. ws://gateway-proxy:7878
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
-    rest_per_second: int = 35  # rate-limited calls a second (Discord allows 50 per token)
+    rest_per_second: int = 30  # rate-limited calls a second (Discord allows 50 per token)
     channel_window: float = 5.0  # Discord's window of 5 message creates (edits) per channel
     web_port: int | None = None  # serve the web pages on this port; None: no web pages
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
@@ -100,7 +100,7 @@ class Settings:
             discord_api_base_url=env.get("DISCORD_API_BASE_URL", "").strip().rstrip("/") or None,
             discord_gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             render_delay=float(env.get("RENDER_DELAY", "").strip() or 0.3),
-            rest_per_second=int(env.get("REST_CALLS_PER_SECOND", "").strip() or 35),
+            rest_per_second=int(env.get("REST_CALLS_PER_SECOND", "").strip() or 30),
             channel_window=float(env.get("DISCORD_CHANNEL_WINDOW", "").strip() or 5.0),
             web_port=optional_int("WEB_PORT"),
             web_host=env.get("WEB_HOST", "").strip() or "0.0.0.0",

@@ -368,7 +368,8 @@ async def _longest_stale(fake: FakeDiscord, driver: Players, players, duration: 
         for users in players:
             for user in users:
                 dm = fake.dm_channels.get(user.id)
-                seen = [*(dm.messages if dm else ()), *driver.ephemerals.get(user.id, ())]
+                # the newest few: an older message only ever loses its buttons
+                seen = [*(dm.messages[-6:] if dm else ()), *driver.ephemerals.get(user.id, [])[-4:]]
                 live = sum(1 for m in seen if any(
                     b.custom_id and b.custom_id.startswith(HAND) and not b.disabled
                     for b in m.buttons))

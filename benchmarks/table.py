@@ -85,9 +85,9 @@ RUNS = {
     "light": LoadConfig(games=20, humans=4, ai_seats=0, think=(2.0, 4.0), slash_share=0.5,
                         ramp=3.0, warmup=5.0, duration=30.0),
     "brisk_buttons": LoadConfig(games=100, humans=4, ai_seats=0, think=(1.5, 3.0),
-                                slash_share=0.0, ramp=5.0, warmup=8.0, duration=30.0),
+                                slash_share=0.0, ramp=5.0, warmup=20.0, duration=30.0),
     "brisk_slash": LoadConfig(games=100, humans=4, ai_seats=0, think=(1.5, 3.0),
-                              slash_share=1.0, ramp=5.0, warmup=8.0, duration=30.0),
+                              slash_share=1.0, ramp=5.0, warmup=20.0, duration=30.0),
 }
 
 

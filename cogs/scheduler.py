@@ -9,7 +9,7 @@ renderer makes first takes a slot here:
   and posts, then clean-ups (closing an older hand message). Within a priority, first come
   first served.
 - **Global window**: at most `per_second` calls in any sliding second, counted from grant to
-  a second after they finish (default 35: headroom under Discord's 50 for calls made outside
+  a second after they finish (default 30: headroom under Discord's 50 for calls made outside
   the renderer, e.g. lobby messages, and for other processes sharing the token).
 - **Per channel**: at most `channel_limit` creates and as many edits per `channel_period`
   seconds in one channel; a waiter whose channel is full does not block the others.
@@ -48,7 +48,7 @@ class _Waiter:
 
 class RestBudget:
     def __init__(
-        self, *, per_second: int = 35, channel_limit: int = 5, channel_period: float = 5.0
+        self, *, per_second: int = 30, channel_limit: int = 5, channel_period: float = 5.0
     ) -> None:
         self.per_second = per_second
         self.channel_limit = channel_limit
