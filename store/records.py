@@ -237,7 +237,10 @@ class GameSummary:
 
     @property
     def winners(self) -> tuple[PlayerResult, ...]:
-        return tuple(p for p in self.players if p.won)
+        """The seats the game announced as its winners (first place). A seat whose human
+        left may win with its AI playing on: it is still the game's winner, though the
+        human's own record counts a loss (`won`)."""
+        return tuple(p for p in self.players if p.place == 1)
 
 
 # --- settings -----------------------------------------------------------------------------
