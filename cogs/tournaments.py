@@ -229,8 +229,9 @@ class TournamentAnnouncer:
         channel = cast(discord.abc.Messageable,
                        self.bot.get_channel(tournament.channel_id)
                        or await self.bot.fetch_channel(tournament.channel_id))
-        if update.event is TournamentEvent.ROUND_SEATED and tournament.round == 1:
-            await self._edit_signup(channel, tournament, locale)  # sign-ups closed
+        closes = update.event is TournamentEvent.ROUND_SEATED and tournament.round == 1
+        if closes or update.event is TournamentEvent.FINISHED:  # "Under way", then "Finished"
+            await self._edit_signup(channel, tournament, locale)
         if update.event is TournamentEvent.ROUND_SEATED:
             await channel.send(embed=round_embed(update, locale),
                                allowed_mentions=discord.AllowedMentions(users=True))

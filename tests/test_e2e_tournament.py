@@ -95,6 +95,8 @@ async def test_a_three_round_tournament_survives_a_restart_in_round_two(
                                      for m in channel.messages), timeout=20)
         final = await bot.tournaments.get(tournament.id)
         assert final.status is TournamentStatus.FINISHED
+        signup = next(m for m in channel.messages if m.id == final.signup_message_id)
+        assert "Finished." in signup.embed_text and not signup.buttons
         announced = next(m.embed_text for m in reversed(channel.messages)
                          if "Spring Cup: final standings" in m.embed_text)
         assert all(f"<@{u.id}>" in announced for u in humans)
