@@ -236,6 +236,7 @@ class LamaBot(commands.AutoShardedBot):
         if self.web is not None:
             await self.web.stop()
         if self._opened:  # what is being shown goes out before the connection closes
+            await self.tournaments.settle()  # a table opening finishes before the store closes
             await self.renderer.flush_all()
             self.renderer.budget.close()
         await super().close()

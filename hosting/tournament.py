@@ -77,6 +77,7 @@ class TournamentService:
         self._games = games
         self._listeners: list[TournamentListener] = []
         self._locks: dict[int, asyncio.Lock] = {}
+        self._pending: set[asyncio.Task[None]] = set()
 
     def _now(self) -> int:
         return int(self._clock.now())
@@ -221,11 +222,28 @@ class TournamentService:
                 await self.advance(tournament.id)
 
     async def on_game_update(self, update: GameUpdate) -> None:
-        """GameService listener (registered by the composition root, after the renderer)."""
+        """GameService listener (registered by the composition root, after the renderer).
+
+        The next table opens in a task of its own: the move that ended a table is answered
+        first, not after a lobby, its seats and a start.
+        """
         if update.view.status in (Status.FINISHED, Status.CANCELLED):
             tournament_id = await self._store.tournaments.tournament_of_game(update.view.game_id)
             if tournament_id is not None:
-                await self.advance(tournament_id)
+                task = asyncio.create_task(self._advance_logged(tournament_id))
+                self._pending.add(task)
+                task.add_done_callback(self._pending.discard)
+
+    async def _advance_logged(self, tournament_id: int) -> None:
+        try:
+            await self.advance(tournament_id)
+        except Exception:  # resume() after a restart tries again
+            log.exception("tournament %s could not move on", tournament_id)
+
+    async def settle(self) -> None:
+        """Wait for every table change already under way (tests, and shutting down)."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending))
 
     async def advance(self, tournament_id: int) -> None:
         """Do the next thing the stored state calls for: open the next table's game, seat the

@@ -71,6 +71,7 @@ async def new_tournament(world: World, humans=range(1, 6), ais=3, **kw):
 
 
 async def current_game(world: World) -> int:
+    await world.tournaments.settle()  # the next table opens in a task of its own
     view = world.games.game_in_channel(CHANNEL)
     assert view is not None
     return view.game_id
@@ -118,6 +119,7 @@ async def test_a_tournament_plays_its_tables_one_after_another_to_final_standing
         game_id = await current_game(world)
         played.append(game_id)
         await play_out(world, game_id)
+    await world.tournaments.settle()
     assert world.games.game_in_channel(CHANNEL) is None
     final = await world.tournaments.get(t.id)
     assert final.status is TournamentStatus.FINISHED and final.round == 3
@@ -151,4 +153,5 @@ async def test_a_restart_mid_round_carries_on_from_the_store(world, tmp_path):
     assert restarted.games.game_in_channel(CHANNEL).game_id == running
     for _ in range(3):
         await play_out(restarted, await current_game(restarted))
+    await restarted.tournaments.settle()
     assert (await restarted.tournaments.get(t.id)).status is TournamentStatus.FINISHED
