@@ -87,15 +87,26 @@ class Renderer:
             return
         stale = self.hands.answered(view, seat.index, answer)
         if stale is not None:
-            task = asyncio.create_task(self._close_stale(view, seat.index, stale))
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+            self._close_later(view, seat.index, stale)
 
-    async def _close_stale(self, view: GameView, seat: int, stale: ShownHand) -> None:
+    def _close_later(
+        self, view: GameView, seat: int, stale: ShownHand, obs: Any = None
+    ) -> None:
+        """Close an older hand in the background: a clean-up waits for the budget's spare
+        slots, and the game's next updates (the next turn ping) must not wait with it."""
+        task = asyncio.create_task(self._close_stale(view, seat, stale, obs))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _close_stale(
+        self, view: GameView, seat: int, stale: ShownHand, obs: Any = None
+    ) -> None:
+        """`obs`: the hand as the update showed it (None: as it is now)."""
         try:
             user_id = view.seats[seat].user_id
             if user_id is not None:
-                obs = self.service.observation(view.game_id, user_id)
+                if obs is None:
+                    obs = self.service.observation(view.game_id, user_id)
                 await self.hands.close(view, obs, seat, stale)
         except Exception:
             log.exception("closing an older hand of game %s failed", view.game_id)
@@ -217,10 +228,9 @@ class Renderer:
                 await self.hands.ping(view, obs, seat, header=line)
             elif work.new_round or work.game_over or self.hands.is_live(view.game_id, seat):
                 await self.hands.show(view, obs, seat, header=line)
-        for seat, stale in work.stale:
-            obs = work.hands.get(seat)
-            if obs is not None:
-                await self.hands.close(view, obs, seat, stale)
+        for seat, stale in work.stale:  # lowest priority: never holds up the next ping
+            if seat in work.hands:
+                self._close_later(view, seat, stale, work.hands[seat])
 
     async def _dms_on(self, user_id: int | None) -> bool:
         return user_id is not None and await self.bot.preferences.load_turn_dms(user_id)

@@ -3,8 +3,11 @@ hand each round, turn DMs a player can turn off, and Discord's rate limits respe
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 
+from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
 from tests.e2e_support import (
@@ -13,6 +16,7 @@ from tests.e2e_support import (
     open_game,
     refused,
     settle,
+    wait_until,
 )
 
 TABLE_BUTTONS = ["My hand", "Draw", "Quit round", "Rules"]
@@ -178,6 +182,42 @@ async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
     ping = fake.dms(mover)[-1]
     assert "It's your turn" in ping.content and ping.buttons == []
     assert len(live_hands(fake, mover, game_id)) == 1  # their ephemeral turned live, free
+
+
+def hold_clean_ups(bot) -> asyncio.Event:
+    """The budget is saturated: clean-ups of older hands wait until the returned event."""
+    budget, slot, released = bot.renderer.budget, bot.renderer.budget.slot, asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def held(priority, *args, **kwargs):
+        if priority is Priority.CLEANUP:
+            await released.wait()
+        async with slot(priority, *args, **kwargs):
+            yield
+
+    budget.slot = held
+    return released
+
+
+async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _users = await three_humans(fake, bot)
+    released = hold_clean_ups(bot)
+    try:
+        starter, _ = on_turn(fake, bot, game_id)  # their live DM hand must close: a clean-up
+        await fake.slash(starter, channel, "draw")
+        second, _ = on_turn(fake, bot, game_id)
+        await wait_until(lambda: len(live_hands(fake, second, game_id)) == 1)
+        await fake.slash(second, channel, "draw")
+        third, _ = on_turn(fake, bot, game_id)
+        await wait_until(lambda: len(live_hands(fake, third, game_id)) == 1)  # not held up
+        assert len(live_hands(fake, starter, game_id)) == 1  # still waiting for its slot
+    finally:
+        released.set()
+    await settle(bot, game_id)
+    assert live_hands(fake, starter, game_id) == []
 
 
 # ------------------------------------------------------------ /lama notify (stored)
