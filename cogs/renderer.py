@@ -74,7 +74,7 @@ class Renderer:
         self.threads = GameThreads(bot.http, service)
         self._work: dict[int, _Work] = {}
         self._flushing: dict[int, asyncio.Task] = {}
-        self._closing: set[asyncio.Task] = set()  # older hands closed outside an update
+        self._closing: dict[tuple[int, int], asyncio.Task] = {}  # (game, seat): older hand
 
     def locale_for_view(self, view: GameView) -> str:
         """Public messages: the server's language setting, else its preferred locale."""
@@ -94,9 +94,17 @@ class Renderer:
     ) -> None:
         """Close an older hand in the background: a clean-up waits for the budget's spare
         slots, and the game's next updates (the next turn ping) must not wait with it."""
+        key = (view.game_id, seat)
         task = asyncio.create_task(self._close_stale(view, seat, stale, obs))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        self._closing[key] = task
+        task.add_done_callback(lambda done: self._closing.pop(key, None) if
+                               self._closing.get(key) is done else None)
+
+    async def _closed(self, game_id: int, seat: int) -> None:
+        """Before a seat's hand turns live again, its older one has lost its buttons."""
+        task = self._closing.get((game_id, seat))
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _close_stale(
         self, view: GameView, seat: int, stale: ShownHand, obs: Any = None
@@ -171,7 +179,7 @@ class Renderer:
     async def flush_all(self) -> None:
         """Wait until every pending update is on Discord (tests and shutdown)."""
         while self._flushing or self._closing or self.tables.busy:
-            await asyncio.gather(*self._flushing.values(), *self._closing,
+            await asyncio.gather(*self._flushing.values(), *self._closing.values(),
                                  return_exceptions=True)
             await self.tables.wait_idle()
 
@@ -223,8 +231,10 @@ class Renderer:
                 if await self._dms_on(user_id):
                     await self.hands.send_dm_hand(view, obs, seat)
                 elif on_turn:
+                    await self._closed(view.game_id, seat)
                     await self.hands.ping(view, obs, seat)
             elif on_turn and (work.new_round or work.actor != seat):
+                await self._closed(view.game_id, seat)
                 await self.hands.ping(view, obs, seat, header=line)
             elif work.new_round or work.game_over or self.hands.is_live(view.game_id, seat):
                 await self.hands.show(view, obs, seat, header=line)

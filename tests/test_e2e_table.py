@@ -214,10 +214,15 @@ async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
         third, _ = on_turn(fake, bot, game_id)
         await wait_until(lambda: len(live_hands(fake, third, game_id)) == 1)  # not held up
         assert len(live_hands(fake, starter, game_id)) == 1  # still waiting for its slot
+        await fake.slash(third, channel, "draw")
+        await asyncio.sleep(0.5)  # the starter's turn: their older hand must close first
+        assert on_turn(fake, bot, game_id)[0] == starter
+        assert len(live_hands(fake, starter, game_id)) == 1
     finally:
         released.set()
     await settle(bot, game_id)
-    assert live_hands(fake, starter, game_id) == []
+    (live,) = live_hands(fake, starter, game_id)
+    assert live.ephemeral
 
 
 # ------------------------------------------------------------ /lama notify (stored)
