@@ -14,7 +14,8 @@ Cost (rate-limited calls; anything through an interaction's token is free for 15
   ephemeral hand, if its token is fresh, turns live for free;
 - `/lama notify off`: no DMs at all; the table shows whose turn it is, My hand works;
 - closed DMs: one notice in the channel per game, then as with notify off.
-Closing an older DM hand costs one edit (lowest priority); closing an ephemeral is free.
+Closing an older DM hand costs one edit (a ping's priority: the player's next live hand
+waits for it); closing an ephemeral is free.
 """
 
 from __future__ import annotations
@@ -167,7 +168,8 @@ class HandMessages:
                 else:  # its own response is on the way and shows this state already
                     return
             elif shown.channel_id is not None and shown.message_id is not None:
-                priority = Priority.CLEANUP if note else Priority.TABLE
+                # closing an older hand: the player's next live hand waits for it
+                priority = Priority.PING if note else Priority.TABLE
                 async with self.budget.slot(priority, shown.channel_id, "edit"):
                     partial = self.bot.get_partial_messageable(shown.channel_id)
                     await partial.get_partial_message(shown.message_id).edit(**content)

@@ -4,8 +4,8 @@ The service calls `on_update` after every commit. Work is collected per game and
 shortly after (`coalesce_delay`), then handed to parts with one job each: `Tables` (post,
 edit, close a round's table), `HandMessages` (each player's one live hand, their turn pings),
 and the posts here (game end with Rematch, notices). Every rate-limited call first takes a
-slot in the process's `RestBudget` (cogs/scheduler.py): turn pings first, tables and posts
-next, clean-ups of older hands last.
+slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
+player moved away from) first, tables and posts next, other clean-ups last.
 
 An interaction that shows a change itself (a press redrawing its hand message, a slash
 move's private answer) travels inside the update (`GameUpdate.shown_by`, a `HandAnswer`), so

@@ -5,9 +5,10 @@ follow-ups and edits through the interaction token are free) and about 5 message
 (and, separately, 5 edits) per 5 seconds in one channel. Every rate-limited call the
 renderer makes first takes a slot here:
 
-- **Priorities**: turn pings first (a player must learn it is their turn), then table edits
-  and posts, then clean-ups (closing an older hand message). Within a priority, first come
-  first served.
+- **Priorities**: turn pings first (a player must learn it is their turn; closing the hand
+  a player moved away from goes with them, as their next live hand waits for it), then
+  table edits and posts, then clean-ups (a hand an AI took over). Within a priority, first
+  come first served.
 - **Global window**: at most `per_second` calls in any sliding second, counted from grant to
   a second after they finish (default 30: headroom under Discord's 50 for calls made outside
   the renderer, e.g. lobby messages, and for other processes sharing the token).
@@ -33,9 +34,9 @@ CLOCK_MARGIN = 0.15  # seconds added to Discord's channel window: our clock is n
 
 
 class Priority(IntEnum):
-    PING = 0  # a player's turn: the DM that tells them
+    PING = 0  # a player's turn: the DM that tells them, or closing the hand they left
     TABLE = 1  # the table, round summaries, notices in the channel
-    CLEANUP = 2  # an older hand message loses its buttons
+    CLEANUP = 2  # a hand whose seat an AI took over loses its buttons
 
 
 @dataclass(order=True)

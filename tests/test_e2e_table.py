@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import random
 
-from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
 from tests.e2e_support import (
@@ -184,15 +183,16 @@ async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
     assert len(live_hands(fake, mover, game_id)) == 1  # their ephemeral turned live, free
 
 
-def hold_clean_ups(bot) -> asyncio.Event:
-    """The budget is saturated: clean-ups of older hands wait until the returned event."""
+def hold_clean_ups(fake, bot) -> asyncio.Event:
+    """The budget is saturated: edits of older DM hands wait until the returned event."""
     budget, slot, released = bot.renderer.budget, bot.renderer.budget.slot, asyncio.Event()
 
     @contextlib.asynccontextmanager
-    async def held(priority, *args, **kwargs):
-        if priority is Priority.CLEANUP:
+    async def held(priority, channel_id=None, kind="create"):
+        dms = {dm.id for dm in fake.dm_channels.values()}
+        if kind == "edit" and channel_id in dms:
             await released.wait()
-        async with slot(priority, *args, **kwargs):
+        async with slot(priority, channel_id, kind):
             yield
 
     budget.slot = held
@@ -204,7 +204,7 @@ async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
 ) -> None:
     fake, bot = fake_discord, lamabot
     game_id, channel, _users = await three_humans(fake, bot)
-    released = hold_clean_ups(bot)
+    released = hold_clean_ups(fake, bot)
     try:
         starter, _ = on_turn(fake, bot, game_id)  # their live DM hand must close: a clean-up
         await fake.slash(starter, channel, "draw")
