@@ -273,7 +273,7 @@ class Driver:
 
     def _find_command(self: FakeDiscord, user: FakeUser, channel: FakeChannel, command: str):
         name, *path = command.lstrip("/").split()
-        scopes = [None] if channel.is_dm else [self.guild.id, None]
+        scopes = [None] if channel.is_dm else [channel.guild_id, None]
         registered = next((c for scope in scopes for c in self.commands.get(scope, [])
                            if c["name"] == name and c.get("type", 1) == 1), None)
         if registered is None:
@@ -285,7 +285,7 @@ class Driver:
             raise PermissionError(f"/{name} is not available in DMs")
         required = registered.get("default_member_permissions")
         if not channel.is_dm and required is not None:
-            have = self.guild.base_permissions(user)
+            have = self.guild_of(channel).base_permissions(user)
             if have & int(required) != int(required):
                 raise PermissionError(f"{user.name} cannot see /{name} (needs {required})")
         leaf = registered
@@ -345,9 +345,10 @@ class Driver:
             return bool(value)
         if isinstance(value, FakeUser) and kind in (USER, MENTIONABLE):
             resolved.setdefault("users", {})[str(value.id)] = value.to_json()
-            if not channel.is_dm and value.id in self.guild.members:
-                member = self.guild.member_json(
-                    value, permissions=self.guild.channel_permissions(value, channel))
+            guild = None if channel.is_dm else self.guild_of(channel)
+            if guild is not None and value.id in guild.members:
+                member = guild.member_json(
+                    value, permissions=guild.channel_permissions(value, channel))
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member
             return str(value.id)
@@ -356,7 +357,8 @@ class Driver:
             return str(value.id)
         if isinstance(value, FakeChannel) and kind == CHANNEL:
             data = value.to_json()
-            data["permissions"] = str(self.guild.channel_permissions(self.bot, value))
+            data["permissions"] = str(
+                self.guild_of(value).channel_permissions(self.bot, value))
             resolved.setdefault("channels", {})[str(value.id)] = data
             return str(value.id)
         if kind == ATTACHMENT and isinstance(value, tuple):
@@ -387,7 +389,7 @@ class Driver:
                            app_permissions=str(DM_APP_PERMISSIONS),
                            authorizing_integration_owners={"1": str(user.id)})
         else:
-            guild = self.guild
+            guild = self.guild_of(channel)
             member_permissions = guild.channel_permissions(user, channel)
             payload["channel"]["permissions"] = str(member_permissions)
             payload.update(
@@ -399,11 +401,14 @@ class Driver:
             )
         if message is not None:
             payload["message"] = message.to_json()
-        session = self.gateway.newest_session()
-        if session is None:
-            await self.gateway.wait_connected(self.wait_timeout)
-            session = self.gateway.newest_session()
-        assert session is not None
+        # Discord sends a guild's interactions to the shard that receives the guild, and
+        # DM interactions to shard 0.
+        try:
+            session = await self.gateway.wait_routed(channel.guild_id, self.wait_timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"no gateway session receives {channel.guild_id or 'DMs'} (no process runs its"
+                " shard); Discord shows 'The application did not respond'") from None
         record = InteractionRecord(interaction_id, token, kind, user, channel, payload,
                                    self.clock(), source_message=message)
         self.interactions_by_token[token] = record

@@ -95,10 +95,12 @@ class BotProcess:
 async def run_bot_process(
     fake: FakeDiscord, args: Sequence[str], *, env: dict[str, str] | None = None,
     cwd: str | Path | None = None, wait_connected: bool = True, timeout: float = 15.0,
+    shard_id: int | None = None,
 ) -> AsyncIterator[BotProcess]:
     """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with the bot's settings
     DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL pointing at the fake; optionally wait until
-    it is connected to the gateway. Output goes to ``BotProcess.log_path`` (deleted after a
+    it is connected to the gateway (its session of shard ``shard_id``, when given: another
+    process may hold the others). Output goes to ``BotProcess.log_path`` (deleted after a
     clean exit, kept when the block fails). On exit the process is killed if still running."""
     log = tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False)  # noqa: SIM115
     full_env = {
@@ -112,7 +114,7 @@ async def run_bot_process(
     try:
         if wait_connected:
             try:
-                await fake.gateway.wait_connected(timeout)
+                await fake.gateway.wait_connected(timeout, shard_id=shard_id)
             except TimeoutError:
                 raise AssertionError(f"bot process never connected:\n{bot.output()}") from None
         yield bot

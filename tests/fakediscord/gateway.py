@@ -1,8 +1,13 @@
-"""The gateway websocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, drops.
+"""The gateway websocket: HELLO, IDENTIFY/READY/GUILD_CREATE, heartbeats, RESUME, drops, shards.
 
 Every dispatch is logged per session with its sequence number, so a client that resumes after a
 drop is replayed exactly what it missed (as Discord does) and an interaction created while the
 bot was away reaches it once it is back.
+
+Sharding as Discord does it: a session IDENTIFYs with ``shard: [number, total]`` (none: [0, 1])
+and receives the events of the guilds with ``(guild_id >> 22) % total == number``; events
+outside any guild (DMs, DM interactions) go to shard 0 only. Each session applies the formula
+with its own total, so mismatched totals duplicate or lose events, as on Discord.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 CLOSE_AUTHENTICATION_FAILED = 4004
+CLOSE_INVALID_SHARD = 4010
 CLOSE_DISALLOWED_INTENTS = 4014
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
 CLOSE_UNKNOWN_ERROR = 4000
@@ -69,6 +75,12 @@ class Session:
     log: list[dict[str, Any]] = field(default_factory=list)
     connection: Connection | None = None
     ended: bool = False
+    shard: tuple[int, int] = (0, 1)  # (number, total) from IDENTIFY
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id`` (None: a DM)."""
+        number, total = self.shard
+        return number == (shard_of(guild_id, total) if guild_id is not None else 0)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
         self.seq += 1
@@ -77,6 +89,22 @@ class Session:
         if self.connection is not None:
             await self.connection.send(payload)
         return self.seq
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's sharding formula: the shard that receives a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+def parse_shard(value: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` field as (number, total), or None if Discord would refuse it."""
+    if value is None:
+        return (0, 1)
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return None
+    number, total = value
+    return (number, total) if total >= 1 and 0 <= number < total else None
 
 
 class Gateway:
@@ -92,22 +120,43 @@ class Gateway:
     def live_sessions(self) -> list[Session]:
         return [s for s in self.sessions if not s.ended]
 
-    def newest_session(self) -> Session | None:
-        live = self.live_sessions()
+    def newest_session(self, shard_id: int | None = None) -> Session | None:
+        """The newest live session (of shard ``shard_id``, when given)."""
+        live = [s for s in self.live_sessions() if shard_id is None or s.shard[0] == shard_id]
         return live[-1] if live else None
 
-    def is_connected(self) -> bool:
-        session = self.newest_session()
+    def route(self, guild_id: int | None) -> Session | None:
+        """The session an interaction in ``guild_id`` (None: in a DM) is sent to: the newest
+        live one whose shard receives that guild."""
+        routed = [s for s in self.live_sessions() if s.receives(guild_id)]
+        return routed[-1] if routed else None
+
+    def is_connected(self, shard_id: int | None = None) -> bool:
+        session = self.newest_session(shard_id)
         return session is not None and session.connection is not None
 
-    async def wait_connected(self, timeout: float = 5.0) -> None:
+    async def wait_connected(self, timeout: float = 5.0, *, shard_id: int | None = None) -> None:
+        """Until the newest session (of shard ``shard_id``) has a live connection."""
         async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(self.is_connected), timeout)
+            await asyncio.wait_for(
+                self._changed.wait_for(lambda: self.is_connected(shard_id)), timeout)
 
-    async def broadcast(self, event: str, data: dict[str, Any], *, intent: int) -> None:
-        """A guild or DM event for every session whose intents ask for it."""
+    async def wait_routed(self, guild_id: int | None, timeout: float = 5.0) -> Session:
+        """The session an interaction in ``guild_id`` goes to, waiting for one to exist."""
+        async with self._changed:
+            await asyncio.wait_for(
+                self._changed.wait_for(lambda: self.route(guild_id) is not None), timeout)
+        session = self.route(guild_id)
+        assert session is not None
+        return session
+
+    async def broadcast(
+        self, event: str, data: dict[str, Any], *, intent: int, guild_id: int | None
+    ) -> None:
+        """An event of guild ``guild_id`` (None: a DM) for every session whose shard receives
+        it and whose intents ask for it."""
         for session in self.live_sessions():
-            if session.intents & intent:
+            if session.intents & intent and session.receives(guild_id):
                 await session.dispatch(event, data)
 
     async def drop(self, *, resumable: bool = True, abrupt: bool = False) -> None:
@@ -185,15 +234,20 @@ class Gateway:
             # As Discord does when the developer portal has not enabled the intent.
             await connection.ws.close(code=CLOSE_DISALLOWED_INTENTS, message=b"Disallowed intents")
             return
+        shard = parse_shard(data.get("shard"))
+        if shard is None:
+            await connection.ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+            return
         self.identifies += 1
-        session = Session(secrets.token_hex(16), data["token"], intents)
+        session = Session(secrets.token_hex(16), data["token"], intents, shard=shard)
         self.sessions.append(session)
         session.connection = connection
         connection.session = session
         fake = self.fake
+        guilds = [g for g in fake.guilds.values() if session.receives(g.id)]
         ready = {
             "v": 10, "user": {**fake.bot.to_json(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(fake.guild.id), "unavailable": True}],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id, "resume_gateway_url": fake.ws_url,
             "application": {"id": str(fake.application_id), "flags": 0},
             "private_channels": [], "relationships": [], "presences": [],
@@ -204,7 +258,8 @@ class Gateway:
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
         if session.intents & INTENT_GUILDS:
-            await session.dispatch("GUILD_CREATE", fake.guild.create_event())
+            for guild in guilds:
+                await session.dispatch("GUILD_CREATE", guild.create_event())
         await self._notify()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:

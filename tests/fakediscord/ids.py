@@ -22,6 +22,14 @@ class Snowflakes:
         self._last = value = max(value, self._last + 1)
         return value
 
+    def next_on_shard(self, number: int, total: int) -> int:
+        """The next snowflake whose guild would be on shard ``number`` of ``total``
+        (``(id >> 22) % total == number``): a few milliseconds later if need be."""
+        value = self.next()
+        value += ((number - (value >> 22)) % total) << 22
+        self._last = max(self._last, value)
+        return value
+
 
 class Clock:
     """Seconds on a monotonic clock that a test may push forward.

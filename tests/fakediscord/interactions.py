@@ -166,7 +166,7 @@ async def _perform(
 
 
 def _metadata(fake: FakeDiscord, record: InteractionRecord) -> dict[str, Any]:
-    owners = ({"0": str(fake.guild.id)} if record.channel.guild_id
+    owners = ({"0": str(record.channel.guild_id)} if record.channel.guild_id
               else {"1": str(record.user.id)})
     return {"id": str(record.id), "type": record.type, "user": record.user.to_json(),
             "authorizing_integration_owners": owners}

@@ -125,7 +125,7 @@ def apply_edit(
 def _event(fake: FakeDiscord, message: FakeMessage) -> tuple[dict[str, Any], int]:
     data = message.to_json(with_guild=True)
     if message.guild_id is not None:
-        member = fake.guild.member_json(message.author)
+        member = fake.guilds[message.guild_id].member_json(message.author)
         member.pop("user")
         data["member"] = member
         return data, INTENT_GUILD_MESSAGES
@@ -137,7 +137,7 @@ async def announce(fake: FakeDiscord, event: str, message: FakeMessage) -> None:
     if message.ephemeral:
         return
     data, intent = _event(fake, message)
-    await fake.gateway.broadcast(event, data, intent=intent)
+    await fake.gateway.broadcast(event, data, intent=intent, guild_id=message.guild_id)
 
 
 def _sendable(fake: FakeDiscord, channel: FakeChannel, files: list[UploadedFile]) -> None:
@@ -146,7 +146,7 @@ def _sendable(fake: FakeDiscord, channel: FakeChannel, files: list[UploadedFile]
         if not channel.recipient.dms_open:
             raise CANNOT_DM
         return
-    allowed = discord.Permissions(fake.guild.channel_permissions(fake.bot, channel))
+    allowed = discord.Permissions(fake.guild_of(channel).channel_permissions(fake.bot, channel))
     may_send = allowed.send_messages_in_threads if channel.is_thread else allowed.send_messages
     if not (allowed.view_channel and may_send):
         raise MISSING_PERMISSIONS
@@ -236,4 +236,5 @@ async def delete(fake: FakeDiscord, message: FakeMessage) -> None:
     if message.guild_id is not None:
         data["guild_id"] = str(message.guild_id)
     intent = INTENT_GUILD_MESSAGES if message.guild_id else INTENT_DIRECT_MESSAGES
-    await fake.gateway.broadcast("MESSAGE_DELETE", data, intent=intent)
+    await fake.gateway.broadcast("MESSAGE_DELETE", data, intent=intent,
+                                 guild_id=message.guild_id)

@@ -334,7 +334,7 @@ class FakeGuild:
         if user.id == self.owner.id:
             return ALL_PERMISSIONS
         value = self.everyone.permissions
-        for role_id in user.role_ids:
+        for role_id in self.role_ids(user):
             value |= self.roles[role_id].permissions
         administrator = discord.Permissions(administrator=True).value
         return ALL_PERMISSIONS if value & administrator else value
@@ -352,7 +352,7 @@ class FakeGuild:
             _, allow, deny = overwrites[self.id]
             value = (value & ~deny) | allow
         role_allow = role_deny = 0
-        for role_id in user.role_ids:
+        for role_id in self.role_ids(user):
             if role_id in overwrites:
                 role_allow |= overwrites[role_id][1]
                 role_deny |= overwrites[role_id][2]
@@ -362,10 +362,14 @@ class FakeGuild:
             value = (value & ~deny) | allow
         return value
 
+    def role_ids(self, user: FakeUser) -> list[int]:
+        """The user's roles in this guild (``user.role_ids`` spans every guild)."""
+        return [r for r in user.role_ids if r in self.roles]
+
     def member_json(self, user: FakeUser, *, permissions: int | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
             "user": user.to_json(), "nick": None, "avatar": None, "banner": None,
-            "roles": [str(r) for r in user.role_ids], "joined_at": user.joined_at,
+            "roles": [str(r) for r in self.role_ids(user)], "joined_at": user.joined_at,
             "premium_since": None, "deaf": False, "mute": False, "flags": 0, "pending": False,
             "communication_disabled_until": None,
         }

@@ -21,7 +21,7 @@ async def get_my_application(fake: FakeDiscord, call: RestCall) -> Any:
         "id": str(fake.application_id), "name": fake.bot.name, "icon": None,
         "description": "LAMA for whole servers", "summary": "", "type": None,
         "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
-        "flags": 0, "owner": fake.guild.owner.to_json(), "team": None, "rpc_origins": [],
+        "flags": 0, "owner": fake.owner.to_json(), "team": None, "rpc_origins": [],
         "bot": fake.bot.to_json(), "interactions_endpoint_url": None,
         "redirect_uris": [], "tags": [], "install_params": None,
     }
@@ -30,7 +30,7 @@ async def get_my_application(fake: FakeDiscord, call: RestCall) -> Any:
 @handles("get_bot_gateway")
 async def get_bot_gateway(fake: FakeDiscord, call: RestCall) -> Any:
     return {
-        "url": fake.ws_url, "shards": 1,
+        "url": fake.ws_url, "shards": fake.shard_count,
         "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000,
                                 "max_concurrency": 1},
     }
@@ -47,7 +47,7 @@ def _check_application(fake: FakeDiscord, call: RestCall) -> int | None:
     if int(call.params["application_id"]) != fake.application_id:
         raise DiscordError(403, 50001, "Missing Access")
     guild_id = call.params.get("guild_id")
-    if guild_id is not None and int(guild_id) != fake.guild.id:
+    if guild_id is not None and int(guild_id) not in fake.guilds:
         raise DiscordError(403, 50001, "Missing Access")
     return int(guild_id) if guild_id else None
 
@@ -127,9 +127,10 @@ async def delete_command(fake: FakeDiscord, call: RestCall) -> Any:
 # ---- guild, users, channels -----------------------------------------------------------
 
 def _guild(fake: FakeDiscord, call: RestCall):
-    if int(call.params["guild_id"]) != fake.guild.id:
+    guild = fake.guilds.get(int(call.params["guild_id"]))
+    if guild is None:
         raise unknown("Guild", 10004)
-    return fake.guild
+    return guild
 
 
 @handles("get_guild")
@@ -163,9 +164,9 @@ async def get_my_guild_member(fake: FakeDiscord, call: RestCall) -> Any:
 
 @handles("list_my_guilds")
 async def list_my_guilds(fake: FakeDiscord, call: RestCall) -> Any:
-    g = fake.guild
     return [{"id": str(g.id), "name": g.name, "icon": None, "owner": False,
-             "permissions": str(g.base_permissions(fake.bot)), "features": []}]
+             "permissions": str(g.base_permissions(fake.bot)), "features": []}
+            for g in fake.guilds.values()]
 
 
 @handles("get_user")

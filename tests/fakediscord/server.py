@@ -10,7 +10,7 @@ from aiohttp import web
 
 from . import interactions, messages, rest_basic  # noqa: F401  (register REST handlers)
 from .driver import Driver
-from .gateway import INTENT_GUILDS, Gateway
+from .gateway import INTENT_GUILDS, Gateway, shard_of
 from .hook import gateway_url_for
 from .ids import Clock, Snowflakes
 from .interactions import InteractionRecord
@@ -76,26 +76,18 @@ class FakeDiscord(Driver):
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
 
+        self.shard_count = 1  # the shards GET /gateway/bot advises
         self.application_id = self.snowflakes.next()
         self.bot = FakeUser(self.application_id, "LamaBot", bot=True)
-        owner = FakeUser(self.snowflakes.next(), "owner")
-        guild_id = self.snowflakes.next()
-        self.guild = FakeGuild(guild_id, guild_name, owner)
-        self.guild.roles[guild_id] = FakeRole(guild_id, "@everyone", EVERYONE_PERMISSIONS)
-        bot_role = FakeRole(self.snowflakes.next(), "LamaBot", BOT_ROLE_PERMISSIONS, 1, True)
-        self.guild.roles[bot_role.id] = bot_role
-        self.bot.role_ids.append(bot_role.id)
+        self.owner = FakeUser(self.snowflakes.next(), "owner")
         self.users_by_id: dict[int, FakeUser] = {}
         self.users: list[FakeUser] = []  # the members who play (not the owner, not the bot)
-        for user in (owner, self.bot):
-            self._join(user)
-        for name in members:
-            self.add_user(name)
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
-        for position, name in enumerate(channels):
-            channel = FakeChannel(self.snowflakes.next(), name, 0, guild_id, position)
-            self.guild.channels[channel.id] = self.channels[channel.id] = channel
+        self.guilds: dict[int, FakeGuild] = {}
+        self.guild = self._new_guild(guild_name, channels, self.snowflakes.next())
+        for name in members:
+            self.add_user(name)
 
     # ---- lifecycle ----------------------------------------------------------------------
     @property
@@ -169,15 +161,58 @@ class FakeDiscord(Driver):
     def token_ok(self, token: str | None) -> bool:
         return bool(token) and token not in self.bad_tokens
 
-    def _join(self, user: FakeUser) -> None:
+    def _join(self, user: FakeUser, guild: FakeGuild) -> None:
         self.users_by_id[user.id] = user
-        self.guild.members[user.id] = user
+        guild.members[user.id] = user
 
     def add_user(self, name: str, *, locale: str = "en-US", dms_open: bool = True) -> FakeUser:
+        """A new member of the first guild (``fake.guild``)."""
         user = FakeUser(self.snowflakes.next(), name, locale=locale, dms_open=dms_open)
-        self._join(user)
+        self._join(user, self.guild)
         self.users.append(user)
         return user
+
+    # ---- guilds and shards --------------------------------------------------------------
+    def _new_guild(self, name: str, channels: tuple[str, ...], guild_id: int) -> FakeGuild:
+        guild = FakeGuild(guild_id, name, self.owner)
+        guild.roles[guild_id] = FakeRole(guild_id, "@everyone", EVERYONE_PERMISSIONS)
+        bot_role = FakeRole(self.snowflakes.next(), "LamaBot", BOT_ROLE_PERMISSIONS, 1, True)
+        guild.roles[bot_role.id] = bot_role
+        self.bot.role_ids.append(bot_role.id)
+        for user in (self.owner, self.bot):
+            self._join(user, guild)
+        for position, channel_name in enumerate(channels):
+            channel = FakeChannel(self.snowflakes.next(), channel_name, 0, guild_id, position)
+            guild.channels[channel.id] = self.channels[channel.id] = channel
+        self.guilds[guild_id] = guild
+        return guild
+
+    async def add_guild(
+        self, name: str, *, channels: tuple[str, ...] = ("lama",),
+        shard: tuple[int, int] | None = None, members: list[FakeUser] | None = None,
+    ) -> FakeGuild:
+        """Another server with the bot in it: ``channels``, the owner, the bot and ``members``
+        (every user so far, by default). ``shard=(number, total)`` picks an id that shard
+        ``number`` of ``total`` receives. Sessions that receive it get GUILD_CREATE, as when
+        the bot is added to a server."""
+        guild_id = (self.snowflakes.next() if shard is None
+                    else self.snowflakes.next_on_shard(*shard))
+        guild = self._new_guild(name, channels, guild_id)
+        for user in self.users if members is None else members:
+            self._join(user, guild)
+        for session in self.gateway.live_sessions():
+            if session.intents & INTENT_GUILDS and session.receives(guild_id):
+                await session.dispatch("GUILD_CREATE", guild.create_event())
+        return guild
+
+    def guild_of(self, channel: FakeChannel) -> FakeGuild:
+        """The guild a (guild, thread) channel belongs to."""
+        assert channel.guild_id is not None, f"channel {channel.id} is a DM"
+        return self.guilds[channel.guild_id]
+
+    def shard_of(self, guild: FakeGuild, shard_count: int | None = None) -> int:
+        """The shard that receives ``guild`` (with ``shard_count`` shards, else the advised)."""
+        return shard_of(guild.id, shard_count or self.shard_count)
 
     def add_users(self, count: int, prefix: str = "player") -> list[FakeUser]:
         start = len(self.users)
@@ -205,16 +240,20 @@ class FakeDiscord(Driver):
             self.dm_channels[user.id] = self.channels[channel.id] = channel
         return channel
 
-    async def grant(self, user: FakeUser, **permissions: bool) -> FakeRole:
-        """Give ``user`` guild permissions (e.g. ``manage_guild=True``) through a role of
-        their own; they show in the interaction's ``member.permissions``."""
+    async def grant(
+        self, user: FakeUser, guild: FakeGuild | None = None, **permissions: bool
+    ) -> FakeRole:
+        """Give ``user`` guild permissions (e.g. ``manage_guild=True``) in ``guild`` (the
+        first by default) through a role of their own; they show in the interaction's
+        ``member.permissions``."""
+        guild = guild or self.guild
         role = FakeRole(self.snowflakes.next(), f"{user.name}-role",
                         discord.Permissions(**permissions).value, position=2)
-        self.guild.roles[role.id] = role
+        guild.roles[role.id] = role
         user.role_ids.append(role.id)
         await self.gateway.broadcast(
-            "GUILD_ROLE_CREATE", {"guild_id": str(self.guild.id), "role": role.to_json()},
-            intent=INTENT_GUILDS)
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_json()},
+            intent=INTENT_GUILDS, guild_id=guild.id)
         return role
 
     # ---- faults -------------------------------------------------------------------------
@@ -247,7 +286,8 @@ class FakeDiscord(Driver):
         kind, allow, deny = channel.overwrites.get(self.bot.id, (1, 0, 0))
         deny |= discord.Permissions(**dict.fromkeys(permissions, True)).value
         channel.overwrites[self.bot.id] = (kind, allow & ~deny, deny)
-        await self.gateway.broadcast("CHANNEL_UPDATE", channel.to_json(), intent=INTENT_GUILDS)
+        await self.gateway.broadcast("CHANNEL_UPDATE", channel.to_json(), intent=INTENT_GUILDS,
+                                     guild_id=channel.guild_id)
 
     async def drop_gateway(self, *, resumable: bool = True, abrupt: bool = False) -> None:
         await self.gateway.drop(resumable=resumable, abrupt=abrupt)

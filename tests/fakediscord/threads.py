@@ -35,7 +35,7 @@ def _parent(fake: FakeDiscord, call: RestCall) -> FakeChannel:
     channel = fake.channel_or_404(call.params["channel_id"])
     if channel.is_dm or channel.is_thread:
         raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-    allowed = discord.Permissions(fake.guild.channel_permissions(fake.bot, channel))
+    allowed = discord.Permissions(fake.guild_of(channel).channel_permissions(fake.bot, channel))
     if not (allowed.view_channel and allowed.create_public_threads):
         raise MISSING_PERMISSIONS
     return channel
@@ -60,12 +60,13 @@ def _new_thread(
         thread_id, name, kind, guild_id=parent.guild_id,
         thread=ThreadState(parent, fake.bot.id, auto_archive_duration=duration),
     )
-    fake.guild.channels[thread.id] = fake.channels[thread.id] = thread
+    fake.guild_of(parent).channels[thread.id] = fake.channels[thread.id] = thread
     return thread
 
 
 async def _announce(fake: FakeDiscord, event: str, thread: FakeChannel, **extra: Any) -> None:
-    await fake.gateway.broadcast(event, {**thread.to_json(), **extra}, intent=INTENT_GUILDS)
+    await fake.gateway.broadcast(event, {**thread.to_json(), **extra}, intent=INTENT_GUILDS,
+                                 guild_id=thread.guild_id)
 
 
 @handles("create_thread_from_message")
@@ -108,7 +109,7 @@ async def update_channel(fake: FakeDiscord, call: RestCall) -> Any:
     if channel.thread is None:
         raise MISSING_PERMISSIONS  # the bot manages no channels, only its threads
     state, body = channel.thread, call.body or {}
-    allowed = discord.Permissions(fake.guild.channel_permissions(fake.bot, channel))
+    allowed = discord.Permissions(fake.guild_of(channel).channel_permissions(fake.bot, channel))
     creator_may = set(body) <= {"name", "archived", "auto_archive_duration"}
     if not (allowed.manage_threads or (state.owner_id == fake.bot.id and creator_may)):
         raise MISSING_PERMISSIONS
