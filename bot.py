@@ -25,6 +25,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cardart
+from cogs.buttons import LamaButton
 from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
@@ -35,6 +36,7 @@ from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.ratings import RULES as RATING_RULES
 from hosting.seasons import SeasonKeeper
+from hosting.shards import rest_share, shard_problem
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
@@ -66,6 +68,7 @@ NEEDED_PERMISSIONS = discord.Permissions(
 class Settings:
     token: str = ""
     database_path: Path = Path("data/lama.sqlite3")
+    database_url: str | None = None  # postgresql://…: one database shared by every process
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -75,7 +78,7 @@ class Settings:
     discord_api_base_url: str | None = None  # e.g. http://proxy:8080/api/v10
     discord_gateway_url: str | None = None  # e.g. ws://gateway-proxy:7878
     render_delay: float = 0.3  # seconds to gather a burst of moves into one table edit
-    rest_per_second: int = 30  # rate-limited calls a second (Discord allows 50 per token)
+    rest_per_second: int = 30  # the bot's rate-limited calls a second (Discord: 50 per token)
     channel_window: float = 5.0  # Discord's window of 5 message creates (edits) per channel
     web_port: int | None = None  # serve the web pages on this port; None: no web pages
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
@@ -93,6 +96,7 @@ class Settings:
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip(),
             database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/lama.sqlite3"),
+            database_url=env.get("DATABASE_URL", "").strip() or None,
             dev_guild_id=optional_int("DEV_GUILD_ID"),
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             shard_count=optional_int("SHARD_COUNT"),
@@ -106,6 +110,16 @@ class Settings:
             web_host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
             web_public_url=env.get("WEB_PUBLIC_URL", "").strip() or None,
         )
+
+
+    def shard_problem(self) -> str | None:
+        """Why this process must not run these shards (one line), or None."""
+        return shard_problem(self.shard_count, self.shard_ids, shared_database=bool(
+            self.database_url))
+
+    def rest_share(self) -> int:
+        """This process's share of REST_CALLS_PER_SECOND, by the shards it runs."""
+        return rest_share(self.rest_per_second, self.shard_count, self.shard_ids)
 
 
 class LamaTree(app_commands.CommandTree["LamaBot"]):
@@ -136,6 +150,7 @@ class LamaBot(commands.AutoShardedBot):
     site_service: SiteService  # the web pages' access and reads
     web_links: PublicLinks  # links from answers to the web pages
     renderer: Renderer
+    database_identity: str  # store.SettingsStore.identity: the suffix of every custom id
 
     def __init__(
         self, settings: Settings, *, clock: Clock | None = None, sync: bool = False, **options
@@ -168,6 +183,8 @@ class LamaBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
         self.store = await Store.open(self.settings.database_path, rules=RATING_RULES)
+        # every button names its database: another database's game of the same number is not it
+        self.database_identity = LamaButton.database = await self.store.settings.identity()
         self.preferences = Preferences(self.store, self.clock)
         self.service = GameService(self.store, self.clock, preferences=self.preferences)
         self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)
@@ -184,7 +201,7 @@ class LamaBot(commands.AutoShardedBot):
             self.service,
             coalesce_delay=self.settings.render_delay,
             budget=RestBudget(
-                per_second=self.settings.rest_per_second,
+                per_second=self.settings.rest_share(),
                 channel_period=self.settings.channel_window + CLOCK_MARGIN,
             ),
         )
@@ -241,6 +258,7 @@ class LamaBot(commands.AutoShardedBot):
             self.renderer.budget.close()
         await super().close()
         COMMANDS.forget()  # another bot in this process (tests) learns its own
+        LamaButton.database = None
         if self._opened:
             await self.service.flush_message_refs()  # the ids still waiting to be written
             await self.store.close()
@@ -348,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     if not settings.token:
         print(TOKEN_HELP.format(problem="missing"), file=sys.stderr)
+        return 2
+    if problem := settings.shard_problem():
+        print(problem, file=sys.stderr)
         return 2
     bot = LamaBot(settings, sync=args.sync)
     try:
