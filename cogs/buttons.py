@@ -12,6 +12,13 @@ button, what a press needs before its handler runs and what it needs if the hand
 
 Subclasses give `template`, `cog_name`, `from_match` and `pressed`; they never override
 `callback`, so no handler can forget the error reporting. Each cog registers its own items.
+
+Every custom id names the database whose game (round, tournament, ...) it acts on, after its
+kind: `lama:h:<database>:<game>:…` (`store.SettingsStore.identity`, a letter and five letters
+or digits). Game ids are numbered per database, so a button made with another database (an
+old SQLite file, a bot moved to PostgreSQL) must never act on this database's game of the same
+number: it is refused politely instead. Ids from before carry none and count as this
+database's.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ if TYPE_CHECKING:
     from bot import LamaBot
 
 NEVER = r"(?!)"  # the base itself is never registered
+KIND = re.compile(r"lama:[a-z]+:")  # every custom id starts with its kind
+DATABASE = r"(?:(?P<database>[a-z][0-9a-z]{5}):)?"
 
 
 async def reader_locale(interaction: discord.Interaction) -> str:
@@ -39,16 +48,32 @@ async def reader_locale(interaction: discord.Interaction) -> str:
 
 class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     cog_name: ClassVar[str] = ""
+    # The identity of the database the running bot uses, set at start-up: every button
+    # made from then on ends with it.
+    database: ClassVar[str | None] = None
     owner_id: int | None = None  # only this user may press it (None: anyone)
+    made_with: str | None = None  # the database identity a pressed button carried
+
+    def __init_subclass__(cls, *, template: str, **kwargs: Any) -> None:
+        kind = KIND.match(template)
+        if kind is None:
+            raise TypeError(f"{cls.__name__}: a custom id starts with lama:<kind>:")
+        with_database = kind.group() + DATABASE + template[kind.end():]
+        super().__init_subclass__(template=with_database, **kwargs)
 
     def __init__(self, custom_id: str, **button: Any) -> None:
+        kind = KIND.match(custom_id)
+        if LamaButton.database is not None and kind is not None:
+            custom_id = f"{kind.group()}{LamaButton.database}:{custom_id[kind.end():]}"
         super().__init__(discord.ui.Button(custom_id=custom_id, **button))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        return cls.from_match(match)
+        pressed = cls.from_match(match)
+        pressed.made_with = match["database"]
+        return pressed
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
@@ -57,6 +82,10 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             locale = await reader_locale(interaction)
+            bot = cast("LamaBot", interaction.client)
+            if self.made_with is not None and self.made_with != bot.database_identity:
+                await answer(interaction, t("error.button_other_database", locale))
+                return
             if self.owner_id is not None and interaction.user.id != self.owner_id:
                 await answer(interaction, t("error.button_not_yours", locale))
                 return

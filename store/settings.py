@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
+import string
+
 from store.db import Database
 from store.records import GuildSettings
+
+IDENTITY_KEY = "database_identity"
+IDENTITY_ALPHABET = string.digits + string.ascii_lowercase
+IDENTITY_LENGTH = 6
 
 
 class SettingsStore:
@@ -89,3 +96,18 @@ class SettingsStore:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+    async def identity(self) -> str:
+        """This database's identity: a letter and five letters or digits, random, made on first
+        use, then the same for every process that shares the database (the first writer wins
+        a race). Custom ids carry it; the letter keeps it apart from the numbers beside it."""
+        made = secrets.choice(string.ascii_lowercase) + "".join(
+            secrets.choice(IDENTITY_ALPHABET) for _ in range(IDENTITY_LENGTH - 1))
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                (IDENTITY_KEY, made),
+            )
+            row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (IDENTITY_KEY,))
+        assert row is not None  # inserted above unless it was already there
+        return str(row["value"])

@@ -7,12 +7,24 @@ the move log then still replays from the seed, and the game can be played to its
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 
 from hosting import Status
 from lama import Game
 
 HAND_PREFIX = "lama:h:"
+DATABASE_SEGMENT = re.compile(r"^(lama:[a-z]+:)[a-z][0-9a-z]{5}:")
+
+
+def untagged(custom_id: str) -> str:
+    """A custom id without the database it names (cogs/buttons.py): `lama:h:<game>:...`."""
+    return DATABASE_SEGMENT.sub(r"\1", custom_id)
+
+
+def names_game(custom_id: str | None, kind: str, game_id: int) -> bool:
+    """Whether a custom id is a ``kind`` button ("h", "t", "r", ...) of this game."""
+    return bool(custom_id) and untagged(custom_id).startswith(f"lama:{kind}:{game_id}:")
 
 
 def use_seed(bot, seed: int) -> None:
@@ -100,8 +112,7 @@ def on_turn(fake, bot, game_id: int):
 
 def hand_messages(fake, user, game_id: int) -> list:
     """The user's DMs that carry hand buttons of this game, oldest first."""
-    marker = f"{HAND_PREFIX}{game_id}:"
-    return [m for m in fake.dms(user) if any(c.startswith(marker) for c in m.custom_ids)]
+    return [m for m in fake.dms(user) if any(names_game(c, "h", game_id) for c in m.custom_ids)]
 
 
 def hand_button(message, action: str) -> str:

@@ -17,7 +17,7 @@ import i18n
 from bot import LamaBot, Settings
 from hosting import Status
 from store import Store
-from tests.e2e_support import settle
+from tests.e2e_support import names_game, settle
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -33,8 +33,7 @@ async def start_against_ai(fake, bot, host, channel, **options) -> int:
 
 
 def hand_dms(fake, user, game_id: int) -> list:
-    marker = f"lama:h:{game_id}:"
-    return [m for m in fake.dms(user) if any(c.startswith(marker) for c in m.custom_ids)]
+    return [m for m in fake.dms(user) if any(names_game(c, "h", game_id) for c in m.custom_ids)]
 
 
 def posts(fake, channel) -> list[tuple[str, list[str]]]:

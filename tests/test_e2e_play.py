@@ -18,6 +18,7 @@ from tests.e2e_support import (
     find_seed,
     hand_button,
     hand_messages,
+    names_game,
     on_turn,
     open_game,
     refused,
@@ -402,7 +403,8 @@ async def test_a_rematch_after_a_restart_speaks_the_servers_language(fake_discor
     await finish_by_quitting(bot, game_id)
     bot.preferences.forget_cached_settings()  # as after a restart: no running game loaded them
     end = fake.public_messages(channel)[-1]
-    result = await fake.click(fake.user("bob"), end, "lama:r:" + str(game_id))
+    rematch = next(c for c in end.custom_ids if names_game(c + ":", "r", game_id))
+    result = await fake.click(fake.user("bob"), end, rematch)
     assert result.message.embeds[0]["title"].startswith("Lobby hry LAMA")
 
 

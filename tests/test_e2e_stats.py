@@ -18,7 +18,7 @@ import i18n
 from hosting import FakeClock, Status
 from lama import events as ev
 from tests.driver import as_slash, random_action
-from tests.e2e_support import on_turn, open_game, refused, settle
+from tests.e2e_support import on_turn, open_game, refused, settle, untagged
 
 
 def ts(*parts: int) -> int:
@@ -123,7 +123,7 @@ async def test_leaderboard_pages_and_stats_show_exactly_what_the_games_produced(
     assert lines_by_user(board.message.embeds[0]["description"]) == page_one
     assert games_line(want[eleventh.id]) in field(board, "Your rank")
 
-    nxt = next(c for c in board.message.custom_ids if c.startswith("lama:lb:n:"))
+    nxt = next(c for c in board.message.custom_ids if untagged(c).startswith("lama:lb:n:"))
     turned = await fake.click(eleventh, board.message, nxt)
     assert turned.response_type == 7  # the owner's board turns its page in place
     page_two = lines_by_user(board.message.embeds[0]["description"])

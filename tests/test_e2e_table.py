@@ -11,6 +11,7 @@ from cogs.text import card_label
 from hosting import Status
 from tests.e2e_support import (
     enabled_hand_buttons,
+    names_game,
     on_turn,
     open_game,
     refused,
@@ -28,10 +29,9 @@ def table(fake, channel):
 
 def live_hands(fake, user, game_id: int) -> list:
     """Every message this user sees (DMs and ephemerals) with live buttons of this game."""
-    marker = f"lama:h:{game_id}:"
     seen = fake.dms(user) + fake.ephemeral_messages(user)
     return [m for m in seen if not m.deleted and any(
-        b.custom_id and b.custom_id.startswith(marker) and not b.disabled for b in m.buttons)]
+        names_game(b.custom_id, "h", game_id) and not b.disabled for b in m.buttons)]
 
 
 async def three_humans(fake, bot, **options):

@@ -60,3 +60,20 @@ async def test_meta_values_survive_a_restart(tmp_path):
     missing = await SettingsStore(db).get_meta("nothing")
     await db.close()
     assert (value, missing) == ("def", None)
+
+
+async def test_a_database_keeps_one_identity_and_another_database_has_its_own(tmp_path):
+    path = tmp_path / "lama.sqlite3"
+    db = await open_database(path)
+    first = await SettingsStore(db).identity()
+    again = await SettingsStore(db).identity()
+    await db.close()
+    db = await open_database(path)
+    after_restart = await SettingsStore(db).identity()
+    await db.close()
+    other = await open_database(tmp_path / "other.sqlite3")
+    elsewhere = await SettingsStore(other).identity()
+    await other.close()
+    assert first == again == after_restart and len(first) == 6 and first.isalnum()
+    assert first[0].isalpha() and first == first.lower()
+    assert elsewhere != first
