@@ -68,7 +68,6 @@ NEEDED_PERMISSIONS = discord.Permissions(
 class Settings:
     token: str = ""
     database_path: Path = Path("data/lama.sqlite3")
-    database_url: str | None = None  # postgresql://…: one database shared by every process
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -96,7 +95,6 @@ class Settings:
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip(),
             database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/lama.sqlite3"),
-            database_url=env.get("DATABASE_URL", "").strip() or None,
             dev_guild_id=optional_int("DEV_GUILD_ID"),
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             shard_count=optional_int("SHARD_COUNT"),
@@ -113,9 +111,9 @@ class Settings:
 
 
     def shard_problem(self) -> str | None:
-        """Why this process must not run these shards (one line), or None."""
-        return shard_problem(self.shard_count, self.shard_ids, shared_database=bool(
-            self.database_url))
+        """Why this process must not run these shards (one line), or None. Every process has
+        a SQLite file of its own until the store speaks PostgreSQL (issue 16 point 1)."""
+        return shard_problem(self.shard_count, self.shard_ids, shared_database=False)
 
     def rest_share(self) -> int:
         """This process's share of REST_CALLS_PER_SECOND, by the shards it runs."""

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 SQLITE_SHARDS_HELP = (
     "SHARD_IDS={ids} runs only part of SHARD_COUNT={count} shards, but with SQLite "
     "(DATABASE_PATH) every process keeps games of its own and they would mix: run every shard "
-    "in one process (leave SHARD_IDS empty), or share one PostgreSQL database between the "
-    "processes (DATABASE_URL=postgresql://..., see docs/scaling.md)."
+    "in one process (leave SHARD_IDS empty); processes that split the shards must share one "
+    "PostgreSQL database (see docs/scaling.md)."
 )
 
 

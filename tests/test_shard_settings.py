@@ -11,13 +11,17 @@ from pathlib import Path
 import pytest
 
 from bot import Settings
+from hosting.shards import shard_problem
 
 REPO = Path(__file__).resolve().parents[1]
-POSTGRES = "postgresql://lama@db.example/lama"
 
 
-def shards(count: str = "", ids: str = "", url: str = "") -> Settings:
-    return Settings.from_env({"SHARD_COUNT": count, "SHARD_IDS": ids, "DATABASE_URL": url})
+def shards(count: str = "", ids: str = "") -> Settings:
+    return Settings.from_env({"SHARD_COUNT": count, "SHARD_IDS": ids})
+
+
+def shared(count: int | None, *ids: int) -> str | None:
+    return shard_problem(count, ids, shared_database=True)
 
 
 @pytest.mark.parametrize("count, ids", [("", ""), ("2", ""), ("2", "0,1"), ("3", "2,0,1")])
@@ -29,21 +33,22 @@ def test_part_of_the_shards_with_sqlite_is_refused_with_the_way_out() -> None:
     problem = shards("2", "1").shard_problem()
     assert problem is not None and "\n" not in problem
     assert "SHARD_IDS=1" in problem and "SHARD_COUNT=2" in problem
-    assert "DATABASE_URL=postgresql://" in problem and "SQLite" in problem
+    assert "PostgreSQL" in problem and "SQLite" in problem
 
 
-@pytest.mark.parametrize("ids", ["0", "1", "0,2"])
-def test_part_of_the_shards_is_allowed_on_a_shared_postgresql(ids) -> None:
-    assert shards("3", ids, POSTGRES).shard_problem() is None
+@pytest.mark.parametrize("ids", [(0,), (1,), (0, 2)])
+def test_part_of_the_shards_is_allowed_on_a_shared_database(ids) -> None:
+    assert shared(3, *ids) is None
 
 
 def test_shard_ids_without_a_count_are_refused() -> None:
-    assert "needs SHARD_COUNT" in (shards("", "0", POSTGRES).shard_problem() or "")
+    assert "needs SHARD_COUNT" in (shared(None, 0) or "")
+    assert "needs SHARD_COUNT" in (shards("", "0").shard_problem() or "")
 
 
-@pytest.mark.parametrize("ids", ["2", "0,5", "-1"])
+@pytest.mark.parametrize("ids", [(2,), (0, 5), (-1,)])
 def test_a_shard_outside_the_count_is_refused(ids) -> None:
-    assert "outside 0..1" in (shards("2", ids, POSTGRES).shard_problem() or "")
+    assert "outside 0..1" in (shared(2, *ids) or "")
 
 
 async def test_bot_py_with_part_of_the_shards_on_sqlite_exits_with_one_line(tmp_path) -> None:
@@ -55,7 +60,7 @@ async def test_bot_py_with_part_of_the_shards_on_sqlite_exits_with_one_line(tmp_
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 2
     lines = err.decode().strip().splitlines()
-    assert len(lines) == 1 and "DATABASE_URL=postgresql://" in lines[0], err.decode()
+    assert len(lines) == 1 and "must share one PostgreSQL database" in lines[0], err.decode()
     assert not out and not (tmp_path / "lama.sqlite3").exists()  # nothing opened
 
 
@@ -65,5 +70,5 @@ async def test_bot_py_with_part_of_the_shards_on_sqlite_exits_with_one_line(tmp_
 ])
 def test_each_process_takes_its_shards_share_of_the_rest_budget(count, ids, share) -> None:
     settings = Settings.from_env({"SHARD_COUNT": count, "SHARD_IDS": ids,
-                                  "REST_CALLS_PER_SECOND": "30", "DATABASE_URL": POSTGRES})
+                                  "REST_CALLS_PER_SECOND": "30"})
     assert settings.rest_share() == share
