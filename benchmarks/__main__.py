@@ -8,7 +8,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table")  # benchmarks/<name>.py
+# benchmarks/<name>.py
+BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick")
 
 
 def main(argv: list[str] | None = None) -> int:

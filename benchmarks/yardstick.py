@@ -1,0 +1,330 @@
+"""python -m benchmarks.yardstick: LamaBot against a bare discord.py bot, one driver (issue 14).
+
+Both bots run in turn as subprocesses against the loopback Discord (this process, with the
+driver). The same scripted people play 100 concurrent 3-player games in each, only through
+slash commands and autocomplete (/lama new, join, start; per turn: the card autocomplete,
+then /play, /draw or /quit), and the same figures come out of both:
+
+- **closed loop**: every game's next interaction goes out as soon as its last one was
+  answered; interactions/s and p50/p99 (sent → first answer, as the driver sees it);
+- **open loop**: interactions offered at one fixed rate (by default a quarter of the bare
+  bot's closed-loop rate, i.e. half of what the target asks LamaBot to carry), the next one
+  going to any game not waiting for an answer; p50/p99 from the moment it was due.
+The ratios LamaBot/bare are what issue 14 targets: throughput ≥ 0.5×, p99 at the same offered
+load ≤ 2×. `--profile` samples LamaBot with py-spy during its closed-loop window.
+Figures: benchmarks/yardstick.json; docs/performance.md explains them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks.bot_report import percentile
+from benchmarks.botload import (
+    REPO,
+    LoadConfig,
+    bot_args,
+    bot_env,
+    build_world,
+    cpu_seconds,
+    seed_settings,
+    stop_bot,
+    wait_for_log,
+)
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
+from tests.fakediscord.hook import point_discord_at, restore_real_discord
+
+OUT = Path(__file__).with_name("yardstick.json")
+PLAYERS = 3
+TARGET_THROUGHPUT, TARGET_P99 = 0.5, 2.0  # LamaBot / bare
+
+
+@dataclass
+class Contender:
+    name: str
+    moved: Callable  # InteractionResult -> the move was accepted (not a refusal)
+
+
+def _lamabot_moved(result) -> bool:
+    """LamaBot answers an accepted move with the mover's hand (an embed); refusals are text."""
+    message = result.message
+    return message is not None and bool(message.embeds or message.components)
+
+
+def _bare_moved(result) -> bool:
+    return not result.content.startswith("⚠️")
+
+
+LAMABOT, BARE = Contender("lamabot", _lamabot_moved), Contender("bare", _bare_moved)
+
+
+@dataclass
+class Sample:
+    kind: str  # lobby, autocomplete, move
+    due: float  # perf_counter when it was due (closed loop: when sent)
+    sent: float
+    done: float
+
+
+@dataclass
+class Pace:
+    """When the next interaction may go: at once (closed loop) or at a fixed rate."""
+
+    rate: float | None = None
+    tickets: asyncio.Queue = field(default_factory=asyncio.Queue)
+
+    async def next(self) -> float:
+        if self.rate is None:
+            return time.perf_counter()
+        return await self.tickets.get()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        if self.rate is None:
+            return
+        start, issued = time.perf_counter(), 0
+        while not stop.is_set():
+            due = int((time.perf_counter() - start) * self.rate)
+            for n in range(issued, due):
+                self.tickets.put_nowait(start + n / self.rate)
+            issued = max(issued, due)
+            await asyncio.sleep(0.002)
+
+
+class People:
+    """The players of every game; each game plays on (a new one when one ends) until stop."""
+
+    def __init__(self, fake, contender: Contender, pace: Pace, seed: int = 1) -> None:
+        self.fake, self.contender, self.pace = fake, contender, pace
+        self.rng = random.Random(seed)
+        self.samples: list[Sample] = []
+        self.stop = asyncio.Event()
+
+    async def _ask(self, kind: str, call: Callable):
+        due = await self.pace.next()
+        sent = time.perf_counter()
+        result = await call()
+        self.samples.append(Sample(kind, due, sent, time.perf_counter()))
+        return result
+
+    async def _move(self, user, channel, command: str, **options) -> bool:
+        result = await self._ask(
+            "move", lambda: self.fake.slash(user, channel, command, **options))
+        return self.contender.moved(result)
+
+    async def game(self, channel, users) -> None:
+        host, *guests = users
+        while not self.stop.is_set():
+            await self._ask("lobby", lambda: self.fake.slash(host, channel, "lama new"))
+            for guest in guests:
+                await self._ask("lobby", lambda g=guest: self.fake.slash(g, channel, "lama join"))
+            await self._ask("lobby", lambda: self.fake.slash(host, channel, "lama start"))
+            await self._play(channel, users)
+
+    async def _play(self, channel, users) -> None:
+        """Turns in seat order; a player who quit is skipped until nobody else can move (a
+        new round); when nobody at all can move, the game is over."""
+        quit_: set[int] = set()
+        turn = misses = 0
+        while not self.stop.is_set():
+            active = [u for u in users if u.id not in quit_]
+            if misses >= len(active):
+                if not quit_:
+                    return
+                quit_.clear()
+                misses = 0
+                continue
+            user = users[turn % len(users)]
+            turn += 1
+            if user.id in quit_:
+                continue
+            outcome = await self._turn(user, channel)
+            misses = 0 if outcome else misses + 1
+            if outcome == "quit":
+                quit_.add(user.id)
+
+    async def _turn(self, user, channel) -> str | None:
+        """As a player types: the card autocomplete, then a card, else draw, else quit."""
+        choices = await self._ask("autocomplete", lambda: self.fake.autocomplete(
+            user, channel, "play", focused="card", card=""))
+        if choices and self.rng.random() < 0.9:
+            card = self.rng.choice(choices)["value"]
+            if await self._move(user, channel, "play", card=card):
+                return "moved"
+        if self.rng.random() < 0.8 and await self._move(user, channel, "draw"):
+            return "moved"
+        return "quit" if await self._move(user, channel, "quit") else None
+
+
+# ------------------------------------------------------------------------ one run
+
+
+async def _start(contender: Contender, fake, workdir: Path):
+    if contender is BARE:
+        args = [sys.executable, "-m", "benchmarks.minimal_bot"]
+        env = {"DISCORD_TOKEN": BOT_TOKEN, "PYTHONPATH": str(REPO)}
+        return run_bot_process(fake, args, env=env, cwd=REPO, timeout=60), None
+    db = workdir / f"yardstick-{time.monotonic_ns()}.sqlite3"
+    await seed_settings(db, fake.guild.id, None)  # turn timers far beyond the window
+    env = bot_env(db, {})
+    return run_bot_process(fake, bot_args(None), env=env, cwd=REPO, timeout=60), "Logged in as"
+
+
+async def run_once(contender: Contender, args, workdir: Path, rate: float | None,
+                   profile: Path | None = None) -> dict:
+    config = LoadConfig(games=args.games, humans=PLAYERS, ai_seats=0)
+    fake, channels, players = build_world(config)
+    fake.response_deadline = 60.0  # a late answer is measured, not refused
+    await fake.start()
+    point_discord_at(fake.base_url)
+    try:
+        starting, ready_log = await _start(contender, fake, workdir)
+        async with starting as proc:
+            if ready_log is not None:
+                await wait_for_log(proc, ready_log)
+            pace = Pace(rate)
+            people = People(fake, contender, pace)
+            ticker = asyncio.create_task(pace.run(people.stop))
+            games = [asyncio.create_task(people.game(channel, users))
+                     for channel, users in zip(channels, players, strict=True)]
+            await asyncio.sleep(args.warmup)
+            pid = proc.process.pid
+            spy = _py_spy(pid, args.window, profile) if profile else None
+            cpu_before, start = cpu_seconds(pid), time.perf_counter()
+            await asyncio.sleep(args.window)
+            end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
+            people.stop.set()
+            for task in games:  # open loop: a game may wait for a ticket that never comes
+                task.cancel()
+            await asyncio.gather(ticker, *games, return_exceptions=True)
+            if spy is not None:
+                await asyncio.to_thread(spy.wait)
+            await stop_bot(proc)
+            errors = [str(e) for e in fake.take_errors()][:10]
+    finally:
+        await fake.stop()
+        restore_real_discord()
+    return summary(people.samples, (start, end), cpu, rate, errors)
+
+
+def _py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen:
+    command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds)),
+               "--rate", "200", "--format", "raw", "--output", str(out), "--nonblocking"]
+    bin_dir = Path(sys.executable).parent
+    if (bin_dir / "py-spy").exists():
+        command[0] = str(bin_dir / "py-spy")
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def summary(samples: list[Sample], window: tuple[float, float], cpu: float,
+            rate: float | None, errors: list[str]) -> dict:
+    start, end = window
+    inside = [s for s in samples if start <= s.due <= end]
+    seconds = end - start
+
+    def latencies(kinds: tuple[str, ...]) -> dict:
+        values = [s.done - s.due for s in inside if not kinds or s.kind in kinds]
+        if not values:
+            return {"n": 0}
+        return {"n": len(values), "p50_ms": round(1000 * percentile(values, 50), 2),
+                "p99_ms": round(1000 * percentile(values, 99), 2),
+                "max_ms": round(1000 * max(values), 2),
+                "over_3s": sum(1 for v in values if v > 3.0)}  # Discord would refuse these
+
+    return {
+        "offered_per_s": rate,
+        "window_s": round(seconds, 2),
+        "interactions_per_s": round(len(inside) / seconds, 1),
+        "latency": {"all": latencies(()), "move": latencies(("move",)),
+                    "autocomplete": latencies(("autocomplete",))},
+        "bot_cpu_share": round(cpu / seconds, 3),
+        "bot_cpu_ms_per_interaction": round(1000 * cpu / max(1, len(inside)), 3),
+        "errors": errors,
+    }
+
+
+def run(args) -> dict:
+    """Each run in a fresh process: a driver that has kept one run's garbage pauses for it
+    in the next (a full collection over ~100,000 recorded requests took ~1 s)."""
+    report: dict = {"games": args.games, "players": PLAYERS, "window_s": args.window}
+    for contender in (BARE, LAMABOT):
+        print(f"  yardstick: {contender.name}, closed loop ...", flush=True)
+        profile = args.profile if contender is LAMABOT else None
+        report[contender.name] = {"closed": _run_child(args, contender, None, profile)}
+        print("   ", json.dumps(report[contender.name]["closed"]), flush=True)
+    rate = args.rate or round(
+        args.offered_share * report["bare"]["closed"]["interactions_per_s"], 1)
+    for contender in (BARE, LAMABOT):
+        print(f"  yardstick: {contender.name}, open loop at {rate}/s ...", flush=True)
+        report[contender.name]["open"] = _run_child(args, contender, rate, None)
+        print("   ", json.dumps(report[contender.name]["open"]), flush=True)
+    report["ratios"] = ratios(report)
+    return report
+
+
+def _run_child(args, contender: Contender, rate: float | None, profile: Path | None) -> dict:
+    command = [sys.executable, "-m", "benchmarks.yardstick", "--one", contender.name,
+               "--games", str(args.games), "--window", str(args.window),
+               "--warmup", str(args.warmup)]
+    command += ["--rate", str(rate)] if rate else []
+    command += ["--profile", str(profile)] if profile else []
+    out = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+async def _one(args) -> dict:
+    contender = LAMABOT if args.one == LAMABOT.name else BARE
+    with tempfile.TemporaryDirectory() as tmp:
+        return await run_once(contender, args, Path(tmp), args.rate, args.profile)
+
+
+def ratios(report: dict) -> dict:
+    lama, bare = report["lamabot"], report["bare"]
+    throughput = lama["closed"]["interactions_per_s"] / bare["closed"]["interactions_per_s"]
+    p99 = lama["open"]["latency"]["all"]["p99_ms"] / bare["open"]["latency"]["all"]["p99_ms"]
+    return {
+        "throughput": round(throughput, 3),
+        "throughput_target": TARGET_THROUGHPUT,
+        "throughput_met": throughput >= TARGET_THROUGHPUT,
+        "p99_at_offered_load": round(p99, 3),
+        "p99_target": TARGET_P99,
+        "p99_met": p99 <= TARGET_P99,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--window", type=float, default=20.0, help="measured seconds per run")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--rate", type=float, help="open-loop interactions/s (default: "
+                        "--offered-share of the bare bot's closed-loop rate)")
+    parser.add_argument("--offered-share", type=float, default=0.25)
+    parser.add_argument("--profile", type=Path, help="py-spy LamaBot's closed loop: raw "
+                        "(collapsed) stacks to this file")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--one", choices=(BARE.name, LAMABOT.name), help=argparse.SUPPRESS)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.one:  # a child of run(): one run, its figures as the last line
+        print(json.dumps(asyncio.run(_one(args))))
+        return 0
+    report = run(args)
+    report["command"] = "python -m benchmarks.yardstick " + " ".join(
+        sys.argv[1:] if argv is None else argv)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(report["ratios"], indent=2))
+    print(f"written: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

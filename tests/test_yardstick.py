@@ -1,0 +1,59 @@
+"""The yardstick of issue 14 (benchmarks/yardstick.py): the bare bot plays LAMA by slash
+command, and the scripted players find whose turn it is and play whole games through it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from benchmarks.minimal_bot import MinimalBot
+from benchmarks.yardstick import BARE, Pace, People, Sample, ratios, summary
+from tests.fakediscord.fixtures import run_bot
+
+
+async def test_the_bare_bot_answers_a_move_out_of_turn_with_a_refusal(fake_discord):
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    channel = fake_discord.channel("lama")
+    async with run_bot(fake_discord, MinimalBot()) as bot:
+        await fake_discord.slash(alice, channel, "lama new")
+        await fake_discord.slash(bob, channel, "lama join")
+        await fake_discord.slash(alice, channel, "lama start")
+        game = bot.tables[channel.id].game
+        waiting = (alice, bob)[1 - game.current_seat]
+        refused = await fake_discord.slash(waiting, channel, "draw")
+        assert refused.ephemeral and refused.content == "⚠️ not_your_turn"
+        assert await fake_discord.autocomplete(waiting, channel, "play", focused="card") == []
+
+
+async def test_the_players_play_whole_games_and_start_the_next(fake_discord):
+    users = [fake_discord.user(name) for name in ("alice", "bob", "carol")]
+    channel = fake_discord.channel("lama")
+    async with run_bot(fake_discord, MinimalBot()):
+        people = People(fake_discord, BARE, Pace())
+        playing = asyncio.create_task(people.game(channel, users))
+        lobbies = 0
+        while lobbies < 8:  # two whole games: new, join, join, start each
+            await asyncio.sleep(0.05)
+            lobbies = sum(1 for s in people.samples if s.kind == "lobby")
+        people.stop.set()
+        await playing
+    moves = [s for s in people.samples if s.kind == "move"]
+    assert len(moves) > 20
+
+
+def test_figures_count_only_what_was_due_inside_the_window():
+    samples = [Sample("move", due, due, due + 0.010) for due in (0.5, 1.0, 1.5, 2.0, 9.0)]
+    figures = summary(samples, (1.0, 3.0), cpu=0.5, rate=None, errors=[])
+    assert figures["interactions_per_s"] == 1.5
+    assert figures["latency"]["all"]["n"] == 3
+    assert figures["bot_cpu_share"] == 0.25
+
+
+def test_the_targets_compare_lamabot_with_the_bare_bot():
+    def run(per_s: float, p99: float) -> dict:
+        return {"interactions_per_s": per_s, "latency": {"all": {"p99_ms": p99}}}
+
+    report = {"lamabot": {"closed": run(300, 900), "open": run(100, 50)},
+              "bare": {"closed": run(500, 400), "open": run(100, 20)}}
+    figures = ratios(report)
+    assert figures["throughput"] == 0.6 and figures["throughput_met"]
+    assert figures["p99_at_offered_load"] == 2.5 and not figures["p99_met"]
