@@ -41,6 +41,7 @@ _PROBLEM_KEYS = {
     Problem.GAME_FINISHED: "error.game_already_over",
     Problem.AMBIGUOUS_GAME: "error.dm_ambiguous",
     Problem.STALE_BUTTON: "error.stale_button",
+    Problem.MOVE_ALREADY_MADE: "error.move_already_made",
     Problem.NOT_SEATED: "error.user_not_in_game",
     Problem.CANNOT_KICK_SELF: "error.cannot_kick_self",
     Problem.NOT_A_PLAYER: "error.rematch_not_a_player",

@@ -244,7 +244,8 @@ class Lama(
     @app_commands.command(name="hand", description="Show your hand again, privately")
     async def hand(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
+        view = await self.service.find_route(
+            interaction.user.id, interaction.channel_id, interaction.guild_id)
         await handler_cog(interaction, "Moves").show_hand(interaction, view.game_id, locale)
 
     @app_commands.command(

@@ -47,7 +47,8 @@ class Moves(commands.Cog):
     async def _move(self, interaction: discord.Interaction, action) -> None:
         """A move from a slash command: answer with the caller's fresh hand, privately."""
         locale = self._locale(interaction)
-        game = self.service.route(interaction.user.id, interaction.channel_id, interaction.guild_id)
+        game = await self.service.find_route(
+            interaction.user.id, interaction.channel_id, interaction.guild_id)
         await self._move_and_answer(interaction, game.game_id, action, locale)
 
     async def _move_and_answer(
@@ -58,7 +59,7 @@ class Moves(commands.Cog):
         becomes their live hand (the renderer learns it from the update, `shown_by`)."""
         update = await self.service.human_move(
             game_id, interaction.user.id, action, round_number=round_number,
-            shown_by=HandAnswer(interaction, on_dm_hand=False),
+            shown_by=HandAnswer(interaction, on_dm_hand=False), interaction_id=interaction.id,
         )
         content = await self._hand_after(update, interaction.user.id, locale)
         if content is None:  # the seat is not theirs any more
@@ -141,6 +142,7 @@ class Moves(commands.Cog):
         update = await self.service.human_move(
             button.game_id, interaction.user.id, _action(button.action),
             round_number=button.round_number, shown_by=HandAnswer(interaction, on_dm_hand=on_dm),
+            interaction_id=interaction.id,
         )
         content = await self._hand_after(update, interaction.user.id, locale)
         if content is None:

@@ -20,6 +20,7 @@ class Problem(StrEnum):
     GAME_FINISHED = "game_finished"
     AMBIGUOUS_GAME = "ambiguous_game"
     STALE_BUTTON = "stale_button"
+    MOVE_ALREADY_MADE = "move_already_made"  # the same interaction arrived twice
     NOT_SEATED = "not_seated"
     CANNOT_KICK_SELF = "cannot_kick_self"
     NOT_A_PLAYER = "not_a_player"  # a rematch is for the players of the game it replays

@@ -122,6 +122,18 @@ class HostedGame:
         hosted.messages = _message_refs(record)
         return hosted
 
+    def refresh(self, record) -> None:
+        """Take the stored row's state in place (another process committed since): the
+        lock, recent events and ratings stay this copy's."""
+        fresh = HostedGame.from_record(record, ai_level=self.options.ai_level)
+        timed_out = {s.index: s.timed_out_round for s in self.seats}
+        for seat in fresh.seats:
+            seat.timed_out_round = timed_out.get(seat.index)
+        self.status, self.seats, self.game, self.seq = (
+            fresh.status, fresh.seats, fresh.game, fresh.seq)
+        self.host_id, self.thread_id, self.options = fresh.host_id, fresh.thread_id, fresh.options
+        self.messages = {**self.messages, **fresh.messages}
+
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)
 

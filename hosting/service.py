@@ -24,6 +24,7 @@ from .clock import Clock
 from .context import Context
 from .hosted import HostedGame
 from .listeners import Listener, Listeners
+from .loader import GameLoader
 from .lobby import Lobby
 from .messages import MessageRefs
 from .options import TIMEOUTS_BEFORE_AI
@@ -55,7 +56,8 @@ class GameService:
         self.listeners = Listeners()
         self.messages = MessageRefs(store)
         context = Context(store, clock, self.registry, self.timers, self.listeners)
-        self.table = Table(context)
+        self.loader = GameLoader(context)  # games another process opened or moved
+        self.table = Table(context, self.loader)
         self.turns = Turns(context, self.table)
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
         self.lobby = Lobby(context, self.table, seeds)
@@ -107,6 +109,15 @@ class GameService:
         return self.registry.active_games_of(user_id, guild_id)
 
     def route(self, user_id: int, channel_id: int | None, guild_id: int | None) -> GameView:
+        return self.registry.route(user_id, channel_id, guild_id)
+
+    async def find_route(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> GameView:
+        """`route`, with the caller's games read from the store first when they are in a
+        DM: another process may host them (every DM reaches shard 0's process)."""
+        if guild_id is None:
+            await self.loader.load_games_of(user_id)
         return self.registry.route(user_id, channel_id, guild_id)
 
     def observation(self, game_id: int, user_id: int) -> Observation:
@@ -215,10 +226,11 @@ class GameService:
 
     async def human_move(
         self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None,
-        shown_by: object | None = None,
+        shown_by: object | None = None, interaction_id: int | None = None,
     ) -> GameUpdate:
         return await self.table.human_move(
-            game_id, user_id, action, round_number=round_number, shown_by=shown_by
+            game_id, user_id, action, round_number=round_number, shown_by=shown_by,
+            interaction_id=interaction_id,
         )
 
     # ----------------------------------------------------------------- timers

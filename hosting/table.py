@@ -19,20 +19,24 @@ from store import Actor, FinishedGame
 from .context import Context
 from .errors import HostingError, Problem
 from .hosted import HostedGame
+from .loader import GameLoader, MovedElsewhere
 from .registry import seat_of
 from .results import final_results, stored_result
 from .views import GameUpdate, Notice, NoticeKind, SeatRating, Status
 
 log = logging.getLogger(__name__)
 
+COMMIT_ATTEMPTS = 50  # each failed attempt means another process moved this game meanwhile
+
 
 class Table:
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, loader: GameLoader | None = None) -> None:
         self._store = context.store
         self._registry = context.registry
         self._timers = context.timers
         self._listeners = context.listeners
         self._now = context.now
+        self._loader = loader or GameLoader(context)
 
     # ---------------------------------------------------------------- humans
 
@@ -58,21 +62,44 @@ class Table:
 
     async def human_move(
         self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None,
-        shown_by: object | None = None,
+        shown_by: object | None = None, interaction_id: int | None = None,
     ) -> GameUpdate:
         """A seated human's move; `round_number` comes from a button, to spot stale ones;
-        `shown_by` travels in the update to its listeners."""
+        `shown_by` travels in the update to its listeners; `interaction_id` makes the same
+        interaction delivered twice one move."""
+        await self._loader.hosted(game_id)  # a game another process opened
         hosted = self._running_for_button(game_id, round_number)
         async with hosted.lock:
-            hosted = self._running_for_button(game_id, round_number)
-            seat = seat_of(hosted, user_id)
-            if round_number is not None and round_number != hosted.running_game.round_number:
-                raise HostingError(Problem.STALE_BUTTON)
-            update = await self.apply(hosted, seat.index, action, actor=Actor.HUMAN)
+            update = await self._human_move_locked(
+                hosted, user_id, action, round_number, interaction_id)
             update = replace(update, shown_by=shown_by)
-            seat.timeouts_in_a_row = 0
         await self._listeners.publish(update)
         return update
+
+    async def _human_move_locked(
+        self, hosted: HostedGame, user_id: int, action: Action, round_number: int | None,
+        interaction_id: int | None,
+    ) -> GameUpdate:
+        """The move on this copy of the game. A copy another process moved past is reloaded
+        and the move tried again on the stored state: when the commit finds it behind, or
+        once when this copy would refuse the move."""
+        for attempt in range(COMMIT_ATTEMPTS):
+            try:
+                hosted = self._running_for_button(hosted.id, round_number)
+                seat = seat_of(hosted, user_id)
+                if round_number is not None and round_number != hosted.running_game.round_number:
+                    raise HostingError(Problem.STALE_BUTTON)
+                update = await self.apply(hosted, seat.index, action, actor=Actor.HUMAN,
+                                          interaction_id=interaction_id)
+                seat.timeouts_in_a_row = 0
+                return update
+            except MovedElsewhere:
+                continue  # reloaded: try on the stored state
+            except (HostingError, IllegalAction):
+                if attempt > 0 or not await self._loader.is_behind(hosted):
+                    raise
+                await self._loader.reload(hosted)
+        raise RuntimeError(f"game {hosted.id} moved on {COMMIT_ATTEMPTS} times during one move")
 
     def button_observation(self, game_id: int, user_id: int, round_number: int) -> Observation:
         """A seat's private view for a button that asks before it moves (Quit): a button of
@@ -103,8 +130,10 @@ class Table:
         *,
         actor: Actor,
         notices: Iterable[Notice] = (),
+        interaction_id: int | None = None,
     ) -> GameUpdate:
-        """Apply one action under the game's lock and commit it. Raises on illegal moves.
+        """Apply one action under the game's lock and commit it. Raises on illegal moves,
+        and MovedElsewhere (this copy reloaded) when another process committed first.
 
         The action is applied to a draft of the game, which replaces the live game only once
         it is committed: whoever looks meanwhile (a view, autocomplete) sees committed state.
@@ -113,17 +142,19 @@ class Table:
         round_number = game.round_number
         events = game.apply(seat_index, action)  # raises IllegalAction, changing nothing
         finished = await self._finished_record(game, hosted, events) if game.is_over else None
-        await self._store.games.commit_move(
-            hosted.id,
-            hosted.seq + 1,
-            seat_index,
-            action_to_dict(action),
-            actor,
-            game_to_dict(game),
-            self._now(),
-            round_number=round_number,
-            finished=finished,
-        )
+        async with self._loader.reloading(hosted):
+            await self._store.games.commit_move(
+                hosted.id,
+                hosted.seq + 1,
+                seat_index,
+                action_to_dict(action),
+                actor,
+                game_to_dict(game),
+                self._now(),
+                round_number=round_number,
+                finished=finished,
+                interaction_id=interaction_id,
+            )
         hosted.game = game
         hosted.seq += 1
         hosted.recent.extend(events)

@@ -20,6 +20,7 @@ from store import Actor
 from . import options as limits
 from .context import Context
 from .hosted import HostedGame, Seat
+from .loader import MovedElsewhere
 from .table import Table
 from .timers import Timer, TimerKind
 from .views import GameUpdate, Notice, NoticeKind, Status
@@ -69,7 +70,10 @@ class Turns:
         if hosted is None or hosted.status is not Status.RUNNING:
             return
         async with hosted.lock:
-            update = await self._fire_locked(hosted, timer)
+            try:
+                update = await self._fire_locked(hosted, timer)
+            except MovedElsewhere:  # another process moved first; reloaded and re-armed
+                return
         if update is not None:
             await self._listeners.publish(update)
 

@@ -58,6 +58,17 @@ class SeqConflict(StoreError):
         )
 
 
+class InteractionAlreadyApplied(StoreError):
+    """This interaction's move is already in the move log (delivered twice, or to two
+    processes): it is never applied again."""
+
+    def __init__(self, game_id: int, seq: int, interaction_id: int) -> None:
+        self.game_id = game_id
+        self.seq = seq
+        self.interaction_id = interaction_id
+        super().__init__(f"interaction {interaction_id} is move {seq} of game {game_id}")
+
+
 class AlreadySeated(StoreError):
     def __init__(self, game_id: int, user_id: int) -> None:
         self.game_id = game_id

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from store.db import Database
 from store.errors import (
     ChannelHasActiveGame,
+    InteractionAlreadyApplied,
     LobbyFull,
     SeatNotFound,
     SeqConflict,
@@ -171,25 +172,32 @@ class GameStore:
         *,
         round_number: int,
         finished: FinishedGame | None = None,
+        interaction_id: int | None = None,
     ) -> Move:
         """Append move `expected_seq` and save the state it led to, in one transaction.
 
         `expected_seq` must be the game's last_seq + 1, else SeqConflict (someone committed
-        first; reload). A timer move counts towards the seat's timeouts_in_a_row, a human move
-        resets it. `finished` ends the game: status finished, finished_games and
-        game_results written.
+        first; reload). A move of an `interaction_id` already in the log raises
+        InteractionAlreadyApplied instead (the same interaction delivered twice). A timer move
+        counts towards the seat's timeouts_in_a_row, a human move resets it. `finished` ends
+        the game: status finished, finished_games and game_results written.
         Any failure rolls back all of it.
         """
         action_json, state_json = dumps(action), dumps(new_state)
         async with self._db.transaction() as tx:
+            if interaction_id is not None:
+                done = await tx.fetchone(
+                    "SELECT game_id, seq FROM moves WHERE interaction_id = ?", (interaction_id,))
+                if done is not None:
+                    raise InteractionAlreadyApplied(done["game_id"], done["seq"], interaction_id)
             game = await check_status(tx, game_id, GameStatus.RUNNING)
             if expected_seq != game["last_seq"] + 1:
                 raise SeqConflict(game_id, expected_seq, game["last_seq"] + 1)
             await tx.execute(
                 "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, expected_seq, round_number, seat, action_json, Actor(actor).value,
-                 now),
+                 now, interaction_id),
             )
             await tx.execute(
                 "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ? WHERE id = ?",
@@ -221,6 +229,22 @@ class GameStore:
         async with self._db.read() as tx:
             games = await games_where(tx, "g.id = ?", (game_id,))
         return games[0] if games else None
+
+    async def version(self, game_id: int) -> tuple[GameStatus, int] | None:
+        """A game's status and last_seq as stored now (another process may have moved it)."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
+        return None if row is None else (GameStatus(row["status"]), row["last_seq"])
+
+    async def active_game_ids_of(self, user_id: int) -> list[int]:
+        """The lobbies and running games where this user holds a seat, whichever process
+        hosts them."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.user_id = ? AND s.has_left = 0 AND g.status IN ('lobby', 'running') "
+                "ORDER BY g.id", (user_id,))
+        return [row["id"] for row in rows]
 
     async def unfinished_games(self) -> list[Game]:
         """Every lobby and running game, for restoring them after a restart."""

@@ -13,6 +13,7 @@ from store import (
     FinishedGame,
     GameStatus,
     GameStore,
+    InteractionAlreadyApplied,
     LobbyFull,
     MessageRef,
     NewSeat,
@@ -195,6 +196,37 @@ async def test_a_stale_expected_seq_raises_and_changes_nothing(games):
     assert caught.value.next_seq == 2
     assert len(await games.list_moves(game.id)) == 1
     assert (await games.get_game(game.id)).state == {"after": 1}
+
+
+async def test_one_interaction_is_one_move_even_when_delivered_twice(games):
+    game = await running(games)
+    await games.commit_move(game.id, 1, 0, {"draw": 1}, Actor.HUMAN, {"after": 1}, T0,
+                            round_number=1, interaction_id=555)
+    with pytest.raises(InteractionAlreadyApplied) as caught:  # computed from the new state
+        await games.commit_move(game.id, 2, 0, {"draw": 1}, Actor.HUMAN, {"after": 2}, T0,
+                                round_number=1, interaction_id=555)
+    assert (caught.value.game_id, caught.value.seq) == (game.id, 1)
+    assert [m.seq for m in await games.list_moves(game.id)] == [1]
+    await games.commit_move(game.id, 2, 1, {"draw": 1}, Actor.HUMAN, {"after": 2}, T0,
+                            round_number=1, interaction_id=556)  # another interaction moves
+    assert (await games.get_game(game.id)).last_seq == 2
+
+
+async def test_moves_without_an_interaction_are_never_duplicates(games):
+    game = await running(games)
+    for seq in (1, 2):
+        await move(games, game.id, seq, actor=Actor.AI)
+    assert [m.seq for m in await games.list_moves(game.id)] == [1, 2]
+
+
+async def test_the_stored_version_and_a_players_active_games_are_read_from_the_database(games):
+    game = await running(games)
+    await lobby(games, channel=CHANNEL + 1, seats=[NewSeat.human(GUEST, "Guest")])
+    await move(games, game.id, 1)
+    assert await games.version(game.id) == (GameStatus.RUNNING, 1)
+    assert await games.version(game.id + 99) is None
+    assert await games.active_game_ids_of(GUEST) == [game.id, game.id + 1]
+    assert await games.active_game_ids_of(HOST) == [game.id]
 
 
 async def test_moves_are_refused_before_the_game_starts(games):

@@ -1,0 +1,101 @@
+"""Games another process may have changed: the stored row is the truth, memory a cache.
+
+Several processes may share one database (issue 16): a DM button reaches shard 0's process
+whichever process hosts the game's server, and any of them may commit a move. Each commit
+checks the game's version (`last_seq`, compare-and-set in the store), so a process whose copy
+is behind learns it at the latest when it commits; it then reloads the row and tries again.
+A process that holds no copy loads the game when a move or a DM command names it.
+
+On one process with SQLite nothing else writes, the copies never fall behind and these paths
+stay idle; the version check still guards every commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from store import GameStatus, InteractionAlreadyApplied, SeqConflict, WrongGameStatus
+
+from .context import Context
+from .errors import HostingError, Problem
+from .hosted import HostedGame
+from .views import Status
+
+log = logging.getLogger(__name__)
+
+
+class MovedElsewhere(Exception):
+    """Another process committed to this game first; the copy has been reloaded."""
+
+
+class GameLoader:
+    def __init__(self, context: Context) -> None:
+        self._store = context.store
+        self._registry = context.registry
+        self._timers = context.timers
+
+    async def hosted(self, game_id: int) -> HostedGame | None:
+        """This process's copy of a game, loaded from the store if it holds none (an active
+        game another process opened). Finished games are not loaded: their buttons are stale."""
+        hosted = self._registry.find(game_id)
+        if hosted is not None:
+            return hosted
+        record = await self._store.games.get_game(game_id)
+        if record is None or record.status not in (GameStatus.LOBBY, GameStatus.RUNNING):
+            return None
+        hosted = self._registry.find(game_id)  # loaded by another task meanwhile
+        if hosted is None:
+            hosted = HostedGame.from_record(record)
+            self._registry.register(hosted)
+            if hosted.status is Status.RUNNING:
+                self._timers.arm(hosted, turn_started_at=record.updated_at)
+        return hosted
+
+    async def is_behind(self, hosted: HostedGame) -> bool:
+        """Whether another process committed to this game since this copy was made."""
+        stored = await self._store.games.version(hosted.id)
+        return stored is not None and (stored[1] != hosted.seq
+                                       or stored[0].value != hosted.status.value)
+
+    async def reload(self, hosted: HostedGame) -> None:
+        """Bring this copy up to the stored row, in place (its lock stays the one held)."""
+        record = await self._store.games.get_game(hosted.id)
+        if record is None:
+            return
+        log.info("game %s changed elsewhere: move %s here, %s stored", hosted.id, hosted.seq,
+                 record.last_seq)
+        hosted.refresh(record)
+        if hosted.is_active:
+            self._registry.register(hosted)
+            self._timers.arm(hosted, turn_started_at=record.updated_at)
+        else:
+            self._timers.clear(hosted.id)
+            self._registry.retire(hosted)
+
+    @asynccontextmanager
+    async def reloading(self, hosted: HostedGame) -> AsyncIterator[None]:
+        """Around a commit: if the stored game moved on (another process committed, ended or
+        cancelled it), reload this copy and raise MovedElsewhere; if this interaction's move
+        is already stored, reload and refuse it as made."""
+        try:
+            yield
+        except (SeqConflict, WrongGameStatus):
+            await self.reload(hosted)
+            raise MovedElsewhere(hosted.id) from None
+        except InteractionAlreadyApplied:
+            await self.reload(hosted)
+            raise HostingError(Problem.MOVE_ALREADY_MADE) from None
+
+    async def load_games_of(self, user_id: int) -> None:
+        """Every active game this user sits in, wherever it was opened, and none that ended
+        elsewhere: a DM command must find a game whose server another process runs."""
+        stored = await self._store.games.active_game_ids_of(user_id)
+        for view in self._registry.active_games_of(user_id):
+            hosted = self._registry.find(view.game_id)
+            if view.game_id not in stored and hosted is not None:
+                async with hosted.lock:
+                    await self.reload(hosted)  # it ended, or they left, in another process
+        for game_id in stored:
+            await self.hosted(game_id)

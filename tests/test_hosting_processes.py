@@ -1,0 +1,145 @@
+"""Several processes on one database (issue 16 point 2): two GameServices, each with a Store
+of its own on the same database file, stand for two bot processes. Either may apply any move:
+the game row's version is the truth, each copy in memory a cache reloaded when behind, and the
+same interaction delivered to both is one move."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
+from lama import DRAW, QUIT, Game, IllegalAction, Reason, action_from_dict, game_to_dict
+from store import Store
+
+GUILD, CHANNEL = 1000, 10
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+@pytest.fixture
+async def stores(tmp_path):
+    """Two connections to one database, as two processes have."""
+    first = await Store.open(tmp_path / "lama.sqlite3")
+    second = await Store.open(tmp_path / "lama.sqlite3")
+    yield first, second
+    await second.close()
+    await first.close()
+
+
+@pytest.fixture
+def services(stores):
+    clock = FakeClock()
+    return tuple(GameService(store, clock, seed_source=lambda: 7) for store in stores)
+
+
+async def started(service: GameService, *players: int) -> int:
+    options = GameOptions(turn_timeout=600, ai_delay=1)
+    game_id = (await service.open_lobby(GUILD, CHANNEL, players[0], "host", options)).view.game_id
+    for user in players[1:]:
+        await service.join(game_id, user, f"user{user}")
+    await service.start(game_id, players[0])
+    return game_id
+
+
+def on_turn(service: GameService, game_id: int) -> int:
+    view = service.view(game_id)
+    return view.seats[view.current_seat].user_id
+
+
+async def stored_log(store: Store, game_id: int) -> list[int]:
+    return [m.seq for m in await store.games.list_moves(game_id)]
+
+
+async def test_a_process_that_never_held_the_game_applies_a_move_to_it(services, stores) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    player = on_turn(here, game_id)
+    update = await elsewhere.human_move(game_id, player, DRAW)
+    assert update.view.move_count == 1 and elsewhere.view(game_id).move_count == 1
+    assert await stored_log(stores[0], game_id) == [1]
+
+
+async def test_a_copy_behind_the_stored_game_reloads_instead_of_refusing(services, stores) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    first = on_turn(here, game_id)
+    await elsewhere.human_move(game_id, first, DRAW)  # `here` still shows `first` on turn
+    second = on_turn(elsewhere, game_id)
+    assert second != first and on_turn(here, game_id) == first
+    update = await here.human_move(game_id, second, DRAW)
+    assert update.view.move_count == 2 and on_turn(here, game_id) == first
+    assert await stored_log(stores[0], game_id) == [1, 2]
+
+
+async def test_a_move_its_stale_copy_allowed_is_refused_once_the_commit_reloads(
+    services, stores
+) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    first = on_turn(here, game_id)
+    await elsewhere.human_move(game_id, first, DRAW)
+    with pytest.raises(IllegalAction) as refused:  # `here` thought it was still their turn
+        await here.human_move(game_id, first, DRAW)
+    assert refused.value.reason is Reason.NOT_YOUR_TURN
+    assert await stored_log(stores[0], game_id) == [1]
+
+
+async def test_the_same_interaction_through_two_processes_is_one_move(services, stores) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    await elsewhere.find_route(ALICE, None, None)  # a DM command loaded the game there
+    player = on_turn(here, game_id)
+    await here.human_move(game_id, player, DRAW, interaction_id=4242)
+    with pytest.raises(HostingError) as refused:  # delivered again, to the other process
+        await elsewhere.human_move(game_id, player, DRAW, interaction_id=4242)
+    assert refused.value.problem is Problem.MOVE_ALREADY_MADE
+    assert await stored_log(stores[0], game_id) == [1]
+    assert elsewhere.view(game_id).move_count == 1  # and that copy caught up
+
+
+async def test_a_dm_command_finds_a_game_another_process_opened(services) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    with pytest.raises(HostingError):
+        elsewhere.route(BOB, None, None)  # memory alone does not know it
+    assert (await elsewhere.find_route(BOB, None, None)).game_id == game_id
+
+
+async def test_a_game_that_ended_elsewhere_is_no_longer_found_by_dm(services) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    await elsewhere.find_route(BOB, None, None)
+    for _ in range(200):  # both quit every round until someone reaches the target
+        if here.view(game_id).status is not Status.RUNNING:
+            break
+        await here.human_move(game_id, on_turn(here, game_id), QUIT)
+    assert here.view(game_id).status is Status.FINISHED
+    with pytest.raises(HostingError) as refused:
+        await elsewhere.find_route(BOB, None, None)
+    assert refused.value.problem is Problem.NO_GAME_HERE
+
+
+async def test_fifty_moves_sent_at_once_through_two_processes(services, stores) -> None:
+    """Versions stay contiguous, and exactly the legal moves are applied: the stored log
+    replays from the seed to the stored state."""
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB, CAROL)
+    rng = random.Random(16)
+    sends = [(rng.choice(services), rng.choice((ALICE, BOB, CAROL)), rng.choice((DRAW, QUIT)))
+             for _ in range(50)]
+    outcomes = await asyncio.gather(
+        *(service.human_move(game_id, user, action, interaction_id=1000 + n)
+          for n, (service, user, action) in enumerate(sends)),
+        return_exceptions=True)
+    applied = [o for o in outcomes if not isinstance(o, BaseException)]
+    refused = [o for o in outcomes if isinstance(o, BaseException)]
+    assert all(isinstance(o, HostingError | IllegalAction) for o in refused), refused
+    moves = await stores[0].games.list_moves(game_id)
+    assert [m.seq for m in moves] == list(range(1, len(applied) + 1)) and applied
+    record = await stores[1].games.get_game(game_id)
+    replay = Game.new(record.variant, len(record.seats), record.seed, target=record.target)
+    for move in moves:
+        replay.apply(move.seat, action_from_dict(move.action))  # raises if it was illegal
+    assert game_to_dict(replay) == record.state and record.last_seq == len(moves)
