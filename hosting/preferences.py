@@ -9,7 +9,9 @@ client's locale, already as text):
 English is the fallback for anything we do not speak (`i18n.resolve_locale`).
 
 Server settings are read from the store once per server per process and cached; user choices
-likewise, once per user. Writes go to the store first, then to the cache.
+likewise, once per user. Writes go to the store first, then to the cache. Another process
+sharing the database may change them (issue 16): a cached entry is read again once it is
+`CACHE_TTL_S` old, so a change made elsewhere shows here within that time.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .views import GameOptions
 
+CACHE_TTL_S = 30.0  # a cached setting older than this is read from the store again
+
 
 class Preferences:
     def __init__(self, store: Store, clock: Clock) -> None:
@@ -31,17 +35,31 @@ class Preferences:
         self._chosen_loaded: set[int] = set()  # users whose choice was read from the store
         self._last_seen: dict[int, str] = {}  # user -> locale of their last interaction
         self._turn_dms: dict[int, bool] = {}  # user -> wants turn DMs (/lama notify)
+        self._read_at: dict[tuple[str, int], float] = {}  # (what, id) -> when it was cached
+
+    def _fresh(self, what: str, key: int) -> bool:
+        """Whether a cached entry is young enough to trust; an old one is dropped."""
+        read_at = self._read_at.get((what, key))
+        if read_at is not None and self._clock.now() - read_at < CACHE_TTL_S:
+            return True
+        self._read_at.pop((what, key), None)
+        return False
+
+    def _cached(self, what: str, key: int) -> None:
+        self._read_at[(what, key)] = self._clock.now()
 
     # --------------------------------------------------------------- servers
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        if guild_id not in self._settings:
+        if guild_id not in self._settings or not self._fresh("guild", guild_id):
             self._settings[guild_id] = await self._store.settings.get_settings(guild_id)
+            self._cached("guild", guild_id)
         return self._settings[guild_id]
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         await self._store.settings.save_settings(settings, now=int(self._clock.now()))
         self._settings[settings.guild_id] = settings
+        self._cached("guild", settings.guild_id)
 
     def forget_cached_settings(self, guild_id: int | None = None) -> None:
         """Read the server's (every server's) settings from the store again next time."""
@@ -88,18 +106,23 @@ class Preferences:
 
     async def load_user_choice(self, user_id: int) -> str | None:
         """The user's own language choice, read from the store once per user per process."""
-        if user_id not in self._chosen_loaded:
+        if user_id not in self._chosen_loaded or not self._fresh("choice", user_id):
+            self._chosen_loaded.discard(user_id)
             locale = await self._store.settings.get_user_locale(user_id)
             if user_id not in self._chosen_loaded:  # a /lama language meanwhile wins
                 self._chosen_loaded.add(user_id)
+                self._cached("choice", user_id)
                 if locale:
                     self._chosen[user_id] = locale
+                else:
+                    self._chosen.pop(user_id, None)
         return self._chosen.get(user_id)
 
     async def set_user_choice(self, user_id: int, locale: str | None) -> None:
         """Store a user's language choice (None: follow their client's) and cache it."""
         await self._store.settings.set_user_locale(user_id, locale, now=int(self._clock.now()))
         self._chosen_loaded.add(user_id)
+        self._cached("choice", user_id)
         if locale:
             self._chosen[user_id] = locale
         else:
@@ -113,13 +136,15 @@ class Preferences:
 
     async def load_turn_dms(self, user_id: int) -> bool:
         """Whether the user wants a DM when it is their turn (`/lama notify`), read once."""
-        if user_id not in self._turn_dms:
+        if user_id not in self._turn_dms or not self._fresh("turn_dms", user_id):
             self._turn_dms[user_id] = await self._store.settings.get_turn_dms(user_id)
+            self._cached("turn_dms", user_id)
         return self._turn_dms[user_id]
 
     async def set_turn_dms(self, user_id: int, on: bool) -> None:
         await self._store.settings.set_turn_dms(user_id, on, now=int(self._clock.now()))
         self._turn_dms[user_id] = on
+        self._cached("turn_dms", user_id)
 
     def reader_locale(self, user_id: int, client_locale: str) -> str:
         """An answer's language: the user's choice, else their client's; the client's is

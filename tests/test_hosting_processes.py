@@ -10,9 +10,18 @@ import random
 
 import pytest
 
-from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
+from hosting import (
+    FakeClock,
+    GameOptions,
+    GameService,
+    HostingError,
+    Preferences,
+    Problem,
+    Status,
+)
+from hosting.preferences import CACHE_TTL_S
 from lama import DRAW, QUIT, Game, IllegalAction, Reason, action_from_dict, game_to_dict
-from store import Store
+from store import GuildSettings, Store
 
 GUILD, CHANNEL = 1000, 10
 ALICE, BOB, CAROL = 1, 2, 3
@@ -124,7 +133,7 @@ async def test_a_game_that_ended_elsewhere_is_no_longer_found_by_dm(services) ->
 async def test_fifty_moves_sent_at_once_through_two_processes(services, stores) -> None:
     """Versions stay contiguous, and exactly the legal moves are applied: the stored log
     replays from the seed to the stored state."""
-    here, elsewhere = services
+    here = services[0]
     game_id = await started(here, ALICE, BOB, CAROL)
     rng = random.Random(16)
     sends = [(rng.choice(services), rng.choice((ALICE, BOB, CAROL)), rng.choice((DRAW, QUIT)))
@@ -143,3 +152,23 @@ async def test_fifty_moves_sent_at_once_through_two_processes(services, stores) 
     for move in moves:
         replay.apply(move.seat, action_from_dict(move.action))  # raises if it was illegal
     assert game_to_dict(replay) == record.state and record.last_seq == len(moves)
+
+
+async def test_settings_changed_by_another_process_show_here_within_the_cache_time(
+    stores,
+) -> None:
+    clock = FakeClock()
+    here, elsewhere = (Preferences(store, clock) for store in stores)
+    assert (await here.guild_settings(GUILD)).locale is None
+    assert await here.load_user_choice(ALICE) is None and await here.load_turn_dms(ALICE)
+    await elsewhere.save_guild_settings(GuildSettings(GUILD, locale="cs"))
+    await elsewhere.set_user_choice(ALICE, "es")
+    await elsewhere.set_turn_dms(ALICE, False)
+    clock.advance(CACHE_TTL_S / 2)
+    assert (await here.guild_settings(GUILD)).locale is None  # cached: no read per message
+    clock.advance(CACHE_TTL_S / 2)
+    assert (await here.guild_settings(GUILD)).locale == "cs"
+    assert await here.load_user_choice(ALICE) == "es" and not await here.load_turn_dms(ALICE)
+    await elsewhere.set_user_choice(ALICE, None)  # and back to following their client
+    clock.advance(CACHE_TTL_S)
+    assert await here.load_user_choice(ALICE) is None
