@@ -143,6 +143,7 @@ class Renderer:
         work.actor = update.actor_seat
         if update.actor_seat is not None or update.notices:
             work.table = True
+            work.answered.clear()  # a hand an earlier answer showed is out of date now
         if isinstance(update.shown_by, HandAnswer):
             seat = view.seat_of(update.shown_by.interaction.user.id)
             if seat is not None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from bot import LamaBot, Settings
 from cogs.components import HAND_ITEMS
+from hosting import Status
+from store import GuildSettings
 from tests.e2e_support import (
     Unchanged,
     enabled_hand_buttons,
@@ -11,7 +14,9 @@ from tests.e2e_support import (
     on_turn,
     open_game,
     refused,
+    wait_until,
 )
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 
 async def two_humans(fake, bot):
@@ -73,3 +78,40 @@ async def test_a_button_whose_cog_is_gone_still_gets_an_answer(
     [logged] = bot_errors
     assert "the Moves cog is not loaded" in str(logged.exc_info[1])
     bot_errors.clear()
+
+
+async def test_a_player_pressing_against_instant_ais_gets_a_live_hand_each_time_their_turn_returns(
+    fake_discord, tmp_path, bot_errors
+) -> None:
+    """The hand a press answered is out of date once the AIs have moved after it. When the
+    REST budget is short (Discord's real 5 s channel window) and their moves reach the renderer
+    together with the press, the player still gets their turn ping (it used to be skipped as
+    'already shown', and the game waited for the turn timer)."""
+    fake = fake_discord
+    player, channel = fake.user("alice"), fake.channel("lama")
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
+                        render_delay=0)
+    bot = LamaBot(settings, guild_ready_timeout=0.05)
+    async with run_bot(fake, bot, sync_commands=False):
+        await bot.service.save_guild_settings(
+            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+        await fake.slash(player, channel, "lama new", ai_seats=3, target=10)
+        await fake.slash(player, channel, "lama start")
+        game_id = bot.service.game_in_channel(channel.id).game_id
+        def live_hand():
+            hands = hand_messages(fake, player, game_id)
+            return hands[-1] if hands and enabled_hand_buttons(hands[-1]) else None
+
+        for _ in range(150):  # presses as they become possible, none waiting for the renderer
+            if bot.service.view(game_id).status is not Status.RUNNING:
+                return
+            try:
+                await wait_until(lambda: live_hand() is not None or
+                                 bot.service.view(game_id).status is not Status.RUNNING)
+            except TimeoutError:
+                raise AssertionError("the player is on turn but has no live hand") from None
+            if (hand := live_hand()) is not None:
+                live = enabled_hand_buttons(hand)
+                cards = [c for c in live if c.rsplit(":", 1)[1] not in ("draw", "quit", "back")]
+                await fake.click(player, hand, (cards or live)[0])
+    raise AssertionError("the game did not end")
