@@ -34,6 +34,7 @@ def repeats(tables, met) -> int:
     return sum(met.get(p, 0) for t in tables for p in pairs_of(t))
 
 
+@settings(deadline=None)  # a timing limit is a benchmark's job, not a test's
 @given(fields(), sizes)
 def test_every_entrant_is_seated_exactly_once_per_round(field, table_size):
     entries, met = field
@@ -41,6 +42,7 @@ def test_every_entrant_is_seated_exactly_once_per_round(field, table_size):
     assert sorted(seated) == sorted(entries)
 
 
+@settings(deadline=None)  # a timing limit is a benchmark's job, not a test's
 @given(fields(), sizes)
 def test_tables_stay_within_the_size_and_ai_seats_fill_short_ones(field, table_size):
     entries, met = field
@@ -135,6 +137,7 @@ def test_a_complete_tie_shares_a_rank_and_keeps_sign_up_order():
     assert [(r.entry, r.rank) for r in rows][:2] == [(2, 1), (1, 1)]
 
 
+@settings(deadline=None)  # a timing limit is a benchmark's job, not a test's
 @given(fields(), sizes, st.data())
 def test_every_table_gets_a_host_when_there_are_enough(field, table_size, data):
     entries, met = field
