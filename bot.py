@@ -207,7 +207,9 @@ class LamaBot(commands.AutoShardedBot):
         self.service.add_listener(self.renderer.on_update)
         # after the renderer: a table's end is shown before the next table opens
         self.service.add_listener(self.tournaments.on_game_update)
-        self.tournaments.add_listener(TournamentAnnouncer(self).on_update)
+        announcer = TournamentAnnouncer(self)
+        self.tournaments.add_listener(announcer.on_update)
+        self.tournaments.set_table_places(announcer.open_table_thread)  # a thread per table
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)

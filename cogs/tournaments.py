@@ -1,5 +1,6 @@
 """/lama tournament …: Swiss tournaments as a mixin of the /lama GroupCog, their sign-up
-buttons, and the announcements (round seatings, final standings) in the tournament's channel.
+buttons, the announcements (round seatings, final standings) in the tournament's channel, and
+a thread of that channel for each table, where its players are welcomed.
 
 Everything a tournament does comes from hosting.tournament.TournamentService; this file only
 asks it and shows what it says. The sign-up buttons are DynamicItems naming the tournament, so
@@ -19,11 +20,13 @@ from discord.utils import MISSING
 from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
 from hosting.tournament import TournamentEvent, TournamentUpdate
-from store.tournaments import Tournament, TournamentStatus
+from store.tournaments import TableRecord, Tournament, TournamentStatus
 
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES
+from .scheduler import Priority
 from .text import t, variant_name
+from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
 
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
@@ -95,7 +98,7 @@ def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
     return embed
 
 
-def round_embed(update: TournamentUpdate, locale: str) -> discord.Embed:
+def round_embed(update: TournamentUpdate, locale: str, *, in_threads: bool) -> discord.Embed:
     tournament = update.tournament
     embed = discord.Embed(
         title=t("tournament.round", locale, name=tournament.name, round=tournament.round,
@@ -107,7 +110,8 @@ def round_embed(update: TournamentUpdate, locale: str) -> discord.Embed:
         if table.ai_seats:
             line += " · " + t("tournament.ai_seats", locale, count=table.ai_seats)
         lines.append(line)
-    lines += ["", t("tournament.one_table_at_a_time", locale)]
+    where = "tournament.tables_at_once" if in_threads else "tournament.tables_in_channel"
+    lines += ["", t(where, locale)]
     embed.description = "\n".join(lines)
     return embed
 
@@ -218,14 +222,39 @@ class TournamentCommands(_CogMixin):
 
 
 class TournamentAnnouncer:
-    """Turns TournamentUpdates into Discord messages in the tournament's channel."""
+    """Turns TournamentUpdates into Discord messages: sign-ups, round seatings and the final
+    standings in the tournament's channel, each table's welcome in its own thread. Every call
+    takes a slot in the process's REST budget, as the renderer's do."""
 
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
 
+    def _slot(self, channel_id: int | None, kind: str = "create"):
+        return self.bot.renderer.budget.slot(Priority.TABLE, channel_id, kind)
+
+    async def open_table_thread(self, tournament: Tournament, table: TableRecord) -> int | None:
+        """hosting.tournament.TablePlaces: a public thread of the tournament's channel for
+        one table; None where the bot may not start one (the table plays in the channel)."""
+        name = t("tournament.thread_name", self.bot.public_locale_of(tournament.guild_id),
+                 name=tournament.name, round=table.round, table=table.table_no)
+        try:
+            async with self._slot(None):
+                data = await self.bot.http.start_thread_without_message(
+                    tournament.channel_id, name=name[:NAME_LIMIT],
+                    auto_archive_duration=ARCHIVE_AFTER_MINUTES,
+                    type=discord.ChannelType.public_thread.value)
+        except discord.HTTPException as error:
+            log.warning("tournament %s table %s plays in the channel: no thread (%s)",
+                        tournament.id, table.table_no, error)
+            return None
+        return int(data["id"])
+
     async def on_update(self, update: TournamentUpdate) -> None:
         tournament = update.tournament
         locale = self.bot.public_locale_of(tournament.guild_id)
+        if update.event is TournamentEvent.TABLE_OPENED:
+            await self._welcome(update, locale)
+            return
         channel = cast(discord.abc.Messageable,
                        self.bot.get_channel(tournament.channel_id)
                        or await self.bot.fetch_channel(tournament.channel_id))
@@ -233,21 +262,53 @@ class TournamentAnnouncer:
         if closes or update.event is TournamentEvent.FINISHED:  # "Under way", then "Finished"
             await self._edit_signup(channel, tournament, locale)
         if update.event is TournamentEvent.ROUND_SEATED:
-            await channel.send(embed=round_embed(update, locale),
-                               allowed_mentions=discord.AllowedMentions(users=True))
+            embed = round_embed(update, locale, in_threads=_may_start_threads(channel))
+            await self._send(channel, embed=embed,
+                             allowed_mentions=discord.AllowedMentions(users=True))
         elif update.event is TournamentEvent.FINISHED:
-            await channel.send(embed=standings_embed(tournament, update.standings, locale,
-                                                     final=True),
-                               allowed_mentions=discord.AllowedMentions.none())
+            await self._send(channel, embed=standings_embed(tournament, update.standings, locale,
+                                                            final=True),
+                             allowed_mentions=discord.AllowedMentions.none())
         elif update.event is TournamentEvent.CANCELLED:
-            await channel.send(t("tournament.cancelled", locale, name=tournament.name))
+            await self._send(channel, content=t("tournament.cancelled", locale,
+                                                name=tournament.name))
+
+    async def _welcome(self, update: TournamentUpdate, locale: str) -> None:
+        """The table's players mentioned in its thread (which adds them to it), and who an AI
+        stands in for."""
+        tournament, (table,) = update.tournament, update.tables
+        if update.channel_id is None or update.channel_id == tournament.channel_id:
+            return  # a table in the tournament's channel: the round's post named its players
+        lines = [t("tournament.table_opened", locale, name=tournament.name, round=table.round,
+                   table=table.table_no, players=_names(tournament, table.entries))]
+        lines += [t("tournament.stand_in", locale, mention=f"<@{user}>")
+                  for user in update.stand_ins]
+        thread = self.bot.get_partial_messageable(update.channel_id)
+        await self._send(thread, content="\n".join(lines),
+                         allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def _send(self, channel, **content) -> None:
+        try:
+            async with self._slot(channel.id):
+                await channel.send(**content)
+        except discord.HTTPException as error:
+            log.warning("could not post in channel %s: %s", channel.id, error)
 
     async def _edit_signup(self, channel, tournament: Tournament, locale: str) -> None:
         if tournament.signup_message_id is None:
             return
         message = channel.get_partial_message(tournament.signup_message_id)
         try:
-            await message.edit(embed=signup_embed(tournament, locale),
-                               view=signup_view(tournament, locale))
+            async with self._slot(channel.id, "edit"):
+                await message.edit(embed=signup_embed(tournament, locale),
+                                   view=signup_view(tournament, locale))
         except discord.HTTPException:
             log.warning("could not update the sign-up message of tournament %s", tournament.id)
+
+
+def _may_start_threads(channel) -> bool:
+    """Whether the tables will get threads (else they play in the channel)."""
+    me = getattr(getattr(channel, "guild", None), "me", None)
+    if me is None or not isinstance(channel, discord.TextChannel):
+        return True  # not knowable here: the threads are tried
+    return channel.permissions_for(me).create_public_threads

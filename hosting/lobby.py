@@ -6,10 +6,11 @@ and the game's own lock; every change is stored before it is told.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lama import Game, RoundStarted, game_to_dict
 from store import ChannelHasActiveGame
+from store.tournaments import TableKey
 
 from . import options as limits
 from .context import Context
@@ -62,6 +63,27 @@ class Lobby:
             hosted = await self._create(guild_id, channel_id, host_id, seats, options)
         return await self._changed(hosted)
 
+    async def open_table(
+        self, guild_id: int, channel_id: int, entrants: Sequence[Seat], options: GameOptions,
+        *, thread_id: int | None, table: TableKey,
+    ) -> tuple[int, tuple[int, ...]]:
+        """A tournament table's game, seated at once (no lobby to show; `start` it next).
+
+        An entrant seated in another game of this server gets an AI standing in: a table
+        never waits for one player. Returns the game and the users stood in for."""
+        host_id = next(s.user_id for s in entrants if s.user_id is not None)
+        async with self._registry.seating(guild_id):
+            seats, absent = [], []
+            for seat in entrants:
+                if seat.user_id is not None and self._registry.active_games_of(
+                        seat.user_id, guild_id):
+                    absent.append(seat.user_id)
+                    seat = Seat(seat.index, ai_name(seat.index), None, "normal")
+                seats.append(seat)
+            hosted = await self._create(guild_id, channel_id, host_id, seats, options,
+                                        thread_id=thread_id, table=table)
+        return hosted.id, tuple(absent)
+
     async def _create(
         self,
         guild_id: int,
@@ -71,6 +93,8 @@ class Lobby:
         options: GameOptions,
         *,
         rematch_of: int | None = None,
+        thread_id: int | None = None,
+        table: TableKey | None = None,
     ) -> HostedGame:
         """Store and register a lobby; the caller holds the server's seating lock."""
         _check_channel_free(self._registry.in_channel(channel_id))
@@ -86,6 +110,8 @@ class Lobby:
                 now=self._now(),
                 seats=[s.new_seat() for s in seats],
                 rematch_of=rematch_of,
+                thread_id=thread_id,
+                table=table,
             )
         except ChannelHasActiveGame as error:
             raise HostingError(Problem.GAME_EXISTS) from error

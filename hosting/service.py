@@ -14,15 +14,16 @@ Nothing is announced that is not committed; listeners hear every committed chang
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lama import Card, Observation
 from lama.actions import Action
 from store import GuildSettings, Store
+from store.tournaments import TableKey
 
 from .clock import Clock
 from .context import Context
-from .hosted import HostedGame
+from .hosted import HostedGame, Seat
 from .listeners import Listener, Listeners
 from .loader import GameLoader
 from .lobby import Lobby
@@ -173,6 +174,13 @@ class GameService:
         ai_seats: int = 0,
     ) -> GameUpdate:
         return await self.lobby.open(guild_id, channel_id, host_id, host_name, options, ai_seats)
+
+    async def open_table(
+        self, guild_id: int, channel_id: int, entrants: Sequence[Seat], options: GameOptions,
+        *, thread_id: int | None, table: TableKey,
+    ) -> tuple[int, tuple[int, ...]]:
+        return await self.lobby.open_table(guild_id, channel_id, entrants, options,
+                                           thread_id=thread_id, table=table)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameUpdate:
         return await self.lobby.join(game_id, user_id, name)

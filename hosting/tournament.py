@@ -1,9 +1,12 @@
 """Swiss tournaments, hosted: sign-ups, seating each round by the standings, each table an
 ordinary hosted game, and the final standings. No Discord and no SQL.
 
-Tables of one round are played one after another in the tournament's channel (a channel holds
-one game at a time). What happens next is always derived from what is stored (the tables and
-their games' results), so `advance` after a restart carries on exactly where the bot stopped.
+A round's tables are played at the same time, each in a place of its own: the interface
+opens one (a thread of the tournament's channel) for each table, and the table's game is
+bound to it, seated and started at once. Where no such place can be made, tables fall back to
+the tournament's channel and play there one after another. What happens next is always
+derived from what is stored (the tables and their games' results), so `advance` after a
+restart carries on exactly where the bot stopped.
 """
 
 from __future__ import annotations
@@ -16,16 +19,22 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from store import Store
-from store.tournaments import Entry, TableOutcome, TableRecord, Tournament, TournamentConflict
+from store.tournaments import (
+    TableKey,
+    TableOutcome,
+    TableRecord,
+    Tournament,
+    TournamentConflict,
+)
 from store.tournaments import TournamentStatus as TStatus
 
 from . import options as limits
 from .clock import Clock
 from .errors import HostingError, Problem
-from .hosted import ai_name
+from .hosted import Seat, ai_name
 from .service import GameService
 from .swiss import Pair, Standing, TableResult, pairs_of, seat_round, standings
-from .views import GameUpdate, Status
+from .views import GameUpdate, GameView, Status
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +57,20 @@ class TournamentUpdate:
     tournament: Tournament
     standings: tuple[Standing, ...] = ()
     tables: tuple[TableRecord, ...] = ()  # ROUND_SEATED: the round; TABLE_OPENED: the table
+    channel_id: int | None = None  # TABLE_OPENED: where the table's game shows itself
+    stand_ins: tuple[int, ...] = ()  # TABLE_OPENED: entrants busy elsewhere, an AI plays
 
 
 TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
+TablePlaces = Callable[[Tournament, TableRecord], Awaitable[int | None]]
+"""Opens a table's own place (a thread of the tournament's channel) and returns its channel
+id; None where none can be made (the table then plays in the tournament's channel)."""
 
 
 def table_results(tournament: Tournament, outcomes: list[TableOutcome]) -> list[TableResult]:
-    """Finished tables as Swiss results: an entrant who left ranks last; a cancelled table
-    counts for nobody."""
+    """Finished tables as Swiss results: an entrant who left, or whose seat an AI played as
+    they were busy in another game, ranks last; a cancelled table counts for nobody."""
+    humans = {e.entry for e in tournament.entries if e.user_id is not None}
     results = []
     for outcome in outcomes:
         if outcome.status != Status.FINISHED.value:
@@ -63,8 +78,9 @@ def table_results(tournament: Tournament, outcomes: list[TableOutcome]) -> list[
         seats = len(outcome.table.entries) + outcome.table.ai_seats
         places, scores = {}, {}
         for seat, entry in enumerate(outcome.table.entries):
-            left = outcome.left.get(seat, False)
-            places[entry] = seats if left else outcome.places[seat]
+            absent = outcome.left.get(seat, False) or (
+                entry in humans and outcome.ai.get(seat, False))
+            places[entry] = seats if absent else outcome.places[seat]
             scores[entry] = outcome.scores[seat]
         results.append(TableResult(seats, places, scores))
     return results
@@ -78,6 +94,11 @@ class TournamentService:
         self._listeners: list[TournamentListener] = []
         self._locks: dict[int, asyncio.Lock] = {}
         self._pending: set[asyncio.Task[None]] = set()
+        self._places: TablePlaces | None = None
+
+    def set_table_places(self, places: TablePlaces) -> None:
+        """Who opens each table's own place (the composition root sets the interface's)."""
+        self._places = places
 
     def _now(self) -> int:
         return int(self._clock.now())
@@ -178,8 +199,6 @@ class TournamentService:
         if tournament.status is not TStatus.SIGNUP:
             raise HostingError(Problem.TOURNAMENT_STARTED)
         _check_field(tournament)
-        if self._games.game_in_channel(tournament.channel_id) is not None:
-            raise HostingError(Problem.GAME_EXISTS)
         return tournament
 
     async def start(self, tournament_id: int, actor_id: int, *, is_admin: bool) -> Tournament:
@@ -227,12 +246,18 @@ class TournamentService:
         The next table opens in a task of its own: the move that ended a table is answered
         first, not after a lobby, its seats and a start.
         """
-        if update.view.status in (Status.FINISHED, Status.CANCELLED):
-            tournament_id = await self._store.tournaments.tournament_of_game(update.view.game_id)
-            if tournament_id is not None:
-                task = asyncio.create_task(self._advance_logged(tournament_id))
-                self._pending.add(task)
-                task.add_done_callback(self._pending.discard)
+        view = update.view
+        if view.status not in (Status.FINISHED, Status.CANCELLED):
+            return
+        tournament_id = await self._store.tournaments.tournament_of_game(view.game_id)
+        if tournament_id is None:  # a casual game: its channel may be a table's fallback place
+            here = await self._store.tournaments.latest_in_channel(view.channel_id)
+            if here is None or here.status is not TStatus.RUNNING:
+                return
+            tournament_id = here.id
+        task = asyncio.create_task(self._advance_logged(tournament_id))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def _advance_logged(self, tournament_id: int) -> None:
         try:
@@ -246,29 +271,36 @@ class TournamentService:
             await asyncio.gather(*list(self._pending))
 
     async def advance(self, tournament_id: int) -> None:
-        """Do the next thing the stored state calls for: open the next table's game, seat the
-        next round, or finish. Nothing while a table is being played."""
+        """Do the next thing the stored state calls for: open the round's tables, seat the
+        next round, or finish. Nothing more while a table is being played."""
         async with self._lock(tournament_id):
             tournament = await self.get(tournament_id)
             if tournament.status is not TStatus.RUNNING:
                 return
             outcomes = await self._store.tournaments.outcomes(tournament_id)
             current = [o for o in outcomes if o.table.round == tournament.round]
-            if any(o.status in (Status.LOBBY.value, Status.RUNNING.value) for o in current):
-                playing = next(o for o in current if o.status in ("lobby", "running"))
-                if playing.status == Status.LOBBY.value:  # stopped while seating: finish it
-                    await self._fill_and_start(tournament, playing.table)
-                return
-            waiting = [o.table for o in current if o.table.game_id is None]
-            if waiting:
-                await self._open_table(tournament, waiting[0])
+            if await self._play_round(tournament, current):
                 return
             if tournament.round < tournament.rounds:
                 await self._seat_round(tournament, outcomes)
             else:
                 await self._finish(tournament, outcomes)
                 return
-        await self.advance(tournament_id)  # the new round's first table
+        await self.advance(tournament_id)  # the new round's tables
+
+    async def _play_round(self, tournament: Tournament, current: list[TableOutcome]) -> bool:
+        """Open every table of the round that has no game yet, all at once; True while any
+        table is still to be played."""
+        playing = False
+        for outcome in current:
+            table = outcome.table
+            if table.game_id is None:
+                await self._open_table(tournament, table)
+            elif outcome.status == Status.LOBBY.value:  # stopped between seating and start
+                await self._start_table(tournament, table, self._games.view(table.game_id))
+            playing |= table.game_id is None or outcome.status in (
+                Status.LOBBY.value, Status.RUNNING.value)
+        return playing
 
     async def _finish(self, tournament: Tournament, outcomes: list[TableOutcome]) -> None:
         await self._store.tournaments.finish(tournament.id, TStatus.FINISHED, now=self._now())
@@ -279,44 +311,34 @@ class TournamentService:
             standings=tuple(final)))
 
     async def _open_table(self, tournament: Tournament, table: TableRecord) -> None:
-        by_entry = {e.entry: e for e in tournament.entries}
-        host = by_entry[table.entries[0]]
-        assert host.user_id is not None  # seating puts a human first at every table
+        """The table's game in its own place, seated and started; in the tournament's
+        channel only once that is free (the fallback plays tables one after another)."""
+        thread_id = await self._places(tournament, table) if self._places else None
+        channel_id = thread_id or tournament.channel_id
+        if thread_id is None and self._games.game_in_channel(channel_id) is not None:
+            return  # the game there ends, and on_game_update comes back
         defaults = await self._games.guild_defaults(tournament.guild_id)
-        options = replace(defaults, variant=tournament.variant)
-        update = await self._games.open_lobby(
-            tournament.guild_id, tournament.channel_id, host.user_id, host.display_name, options)
-        await self._store.tournaments.set_table_game(
-            tournament.id, table.round, table.table_no, update.view.game_id)
-        await self._fill_and_start(tournament, replace(table, game_id=update.view.game_id))
-
-    async def _fill_and_start(self, tournament: Tournament, table: TableRecord) -> None:
-        """Seat the table's entrants in order (an absent human's seat goes to an AI), fill it
-        with AI seats, and start its game."""
-        assert table.game_id is not None
         by_entry = {e.entry: e for e in tournament.entries}
-        view = self._games.view(table.game_id)
-        host = view.seats[0].user_id
-        assert host is not None
-        for entry in [by_entry[e] for e in table.entries][len(view.seats):]:
-            await self._seat(table.game_id, host, entry)
-        view = self._games.view(table.game_id)
-        for _ in range(len(table.entries) + table.ai_seats - len(view.seats)):
-            await self._games.add_ai(table.game_id, host, "normal", is_admin=True)
-        await self._games.start(table.game_id, host, is_admin=True)
-        await self._publish(TournamentUpdate(TournamentEvent.TABLE_OPENED, tournament,
-                                             tables=(table,)))
+        entrants = [by_entry[e] for e in table.entries]
+        seats = [Seat(i, e.display_name if e.user_id else ai_name(i), e.user_id, e.ai_level)
+                 for i, e in enumerate(entrants)]
+        seats += [Seat(i, ai_name(i), None, "normal")
+                  for i in range(len(seats), len(seats) + table.ai_seats)]
+        game_id, stand_ins = await self._games.open_table(
+            tournament.guild_id, channel_id, seats, replace(defaults, variant=tournament.variant),
+            thread_id=thread_id, table=TableKey(tournament.id, table.round, table.table_no))
+        if stand_ins:
+            log.info("tournament %s table %s: AIs stand in for %s (seated elsewhere)",
+                     tournament.id, table.table_no, stand_ins)
+        await self._start_table(tournament, replace(table, game_id=game_id),
+                                self._games.view(game_id), stand_ins)
 
-    async def _seat(self, game_id: int, host: int, entry: Entry) -> None:
-        if entry.user_id is None:
-            await self._games.add_ai(game_id, host, entry.ai_level, is_admin=True)
-            return
-        try:
-            await self._games.join(game_id, entry.user_id, entry.display_name)
-        except HostingError as error:  # seated at another game: an AI sits in for them
-            log.info("tournament entrant %s not seated (%s): an AI sits in", entry.user_id,
-                     error.problem)
-            await self._games.add_ai(game_id, host, "normal", is_admin=True)
+    async def _start_table(self, tournament: Tournament, table: TableRecord, view: GameView,
+                           stand_ins: tuple[int, ...] = ()) -> None:
+        await self._games.start(view.game_id, view.host_id, is_admin=True)
+        await self._publish(TournamentUpdate(
+            TournamentEvent.TABLE_OPENED, tournament, tables=(table,),
+            channel_id=view.channel_id, stand_ins=stand_ins))
 
 
 def _require_organiser(tournament: Tournament, actor_id: int, is_admin: bool) -> None:

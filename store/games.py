@@ -40,6 +40,7 @@ from store.records import (
     NewSeat,
     Seat,
 )
+from store.tournaments import TableKey, link_table_game
 
 
 class GameStore:
@@ -65,9 +66,13 @@ class GameStore:
         now: int,
         seats: Sequence[NewSeat] = (),
         rematch_of: int | None = None,
+        thread_id: int | None = None,
+        table: TableKey | None = None,
     ) -> Game:
         """A new lobby with `seats` (e.g. the host and requested AIs) in that order;
-        `rematch_of` names the finished game a rematch replays.
+        `rematch_of` names the finished game a rematch replays; `thread_id` the thread it
+        shows itself in; `table` the tournament table it is played as (linked in the same
+        transaction, so a table never loses its game to a crash).
 
         Raises ChannelHasActiveGame (with the existing game's id) if the channel is busy.
         """
@@ -79,13 +84,15 @@ class GameStore:
                 raise ChannelHasActiveGame(channel_id, existing["id"])
             game_id = await tx.insert(
                 "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
-                "turn_timeout_s, ai_delay_s, status, created_at, updated_at, rematch_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                "turn_timeout_s, ai_delay_s, status, created_at, updated_at, rematch_of, "
+                "thread_id) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
                 (guild_id, channel_id, host_user_id, variant, target, turn_timeout_s,
-                 ai_delay_s, now, now, rematch_of),
+                 ai_delay_s, now, now, rematch_of, thread_id),
             )
             for index, new in enumerate(seats):
                 await insert_seat(tx, game_id, index, new, now)
+            if table is not None:
+                await link_table_game(tx, table, game_id)
             return await load_game(tx, game_id)
 
     async def add_seat(

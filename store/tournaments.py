@@ -57,6 +57,24 @@ class TableOutcome:
     places: dict[int, int]  # seat -> place
     scores: dict[int, int]  # seat -> final score
     left: dict[int, bool]  # seat -> its human left mid-game (an AI finished for them)
+    ai: dict[int, bool]  # seat -> an AI played it from the start (for an entrant: a stand-in)
+
+
+@dataclass(frozen=True, slots=True)
+class TableKey:
+    """A tournament table, as the game played at it names it."""
+
+    tournament_id: int
+    round: int
+    table_no: int
+
+
+async def link_table_game(tx: Transaction, table: TableKey, game_id: int) -> None:
+    """The game a table is played as (in the transaction that creates the game)."""
+    await tx.execute(
+        "UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
+        "AND table_no = ? AND game_id IS NULL",
+        (game_id, table.tournament_id, table.round, table.table_no))
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,15 +234,6 @@ class TournamentStore:
         assert loaded is not None
         return loaded
 
-    async def set_table_game(
-        self, tournament_id: int, round_number: int, table_no: int, game_id: int
-    ) -> None:
-        async with self._db.transaction() as tx:
-            await tx.execute(
-                "UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
-                "AND table_no = ? AND game_id IS NULL",
-                (game_id, tournament_id, round_number, table_no))
-
     async def finish(self, tournament_id: int, status: TournamentStatus, *, now: int) -> None:
         async with self._db.transaction() as tx:
             await _require(tx, tournament_id, TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
@@ -245,7 +254,7 @@ class TournamentStore:
                 "LEFT JOIN games g ON g.id = t.game_id WHERE t.tournament_id = ? "
                 "ORDER BY t.round, t.table_no", (tournament_id,))
             results = await tx.fetchall(
-                "SELECT r.game_id, r.seat, r.place, r.final_score, r.left_game "
+                "SELECT r.game_id, r.seat, r.place, r.final_score, r.left_game, r.is_ai "
                 "FROM game_results r "
                 "JOIN tournament_tables t ON t.game_id = r.game_id WHERE t.tournament_id = ?",
                 (tournament_id,))
@@ -259,5 +268,6 @@ class TournamentStore:
                 _table(row), row["game_status"],
                 {r["seat"]: r["place"] for r in seats},
                 {r["seat"]: r["final_score"] for r in seats},
-                {r["seat"]: bool(r["left_game"]) for r in seats}))
+                {r["seat"]: bool(r["left_game"]) for r in seats},
+                {r["seat"]: bool(r["is_ai"]) for r in seats}))
         return outcomes

@@ -1,17 +1,26 @@
-"""A Swiss tournament end to end on the loopback Discord: sign-ups by button, three rounds of
-8 entrants (5 humans, 3 AIs) at tables of 4, the bot restarted in the middle of round 2, and
-the final standings announced in the channel."""
+"""Swiss tournaments end to end on the loopback Discord.
+
+A round's tables play at the same time, each in a thread of its own where commands reach
+that table's game (also after a restart); and a 3-round tournament of 8 entrants (5 humans,
+3 AIs) played by hand-message buttons reaches its final standings although the real bot.py
+process is killed with SIGKILL in the middle of round 2."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
+import asyncio
+import sys
+from pathlib import Path
 
 from bot import LamaBot, Settings
 from hosting import Status
+from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
 from tests.e2e_support import on_turn, refused, settle, wait_until
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot, run_bot_process
+from tests.test_e2e_restart import enabled_buttons, newest_hand, wait_disconnected
+
+REPO = Path(__file__).resolve().parents[1]
+QUICK = {"ai_delay_s": 0.0, "target": 10, "turn_timeout_s": 3600}
 
 
 def signup_message(channel):
@@ -19,89 +28,180 @@ def signup_message(channel):
                 if any(c.startswith("lama:tn:") for c in m.custom_ids))
 
 
-def table_running(bot, channel) -> bool:
-    view = bot.service.game_in_channel(channel.id)
-    return view is not None and view.status is Status.RUNNING
+def embeds_saying(channel, text: str) -> list[str]:
+    return [m.embed_text for m in channel.messages if text in m.embed_text]
 
 
-async def play_table(fake, bot, channel, rng) -> int:
-    """The channel's current table, played to its end by its humans (by slash command)."""
-    await wait_until(lambda: table_running(bot, channel), timeout=20)
-    view = bot.service.game_in_channel(channel.id)
-    assert view is not None and view.status is Status.RUNNING
-    game_id = view.game_id
-    await settle(bot, game_id)
-    for _ in range(600):
-        if bot.service.view(game_id).status is not Status.RUNNING:
-            return game_id
-        user, obs = on_turn(fake, bot, game_id)
-        if obs.legal_plays and rng.random() < 0.7:
-            result = await fake.slash(user, channel, "play", card=obs.legal_plays[0].code)
-        else:
-            result = await fake.slash(user, channel, "quit")
-        assert result.ephemeral, result.text
-        await settle(bot, game_id)
-    raise AssertionError("the table did not finish")
+async def sign_up(fake, channel, organiser, humans, *, ais: int, rounds: int) -> None:
+    """`organiser` opens the Spring Cup; `humans` join by button, the organiser adds AIs."""
+    opened = await fake.slash(organiser, channel, "lama tournament new", name="Spring Cup",
+                              rounds=rounds, table_size=4)
+    assert not opened.ephemeral and "Spring Cup" in opened.message.embed_text
+    for user in humans:
+        joined = await fake.click(user, signup_message(channel), "Join")
+        assert joined.refused is None
+    for _ in range(ais):
+        await fake.click(organiser, signup_message(channel), "Add AI")
 
 
-async def test_a_three_round_tournament_survives_a_restart_in_round_two(
+async def round_games(bot, tournament_id: int, number: int) -> list[int]:
+    """The games of round `number`, once every one of its tables is open."""
+    async def opened() -> list[int | None]:
+        outcomes = await bot.store.tournaments.outcomes(tournament_id)
+        return [o.table.game_id for o in outcomes if o.table.round == number]
+
+    for _ in range(400):
+        games = await opened()
+        if games and None not in games:
+            return [g for g in games if g is not None]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"round {number}'s tables did not open")
+
+
+async def test_a_rounds_tables_play_at_once_each_in_a_thread_of_its_own(
     fake_discord, tmp_path, bot_errors
 ):
     fake = fake_discord
     channel = fake.channel("lama")
-    organiser, *others = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
-    others += fake.add_users(1)
-    humans = [organiser, *others]
+    humans = [fake.user(n) for n in ("alice", "bob", "carol", "dave")] + fake.add_users(2)
     settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
                         render_delay=0)
-    rng = random.Random(15)
-
     bot = LamaBot(settings, guild_ready_timeout=0.05)
     async with run_bot(fake, bot, sync_commands=False):
-        current = await bot.preferences.guild_settings(fake.guild.id)
-        await bot.preferences.save_guild_settings(replace(current, ai_delay_s=0.0, target=10))
-        opened = await fake.slash(organiser, channel, "lama tournament new", name="Spring Cup",
-                                  rounds=3, table_size=4)
-        assert not opened.ephemeral and "Spring Cup" in opened.message.embed_text
-        for user in humans:
-            joined = await fake.click(user, signup_message(channel), "Join")
-            assert joined.refused is None
-        twice = await fake.click(others[0], signup_message(channel), "Join")
-        refused(twice, "already signed up")
-        not_yours = await fake.click(others[0], signup_message(channel), "Start")
-        refused(not_yours, "Only the organiser")
-        for _ in range(3):
-            await fake.click(organiser, signup_message(channel), "Add AI")
-        assert "8 entrants" in signup_message(channel).embed_text
-        started = await fake.click(organiser, signup_message(channel), "Start")
+        await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
+        await sign_up(fake, channel, humans[0], humans, ais=2, rounds=2)
+        started = await fake.click(humans[0], signup_message(channel), "Start")
         assert started.refused is None
-        await wait_until(lambda: table_running(bot, channel), timeout=20)
         tournament = await bot.tournaments.in_channel(channel.id)
-        assert tournament is not None and tournament.status is TournamentStatus.RUNNING
-        for _ in range(3):  # round 1's two tables, then round 2's first; round 2's second opens
-            await play_table(fake, bot, channel, rng)
-        await wait_until(lambda: table_running(bot, channel), timeout=20)
-        running = bot.service.game_in_channel(channel.id)
-        assert running is not None and (await bot.tournaments.get(tournament.id)).round == 2
-        user, _ = on_turn(fake, bot, running.game_id)
-        await fake.slash(user, channel, "quit")  # a move, then the bot goes down mid-game
+        games = await round_games(bot, tournament.id, 1)
+        for game_id in games:
+            await settle(bot, game_id)
+        views = [bot.service.view(g) for g in games]
+        assert len(views) == 2 and all(v.status is Status.RUNNING for v in views)  # at once
+        threads = [fake.channels[v.channel_id] for v in views]
+        assert all(th.thread is not None and th.thread.parent is channel for th in threads)
+        assert threads[0].name == "Spring Cup · round 1 · table 1"
+        assert bot.service.game_in_channel(channel.id) is None  # no lobby, no game here
+        assert not [m for m in fake.public_messages(channel) if m.custom_ids and
+                    not any(c.startswith("lama:tn:") for c in m.custom_ids)]
+        assert embeds_saying(channel, "each in a thread of its own")
+        for view, thread in zip(views, threads, strict=True):
+            welcome = fake.public_messages(thread)[0].text
+            assert "round 1, table" in welcome
+            assert all(f"<@{s.user_id}>" in welcome for s in view.seats if s.user_id)
+            assert any(m.custom_ids for m in fake.public_messages(thread))  # its table
+        for game_id, other, thread in ((games[0], games[1], threads[0]),
+                                       (games[1], games[0], threads[1])):
+            before = bot.service.view(other).move_count
+            user, _ = on_turn(fake, bot, game_id)
+            moved = await fake.slash(user, thread, "quit")
+            assert moved.ephemeral and bot.service.view(game_id).move_count >= 1
+            assert bot.service.view(other).move_count == before  # only its own game
+            await settle(bot, game_id)
+        refused(await fake.slash(humans[0], channel, "quit"), "no LAMA game in this channel")
 
     bot = LamaBot(settings, guild_ready_timeout=0.05)  # same database, a fresh process
     async with run_bot(fake, bot, sync_commands=False):
-        assert bot.service.game_in_channel(channel.id).game_id == running.game_id
-        for _ in range(3):  # round 2's tables, then round 3's two
-            await play_table(fake, bot, channel, rng)
-        await wait_until(lambda: any("Spring Cup: final standings" in m.embed_text
-                                     for m in channel.messages), timeout=20)
-        final = await bot.tournaments.get(tournament.id)
-        assert final.status is TournamentStatus.FINISHED
-        signup = next(m for m in channel.messages if m.id == final.signup_message_id)
-        assert "Finished." in signup.embed_text and not signup.buttons
-        announced = next(m.embed_text for m in reversed(channel.messages)
-                         if "Spring Cup: final standings" in m.embed_text)
-        assert all(f"<@{u.id}>" in announced for u in humans)
-        assert announced.count("3 games") == 8
+        for game_id, thread in zip(games, threads, strict=True):
+            await settle(bot, game_id)
+            before = bot.service.view(game_id).move_count
+            user, _ = on_turn(fake, bot, game_id)
+            moved = await fake.slash(user, thread, "quit")
+            assert moved.ephemeral and bot.service.view(game_id).move_count > before
+
+
+async def press_every_live_hand(fake, users) -> int:
+    """Each user with a live hand plays its first card, else quits the round; moves made."""
+    moves = 0
+    for user in users:
+        message = newest_hand(fake, user)
+        buttons = [b for b in enabled_buttons(message)
+                   if b.custom_id.startswith("lama:h:") and not b.custom_id.endswith(":draw")]
+        if not buttons:
+            continue
+        cards = [b for b in buttons if not b.custom_id.endswith(":quit")]
+        result = await fake.click(user, message, (cards or buttons)[0].custom_id)
+        moves += result.refused is None  # a hand the next update is about to close: refused
+    return moves
+
+
+def table_thread(fake, channel, user):
+    """The open thread of the user's current table (its welcome message mentions them)."""
+    threads = [c for c in fake.channels.values()
+               if c.thread is not None and c.thread.parent is channel and not c.thread.archived
+               and c.messages and f"<@{user.id}>" in c.messages[0].text]
+    return threads[-1] if threads else None
+
+
+async def quit_by_slash(fake, channel, users) -> None:
+    """What a player does whose hand message never came (a crash between their move and the
+    ping): /quit in their table's thread (refused unless it is their turn)."""
+    for user in users:
+        thread = table_thread(fake, channel, user)
+        if thread is not None:
+            await fake.slash(user, thread, "quit")
+
+
+async def play_until(fake, channel, users, done, timeout: float = 90.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    idle = 0
+    while not done():
+        assert loop.time() < deadline, "the tournament did not get there in time"
+        idle = 0 if await press_every_live_hand(fake, users) else idle + 1
+        if idle == 40:
+            await quit_by_slash(fake, channel, users)
+            idle = 0
+        await asyncio.sleep(0.05)
+
+
+async def test_a_three_round_tournament_reaches_its_standings_despite_a_sigkill_in_round_two(
+    fake_discord, tmp_path
+):
+    fake = fake_discord
+    channel = fake.channel("lama")
+    db_path = tmp_path / "lama.sqlite3"
+    store = await Store.open(db_path)
+    await store.settings.save_settings(GuildSettings(fake.guild.id, **QUICK), now=0)
+    await store.close()
+    env = {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_PATH": str(db_path), "RENDER_DELAY": "0"}
+    args = [sys.executable, "bot.py"]
+    organiser, *others = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
+    humans = [organiser, *others, *fake.add_users(1)]
+
+    async with run_bot_process(fake, args, env=env, cwd=REPO) as process:
+        await sign_up(fake, channel, organiser, humans, ais=3, rounds=3)
+        twice = await fake.click(others[0], signup_message(channel), "Join")
+        refused(twice, "already signed up")
+        refused(await fake.click(others[0], signup_message(channel), "Start"),
+                "Only the organiser")
+        assert "8 entrants" in signup_message(channel).embed_text
+        assert (await fake.click(organiser, signup_message(channel), "Start")).refused is None
+        await play_until(fake, channel, humans, lambda: embeds_saying(channel, "round 2 of 3"))
+        for _ in range(3):  # a few moves into round 2, then the process dies on the spot
+            await wait_until(lambda: any(enabled_buttons(newest_hand(fake, u))
+                                         for u in humans), timeout=20)
+            await press_every_live_hand(fake, humans)
+        process.kill()
+    await wait_disconnected(fake)
+    store = await Store.open(db_path)
+    try:
+        killed = (await store.tournaments.latest_in_channel(channel.id))
+    finally:
+        await store.close()
+    assert killed is not None and killed.round == 2 and killed.status is TournamentStatus.RUNNING
+
+    async with run_bot_process(fake, args, env=env, cwd=REPO):
+        await play_until(fake, channel, humans,
+                         lambda: embeds_saying(channel, "Spring Cup: final standings"))
         standings = await fake.slash(others[0], channel, "lama tournament standings")
-        assert not standings.ephemeral and "final standings" in standings.message.embed_text
-        lines = standings.message.embeds[0]["description"].splitlines()
-        assert len(lines) == 8
+    announced = embeds_saying(channel, "Spring Cup: final standings")[0]
+    assert all(f"<@{u.id}>" in announced for u in humans)
+    assert announced.count("3 games") == 8  # every entrant played every round
+    assert not standings.ephemeral and "final standings" in standings.message.embed_text
+    signup = signup_message_after(channel, killed.signup_message_id)
+    assert "Finished." in signup.embed_text and not signup.buttons
+
+
+def signup_message_after(channel, message_id):
+    return next(m for m in channel.messages if m.id == message_id)

@@ -1,5 +1,7 @@
 """TournamentService over the real store and GameService (fake clock, no Discord): sign-ups,
-refusals, seating, tables played one after another, standings, a restart mid-round."""
+refusals, seating, a round's tables played at once (each in a thread of its own), entrants
+busy elsewhere, tables one after another where no thread can be made, standings, a restart
+mid-round."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 
 from hosting import FakeClock, GameService, HostingError, Preferences, Problem, Status
 from hosting.ratings import RULES
-from hosting.tournament import TournamentEvent, TournamentService
+from hosting.tournament import TournamentEvent, TournamentService, table_results
 from store import Store
 from store.tournaments import TournamentStatus
 
@@ -20,12 +22,29 @@ ORGANISER = 1
 seeds = random.Random(3)
 
 
+class Threads:
+    """The interface's part: a new thread for each table (ids from 9000), or none at all."""
+
+    def __init__(self, *, works: bool = True) -> None:
+        self.works = works
+        self.opened: list[tuple[int, int, int]] = []  # (round, table, thread)
+
+    async def __call__(self, tournament, table) -> int | None:
+        if not self.works:
+            return None
+        thread = 9000 + len(self.opened)
+        self.opened.append((table.round, table.table_no, thread))
+        return thread
+
+
 class World:
-    def __init__(self, store: Store, clock: FakeClock) -> None:
+    def __init__(self, store: Store, clock: FakeClock, threads: Threads | None = None) -> None:
         self.store, self.clock = store, clock
         self.games = GameService(store, clock, preferences=Preferences(store, clock),
                                  seed_source=lambda: seeds.getrandbits(40))
         self.tournaments = TournamentService(store, clock, self.games)
+        self.threads = threads or Threads()
+        self.tournaments.set_table_places(self.threads)
         self.games.add_listener(self.tournaments.on_game_update)
         self.games.add_listener(self.tournaments.on_game_update)
         self.games.add_listener(self.tournaments.on_game_update)
@@ -70,6 +89,23 @@ async def new_tournament(world: World, humans=range(1, 6), ais=3, **kw):
     return t
 
 
+async def round_games(world: World, tournament_id: int) -> list[int]:
+    """The games of the round being played (the next tables open in a task of their own)."""
+    await world.tournaments.settle()
+    tournament = await world.tournaments.get(tournament_id)
+    outcomes = await world.store.tournaments.outcomes(tournament_id)
+    games = [o.table.game_id for o in outcomes if o.table.round == tournament.round]
+    assert None not in games
+    return games
+
+
+async def play_round(world: World, tournament_id: int) -> list[int]:
+    games = await round_games(world, tournament_id)
+    for game_id in games:
+        await play_out(world, game_id)
+    return games
+
+
 async def current_game(world: World) -> int:
     await world.tournaments.settle()  # the next table opens in a task of its own
     view = world.games.game_in_channel(CHANNEL)
@@ -111,18 +147,28 @@ async def test_one_open_tournament_per_channel(world):
     assert refused.value.problem is Problem.TOURNAMENT_EXISTS
 
 
-async def test_a_tournament_plays_its_tables_one_after_another_to_final_standings(world):
+async def test_a_rounds_tables_play_at_the_same_time_each_in_its_own_thread(world):
     t = await new_tournament(world)
     await world.tournaments.start(t.id, ORGANISER, is_admin=False)
-    played = []
-    for _ in range(6):  # 3 rounds of 2 tables
-        game_id = await current_game(world)
-        played.append(game_id)
-        await play_out(world, game_id)
+    games = await round_games(world, t.id)
+    assert len(games) == 2
+    views = [world.games.view(g) for g in games]
+    assert all(v.status is Status.RUNNING for v in views)  # both at once
+    assert [(v.channel_id, v.thread_id) for v in views] == [(9000, 9000), (9001, 9001)]
+    assert [world.games.game_in_channel(th).game_id for th in (9000, 9001)] == games
+    assert world.games.game_in_channel(CHANNEL) is None  # nothing sits in the channel
+    assert [r for r, _, _ in world.threads.opened] == [1, 1]
+
+
+async def test_a_tournament_plays_its_rounds_to_final_standings(world):
+    t = await new_tournament(world)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    for _ in range(3):  # 3 rounds of 2 tables
+        await play_round(world, t.id)
     await world.tournaments.settle()
-    assert world.games.game_in_channel(CHANNEL) is None
     final = await world.tournaments.get(t.id)
     assert final.status is TournamentStatus.FINISHED and final.round == 3
+    assert len(world.threads.opened) == 6
     kinds = [e.event for e in world.events]
     assert kinds.count(TournamentEvent.ROUND_SEATED) == 3
     assert kinds.count(TournamentEvent.TABLE_OPENED) == 6
@@ -131,7 +177,7 @@ async def test_a_tournament_plays_its_tables_one_after_another_to_final_standing
     assert sorted(r.entry for r in rows) == list(range(1, 9))
     assert all(r.games == 3 for r in rows)
     assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
-    # every table seated each entrant once per round, a human hosting
+    # every table seated each entrant once per round, a human first
     outcomes = await world.store.tournaments.outcomes(t.id)
     for number in (1, 2, 3):
         seated = [e for o in outcomes if o.table.round == number for e in o.table.entries]
@@ -139,19 +185,80 @@ async def test_a_tournament_plays_its_tables_one_after_another_to_final_standing
     assert all(o.table.entries[0] <= 5 for o in outcomes)
 
 
+async def test_an_entrant_busy_in_another_game_gets_an_ai_standing_in_and_ranks_last(world):
+    t = await new_tournament(world, ais=3)
+    defaults = await world.games.guild_defaults(GUILD)
+    casual = await world.games.open_lobby(GUILD, 77, 2, "P2", defaults)  # P2 is busy there
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    games = await round_games(world, t.id)
+    assert all(world.games.view(g).status is Status.RUNNING for g in games)  # nothing waits
+    opened = [e for e in world.events if e.event is TournamentEvent.TABLE_OPENED]
+    assert [e.stand_ins for e in opened if e.stand_ins] == [(2,)]  # the interface tells them
+    assert all(s.user_id != 2 for g in games for s in world.games.view(g).seats)
+    assert world.games.view(casual.view.game_id).seat_of(2) is not None  # left alone
+    for game_id in games:
+        await play_out(world, game_id)
+    await world.tournaments.settle()
+    tournament = await world.tournaments.get(t.id)
+    p2 = next(e.entry for e in tournament.entries if e.user_id == 2)
+    outcomes = [o for o in await world.store.tournaments.outcomes(t.id) if o.table.round == 1]
+    result = next(r for r in table_results(tournament, outcomes) if p2 in r.places)
+    assert result.places[p2] == result.seats  # the stand-in's result is not theirs
+
+
+async def test_without_threads_tables_play_in_the_channel_one_after_another(tmp_path):
+    store = await Store.open(tmp_path / "lama.sqlite3", rules=RULES)
+    try:
+        world = World(store, FakeClock(1_800_000_000), Threads(works=False))
+        t = await new_tournament(world, rounds=1)
+        await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+        first = await current_game(world)
+        outcomes = await store.tournaments.outcomes(t.id)
+        assert [o.table.game_id for o in outcomes] == [first, None]  # the second waits
+        await play_out(world, first)
+        second = await current_game(world)
+        assert second != first and world.games.view(second).channel_id == CHANNEL
+        await play_out(world, second)
+        await world.tournaments.settle()
+        assert (await world.tournaments.get(t.id)).status is TournamentStatus.FINISHED
+    finally:
+        await store.close()
+
+
+async def test_a_casual_game_in_the_channel_only_delays_a_table_without_a_thread(tmp_path):
+    store = await Store.open(tmp_path / "lama.sqlite3", rules=RULES)
+    try:
+        world = World(store, FakeClock(1_800_000_000), Threads(works=False))
+        t = await new_tournament(world, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+        casual = await world.games.open_lobby(GUILD, CHANNEL, 50, "Zed",
+                                              await world.games.guild_defaults(GUILD))
+        await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+        await world.tournaments.settle()
+        assert world.games.game_in_channel(CHANNEL).game_id == casual.view.game_id
+        await world.games.cancel(casual.view.game_id, 50, is_admin=False)
+        table = await current_game(world)  # the casual game's end let the table open
+        assert table != casual.view.game_id
+        assert world.games.view(table).status is Status.RUNNING
+    finally:
+        await store.close()
+
+
 async def test_a_restart_mid_round_carries_on_from_the_store(world, tmp_path):
     t = await new_tournament(world)
     await world.tournaments.start(t.id, ORGANISER, is_admin=False)
-    for _ in range(3):  # round 1, and the first table of round 2
-        await play_out(world, await current_game(world))
-    running = await current_game(world)
+    await play_round(world, t.id)
+    games = await round_games(world, t.id)
+    await play_out(world, games[0])  # round 2: one table over, the other being played
     await world.games.flush_message_refs()
     # a new process on the same database
-    restarted = World(world.store, world.clock)
+    restarted = World(world.store, world.clock, world.threads)
     await restarted.games.restore()
     await restarted.tournaments.resume()
-    assert restarted.games.game_in_channel(CHANNEL).game_id == running
-    for _ in range(3):
-        await play_out(restarted, await current_game(restarted))
+    await restarted.tournaments.settle()
+    thread = restarted.games.view(games[1]).thread_id
+    assert restarted.games.game_in_channel(thread).game_id == games[1]  # routed as before
+    assert len(world.threads.opened) == 4  # no table opened twice
+    await play_out(restarted, games[1])
+    await play_round(restarted, t.id)
     await restarted.tournaments.settle()
     assert (await restarted.tournaments.get(t.id)).status is TournamentStatus.FINISHED
