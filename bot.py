@@ -26,6 +26,7 @@ from dotenv import load_dotenv
 
 import cardart
 from cogs.buttons import LamaButton
+from cogs.emojis import CARD_EMOJIS
 from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
@@ -218,6 +219,7 @@ class LamaBot(commands.AutoShardedBot):
         await self.tournaments.resume()  # a table that ended while the bot was away
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
+        await self.learn_card_emojis()
         if self.settings.web_port is not None:
             await self.start_web()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
@@ -225,6 +227,17 @@ class LamaBot(commands.AutoShardedBot):
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")
         )
+
+    async def learn_card_emojis(self) -> None:
+        """The card faces as application emojis, uploaded when missing (cogs/emojis.py).
+        Without them hands show Unicode cards and a picture: a warning, not a stop."""
+        try:
+            uploaded = await CARD_EMOJIS.upload_missing(self)
+        except discord.HTTPException as error:
+            log.warning("no card emojis, hands show pictures instead: %s", error)
+            return
+        if uploaded:
+            log.info("Uploaded %d card faces as application emojis", uploaded)
 
     async def start_web(self) -> None:
         """The read-only web pages, on the bot's own event loop (WEB_PORT). A port that cannot
@@ -259,6 +272,7 @@ class LamaBot(commands.AutoShardedBot):
         await super().close()
         COMMANDS.forget()  # another bot in this process (tests) learns its own
         LamaButton.database = None
+        CARD_EMOJIS.forget()
         if self._opened:
             await self.service.flush_message_refs()  # the ids still waiting to be written
             await self.store.close()

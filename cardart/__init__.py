@@ -11,10 +11,11 @@ in Lato z Komarami), "P" (Party's pink llama). Output is PNG bytes, cached per a
 
 from cardart import tiles
 from cardart.codes import VARIANT_CODES
+from cardart.emoji import emoji_png
 from cardart.layout import cached_hand, cached_table, render_hand, render_table, warm_up
 from cardart.tiles import card_tile
 
 __all__ = [
-    "VARIANT_CODES", "cached_hand", "cached_table", "card_tile", "render_hand", "render_table",
-    "tiles", "warm_up",
+    "VARIANT_CODES", "cached_hand", "cached_table", "card_tile", "emoji_png", "render_hand",
+    "render_table", "tiles", "warm_up",
 ]

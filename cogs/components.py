@@ -16,6 +16,7 @@ from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
 
 from .buttons import LamaButton
+from .emojis import CARD_EMOJIS
 from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t
 
 HAND_ACTIONS = r"[1-6]\+?|L|P|draw|quit|quitok|back"
@@ -97,8 +98,12 @@ GAME_ITEMS = (LobbyButton, RematchButton)  # registered by the Lama cog
 HAND_ITEMS = (HandButton, OldHandButton)  # registered by the Moves cog
 
 
-def _button_emoji(code: str, variant: str) -> str:
-    """One emoji per button (a plus card shows its number; the label says "3+")."""
+def _button_emoji(code: str, variant: str) -> discord.PartialEmoji | str:
+    """One emoji per button: the card's face (an application emoji), or until the faces are
+    known a Unicode one (a plus card shows its number; the label says "3+")."""
+    face = CARD_EMOJIS.emoji(code, variant)
+    if face is not None:
+        return face
     if code == "L" and variant == "komarami":
         return KOMARAMI_EMOJI
     return CARD_EMOJI.get(code) or NUMBER_EMOJI[int(code[0])]

@@ -19,6 +19,7 @@ from .text import (
     card_phrase,
     cards_text,
     choices_text,
+    hand_text,
     move_line,
     seat_name,
     signed,
@@ -231,7 +232,7 @@ def hand_embed(
         + [
             t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
             t("hand.cards", locale, count=len(obs.hand)),
-            cards_text(obs.hand, locale, variant) or "—",
+            hand_text(obs.hand, locale, variant) or "—",
             "",
             t("table.top_card", locale, card=top),
             pile,

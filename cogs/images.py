@@ -5,8 +5,10 @@ logged and left out, and the message goes out without it. Pictures are PNGs from
 (cached per arguments, so an unchanged hand is not drawn twice), attached to the message and
 shown inside its embed with `attachment://<name>`; the attachment's description is its alt text.
 
-- Hand messages (DMs, `/lama hand`, the answer to a move) always carry their hand: when a hand
-  message is edited, the edit replaces the attachment (`attachments=[file]`).
+- Hand messages (DMs, `/lama hand`, the answer to a move) show their cards with the card faces as
+  application emojis (cogs/emojis.py): no picture per move. Only while those are unknown (a
+  refused upload) do they carry a picture of the hand, and then an edit replaces it
+  (`attachments=[file]`).
 - The table (cogs/table_view.py, a Components V2 message) uploads its picture with every
   post and edit: the edit is one rate-limited call either way, the picture is cached per
   (top card, piles), and so it always shows the current top card.
@@ -31,6 +33,7 @@ from hosting.views import GameView, Status
 
 from . import embeds
 from .components import hand_view
+from .emojis import CARD_EMOJIS
 from .text import t
 
 log = logging.getLogger(__name__)
@@ -109,7 +112,8 @@ async def hand_message(
     )
     buttons = None if note else hand_view(view, obs, locale, confirm_quit=confirm_quit)
     content: dict[str, Any] = {"embed": embed, "view": buttons}
-    file = await hand_file(view, obs, locale)
+    # With the card faces as emojis the text shows the cards: no picture to draw and upload.
+    file = None if CARD_EMOJIS.ready else await hand_file(view, obs, locale)
     if file is not None:
         embed.set_image(url=f"attachment://{HAND_FILE}")
         content["attachments" if edit else "files"] = [file]

@@ -13,6 +13,8 @@ import i18n
 from hosting.views import GameView, SeatView
 from lama import events as ev
 
+from .emojis import CARD_EMOJIS
+
 CARD_EMOJI = {"L": "🦙", "P": "🩷"}
 NUMBER_EMOJI = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️⃣", 6: "6️⃣"}
 # The pink token is a blossom, not the pink llama card's heart: one symbol, one meaning.
@@ -44,6 +46,17 @@ def card_label(code: str, locale: str, variant: str) -> str:
 def card_phrase(code: str, locale: str, variant: str) -> i18n.Phrase:
     """A card for a sentence: `{card}` is its label, `{card.acc}` "lamu" / "una llama"."""
     return i18n.card_phrase(code, variant, locale, emoji=card_emoji(code, variant))
+
+
+def hand_text(cards, locale: str, variant: str) -> str:
+    """A hand as its owner sees it: every card's face (an application emoji) and name, or
+    until the faces are known its Unicode label."""
+    labels = []
+    for card in cards:
+        face = CARD_EMOJIS.markup(card.code, variant)
+        name = card_name(card.code, locale, variant)
+        labels.append(f"{face} {name}" if face else card_label(card.code, locale, variant))
+    return ", ".join(labels)
 
 
 def cards_text(cards, locale: str, variant: str) -> str:

@@ -2,8 +2,8 @@
 
 - replies and DMs: the reader's `/lama language` choice, else their Discord client's locale;
 - public messages (lobby, table, summaries): the server's setting, else its preferred locale;
-- hand DMs carry a PNG of the hand; the table message carries a PNG when each round's table
-  is posted.
+- hands show their cards as the card faces (application emojis), each beside its name in the
+  reader's language; the table message carries a PNG when each round's table is posted.
 """
 
 from __future__ import annotations
@@ -56,6 +56,20 @@ def table_title(locale: str, variant: str, round_number: int) -> str:
     return i18n.t("table.title", locale, variant=name, round=round_number)
 
 
+def assert_card_faces(fake, message, locale: str, variant: str = "classic") -> None:
+    """A hand shows its cards as the card faces (the application's emojis) beside their
+    names in the reader's language, and carries no picture."""
+    assert message.attachments == []
+    faces = {e["name"]: int(e["id"]) for e in fake.application_emojis.values()}
+    cards = [b for b in message.buttons if b.custom_id.rsplit(":", 1)[1][0] in "123456LP"]
+    assert cards
+    for button in cards:
+        code = button.custom_id.rsplit(":", 1)[1]
+        assert faces[button.emoji] == button.emoji_id
+        assert button.label.startswith(i18n.card_name(code, variant, locale))
+    assert re.search(r"<:lamacard_\w+:\d+> ", message.embed_text)
+
+
 def assert_png_attached(message, filename: str) -> None:
     assert [a.filename for a in message.attachments] == [filename], message.attachments
     assert message.attachments[0].data.startswith(PNG)
@@ -65,7 +79,7 @@ def assert_png_attached(message, filename: str) -> None:
 # --------------------------------------------------------------------------- replies and DMs
 
 
-async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_a_picture(
+async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_its_card_faces(
     fake_discord, lamabot
 ):
     fake, bot = fake_discord, lamabot
@@ -84,8 +98,7 @@ async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_a_picture
     hand = hand_dms(fake, bob, game_id)[-1]
     assert hand.embeds[0]["title"] == i18n.t("hand.title", "cs", round=1)
     assert i18n.t("action.draw", "cs") in [b.label for b in hand.buttons]
-    assert_png_attached(hand, "hand.png")
-    assert hand.attachments[0].description == i18n.t("hand.image_alt", "cs")
+    assert_card_faces(fake, hand, "cs", "party")
     # Every count is grammatical: the pile and the hand read as the Czech plural rule says.
     pile = re.search(r"Dobírací balíček: (\d+) \w+", hand.embed_text)
     assert pile[0] == i18n.t("table.draw_pile", "cs", count=int(pile[1]))
@@ -94,25 +107,25 @@ async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_a_picture
     alices = hand_dms(fake, alice, game_id)[-1]
     assert alices.embeds[0]["title"] == i18n.t("hand.title", "en", round=1)
 
-    # /lama hand answers in Czech, with the picture too.
+    # /lama hand answers in Czech, with the card faces too.
     again = await fake.slash(bob, channel, "lama hand")
     assert again.ephemeral and again.embeds[0]["title"] == i18n.t("hand.title", "cs", round=1)
-    assert_png_attached(again.message, "hand.png")
+    assert_card_faces(fake, again.message, "cs", "party")
 
 
-async def test_a_move_from_the_hand_buttons_redraws_the_picture(fake_discord, lamabot):
+async def test_a_move_from_the_hand_buttons_redraws_the_hands_card_faces(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     dana = fake.add_user("dana", locale="es-419")
     channel = fake.channel("lama")
     game_id = await start_against_ai(fake, bot, dana, channel, variant="classic")
     hand = hand_dms(fake, dana, game_id)[-1]  # her turn: the newest hand DM
-    before = hand.attachments[0].data
+    before = hand.embed_text.count("<:lamacard_")
     draw = next(b for b in hand.buttons if b.label == i18n.t("action.draw", "es"))
     result = await fake.click(dana, hand, draw.custom_id)
     assert result.response_type == 7  # the hand message itself, edited in the response
     await settle(bot, game_id)
-    assert_png_attached(result.message, "hand.png")
-    assert result.message.attachments[0].data != before  # one more card in the picture
+    assert_card_faces(fake, result.message, "es")
+    assert result.message.embed_text.count("<:lamacard_") == before + 1  # the drawn card
     assert result.message.embeds[0]["title"] == i18n.t("hand.title", "es", round=1)
 
 
@@ -213,7 +226,7 @@ async def test_lama_language_overrides_discord_and_survives_a_restart(
             moved = await fake.slash(carol, channel, "quit")
         titles = {i18n.t("hand.title", "cs", round=r) for r in (1, 2)}
         assert moved.embeds[0]["title"] in titles, moved.text
-        assert_png_attached(moved.message, "hand.png")
+        assert_card_faces(fake, moved.message, "cs")
 
         reset = await fake.slash(carol, channel, "lama language", language="auto")
         assert reset.text == i18n.t("language.reset", "en")

@@ -115,6 +115,8 @@ async def create_interaction_response(fake: FakeDiscord, call: RestCall) -> Any:
                                               f"{record.type}"}]}}))
     problems = (limits.autocomplete_problems(data) if kind == CHOICES
                 else limits.message_problems(data) if kind in (REPLY, UPDATE) else [])
+    if kind in (REPLY, UPDATE):
+        problems += limits.emoji_problems(data, fake.application_emojis)
     if problems:
         prefixed = [type(p)(("data", *p.path), p.message) for p in problems]
         error = DiscordError(400, 50035, "Invalid Form Body",

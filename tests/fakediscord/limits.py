@@ -6,7 +6,7 @@ Each check returns :class:`BodyProblem` values; the server answers them like Dis
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .model import IS_COMPONENTS_V2
@@ -97,6 +97,20 @@ def component_problems(components: list[Any], flags: int) -> Iterator[BodyProble
         style = component.get("style")
         if component.get("type") == _BUTTON and style not in (5, 6) and not custom_id:
             yield BodyProblem((*path, "custom_id"), "A non-link button needs a custom_id.")
+
+
+def emoji_problems(body: Any, known_ids: Mapping[int, Any]) -> list[BodyProblem]:
+    """A component's custom emoji (one with an id) must be one the bot may use: here, one of
+    the application's own emojis (emojis.py)."""
+    if not isinstance(body, dict) or not isinstance(body.get("components"), list):
+        return []
+    problems = []
+    for path, component in _walk_components(body["components"], ("components",)):
+        emoji = component.get("emoji")
+        emoji_id = emoji.get("id") if isinstance(emoji, dict) else None
+        if emoji_id is not None and int(emoji_id) not in known_ids:
+            problems.append(BodyProblem((*path, "emoji", "id"), "Invalid emoji"))
+    return problems
 
 
 def message_problems(body: Any) -> list[BodyProblem]:

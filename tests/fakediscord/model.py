@@ -100,7 +100,8 @@ class Button:
     disabled: bool
     style: int
     url: str | None = None
-    emoji: str | None = None
+    emoji: str | None = None  # a Unicode emoji, or a custom emoji's name
+    emoji_id: int | None = None  # a custom emoji's id (an application emoji)
 
 
 @dataclass
@@ -154,6 +155,7 @@ class FakeMessage:
             Button(
                 c.get("custom_id"), c.get("label"), bool(c.get("disabled")), c.get("style", 1),
                 c.get("url"), (c.get("emoji") or {}).get("name"),
+                int(c["emoji"]["id"]) if (c.get("emoji") or {}).get("id") else None,
             )
             for c in self.walk_components()
             if c.get("type") == 2

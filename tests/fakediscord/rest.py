@@ -190,6 +190,7 @@ async def _answer(
     problems = fake.spec.body_problems(operation, call.body) if fake.validate else []
     if fake.validate and operation.operation_id in MESSAGE_BODIES:
         problems += limits.message_problems(call.body)
+        problems += limits.emoji_problems(call.body, fake.application_emojis)
     if problems:
         fake.record_error("invalid_body", f"{call.route}: {problems}", call)
         body = limits.discord_error_body(problems)

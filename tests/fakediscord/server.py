@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from aiohttp import web
 
-from . import interactions, messages, rest_basic  # noqa: F401  (register REST handlers)
+from . import emojis, interactions, messages, rest_basic  # noqa: F401  (REST handlers)
 from .driver import Driver
 from .gateway import INTENT_GUILDS, Gateway, shard_of
 from .hook import gateway_url_for
@@ -72,6 +72,7 @@ class FakeDiscord(Driver):
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.uploads: dict[int, FakeAttachment] = {}
+        self.application_emojis: dict[int, dict[str, Any]] = {}  # emojis.py
         self.gateway = Gateway(self)
         self.port: int | None = None
         self._runner: web.AppRunner | None = None

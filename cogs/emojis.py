@@ -1,0 +1,96 @@
+"""Card faces as application emojis: each face drawn and uploaded once, then shown as text.
+
+Discord lets an application own emojis (up to 2,000) that it may use in every server and DM.
+At start-up the bot lists its own and uploads the card faces it lacks (`lamacard_…`, drawn by
+cardart); from then on a hand is text: every card as its face and its name, every card
+button with its face beside the name. No picture is drawn or uploaded per move. The names
+stay the text of record (labels, lines), for screen readers and anyone whose client shows
+no emojis.
+
+Until the faces are known, or when Discord refused them, the Unicode emojis of cogs/text.py
+stand in and hand messages carry their picture as before (cogs/images.py).
+
+The ids are per application, the same everywhere, and read by pure functions (embeds,
+components), so they live in one process-wide table, like the command ids (cogs/mentions.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+import cardart
+from cardart.codes import VARIANT_CODES
+from cardart.tiles import card_face
+
+log = logging.getLogger(__name__)
+
+PREFIX = "lamacard_"
+
+
+def _name(face: tuple[str, ...]) -> str:
+    kind, label = face
+    if kind == "number":  # "3", "3+"
+        return PREFIX + label.replace("+", "plus")
+    return PREFIX + kind  # llama, pink_llama, mosquito: one face each
+
+
+def _faces() -> dict[tuple[str, str], tuple[str, ...]]:
+    """(code, variant) → the card's face, for every card of every variant (English letters:
+    an emoji is the same in every language)."""
+    return {(code, variant): card_face(code, variant, "en")
+            for variant, codes in VARIANT_CODES.items() for code in sorted(codes)}
+
+
+FACES = _faces()
+NAMES = {key: _name(face) for key, face in FACES.items()}
+FACE_OF_NAME = {NAMES[key]: face for key, face in FACES.items()}  # 15 distinct faces
+
+
+class CardEmojis:
+    """The application emoji of every card face, once all of them are known."""
+
+    def __init__(self) -> None:
+        self._emojis: dict[tuple[str, str], discord.PartialEmoji] = {}
+        self._markup: dict[tuple[str, str], str] = {}
+
+    @property
+    def ready(self) -> bool:
+        return bool(self._emojis)
+
+    def learn(self, ids: dict[str, int]) -> None:
+        """Use these emojis (name → id) if every face is among them; else none at all, so a
+        hand never mixes card faces with stand-ins."""
+        if not all(name in ids for name in FACE_OF_NAME):
+            self.forget()
+            return
+        self._emojis = {key: discord.PartialEmoji(name=name, id=ids[name])
+                        for key, name in NAMES.items()}
+        self._markup = {key: str(emoji) for key, emoji in self._emojis.items()}
+
+    def forget(self) -> None:
+        self._emojis, self._markup = {}, {}
+
+    def emoji(self, code: str, variant: str) -> discord.PartialEmoji | None:
+        """For a button: the card's face, or None (not known)."""
+        return self._emojis.get((code, variant))
+
+    def markup(self, code: str, variant: str) -> str | None:
+        """For text: `<:lamacard_3:123…>`, or None (not known)."""
+        return self._markup.get((code, variant))
+
+    async def upload_missing(self, client: discord.Client) -> int:
+        """List the application's emojis, upload the faces it lacks, learn them all.
+        Returns how many were uploaded (0 after the first start)."""
+        have = {e.name: e.id for e in await client.fetch_application_emojis()}
+        missing = [name for name in FACE_OF_NAME if name not in have]
+        for name in missing:
+            png = await asyncio.to_thread(cardart.emoji_png, FACE_OF_NAME[name])
+            have[name] = (await client.create_application_emoji(name=name, image=png)).id
+        self.learn(have)
+        return len(missing)
+
+
+CARD_EMOJIS = CardEmojis()
