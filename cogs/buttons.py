@@ -62,10 +62,15 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         super().__init_subclass__(template=with_database, **kwargs)
 
     def __init__(self, custom_id: str, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=self.full_custom_id(custom_id), **button))
+
+    @staticmethod
+    def full_custom_id(custom_id: str) -> str:
+        """`lama:h:12:…` → `lama:h:<database>:12:…` (once the database is known)."""
         kind = KIND.match(custom_id)
         if LamaButton.database is not None and kind is not None:
-            custom_id = f"{kind.group()}{LamaButton.database}:{custom_id[kind.end():]}"
-        super().__init__(discord.ui.Button(custom_id=custom_id, **button))
+            return f"{kind.group()}{LamaButton.database}:{custom_id[kind.end():]}"
+        return custom_id
 
     @classmethod
     async def from_custom_id(

@@ -8,6 +8,7 @@ Custom ids stay far below Discord's 100 characters: `lama:h:<game>:<round>:<acti
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -134,46 +135,64 @@ def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
     return ui
 
 
+class ButtonRows(discord.ui.View):
+    """Buttons as Discord's JSON, for a message whose every button is a `DynamicItem`: a
+    press finds its handler by custom id (`bot.add_dynamic_items`), so no item objects need
+    to be built or stored per message. Building a hand's eight ui.Button/DynamicItem objects
+    cost more of the bot's time than the rest of the answer (benchmarks.yardstick)."""
+
+    def __init__(self, rows: list[list[dict[str, Any]]]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": row} for row in self.rows if row]
+
+
+def _emoji_json(emoji: discord.PartialEmoji | str) -> dict[str, Any]:
+    return dict(emoji.to_dict()) if isinstance(emoji, discord.PartialEmoji) else {"name": emoji}
+
+
 def hand_view(
     view: GameView, observation, locale: str, *, confirm_quit: bool = False
 ) -> discord.ui.View:
     """A button per distinct card (playable ones enabled), then Draw and Quit; while a quit
-    waits for its confirmation, only "Yes, quit" and "Keep playing"."""
+    waits for its confirmation, only "Yes, quit" and "Keep playing". HandButton handles the
+    presses."""
     obs = observation
     live = view.status is Status.RUNNING and obs.round_number == view.round_number
     my_turn = live and obs.is_my_turn
-    owner = view.seats[obs.seat].user_id or 0
+    prefix = f"lama:h:{view.game_id}:{obs.round_number}:{view.seats[obs.seat].user_id or 0}:"
 
-    def button(action: str, style: discord.ButtonStyle, *, enabled: bool, **kw) -> HandButton:
-        return HandButton(
-            view.game_id, obs.round_number, owner, action, style=style, disabled=not enabled, **kw
-        )
+    def button(action: str, style: discord.ButtonStyle, enabled: bool, label: str,
+               emoji: discord.PartialEmoji | str) -> dict[str, Any]:
+        return {"type": 2, "style": style.value, "label": label, "disabled": not enabled,
+                "custom_id": LamaButton.full_custom_id(prefix + action),
+                "emoji": _emoji_json(emoji)}
 
-    ui = discord.ui.View(timeout=None)
     danger, grey = discord.ButtonStyle.danger, discord.ButtonStyle.secondary
     if confirm_quit and my_turn:
-        ui.add_item(button("quitok", danger, enabled=True, label=t("action.quit.yes", locale),
-                           emoji="🚪"))
-        ui.add_item(button("back", grey, enabled=True, label=t("action.quit.back", locale),
-                           emoji="↩️"))
-        return ui
+        return ButtonRows([[
+            button("quitok", danger, True, t("action.quit.yes", locale), "🚪"),
+            button("back", grey, True, t("action.quit.back", locale), "↩️"),
+        ]])
     playable = {c.code for c in obs.legal_plays} if my_turn else set()
     distinct = sorted(set(obs.hand))
+    rows: list[list[dict[str, Any]]] = [[] for _ in range(5)]
+    variant = view.options.variant
     for i, card in enumerate(distinct):
-        count = sum(1 for c in obs.hand if c == card)
-        label = card_name(card.code, locale, view.options.variant)
+        count = obs.hand.count(card)
+        label = card_name(card.code, locale, variant)
         style = discord.ButtonStyle.success if card.code in playable else grey
-        ui.add_item(button(
-            card.code, style, enabled=card.code in playable, row=i // 5,
-            label=f"{label} ×{count}" if count > 1 else label,
-            emoji=_button_emoji(card.code, view.options.variant),
-        ))
-    actions_row = min(4, (len(distinct) + 4) // 5)
-    ui.add_item(button("draw", discord.ButtonStyle.primary, enabled=my_turn and obs.can_draw,
-                       label=t("action.draw", locale), emoji="🃏", row=actions_row))
-    ui.add_item(button("quit", danger, enabled=my_turn,
-                       label=t("action.quit", locale), emoji="🚪", row=actions_row))
-    return ui
+        rows[min(4, i // 5)].append(button(
+            card.code, style, card.code in playable,
+            f"{label} ×{count}" if count > 1 else label, _button_emoji(card.code, variant)))
+    rows[min(4, (len(distinct) + 4) // 5)] += [
+        button("draw", discord.ButtonStyle.primary, my_turn and obs.can_draw,
+               t("action.draw", locale), "🃏"),
+        button("quit", danger, my_turn, t("action.quit", locale), "🚪"),
+    ]
+    return ButtonRows(rows)
 
 
 def rematch_view(view: GameView, locale: str) -> discord.ui.View:
