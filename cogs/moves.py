@@ -5,6 +5,7 @@ They work in a game's channel and in a DM with the bot (routed to the caller's g
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,6 +26,13 @@ if TYPE_CHECKING:
     from bot import LamaBot
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete answers
+
+
+@functools.cache
+def _card_choice(code: str, locale: str, variant: str) -> tuple[app_commands.Choice[str], str]:
+    """A card as an autocomplete choice, and its label in lower case to match what is typed."""
+    label = card_label(code, locale, variant)
+    return app_commands.Choice(name=label, value=code), label.lower()
 
 
 def _action(code: str):
@@ -96,20 +104,21 @@ class Moves(commands.Cog):
 
     @play.autocomplete("card")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str):
-        """Exactly the caller's legal cards when it is their turn; nothing otherwise."""
+        """Exactly the caller's legal cards when it is their turn; nothing otherwise. Called
+        at every keystroke: read from memory, each card's choice made once per language."""
         try:
-            game = self.service.route(
+            variant, cards = self.service.playable_here(
                 interaction.user.id, interaction.channel_id, interaction.guild_id
             )
         except Exception:
             return []
         locale = self.bot.locale_of(interaction)
-        variant = game.options.variant
+        typed = current.lower()
         choices = []
-        for card in self.service.legal_plays(game.game_id, interaction.user.id):
-            label = card_label(card.code, locale, variant)
-            if current.lower() in label.lower() or current.lower() == card.code.lower():
-                choices.append(app_commands.Choice(name=label, value=card.code))
+        for card in cards:
+            choice, searched = _card_choice(card.code, locale, variant)
+            if typed in searched or typed == card.code.lower():
+                choices.append(choice)
         return choices[:MAX_CHOICES]
 
     @app_commands.command(name="draw", description="Draw a card from the draw pile")

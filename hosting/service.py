@@ -128,6 +128,20 @@ class GameService:
     def button_observation(self, game_id: int, user_id: int, round_number: int) -> Observation:
         return self.table.button_observation(game_id, user_id, round_number)
 
+    def playable_here(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> tuple[str, tuple[Card, ...]]:
+        """For the card autocomplete, as a player types: the variant of the game this place
+        routes to (as `route`) and the cards the user may play in it now (empty unless it
+        is their turn; no game there: none), read from memory without building a view."""
+        if guild_id is None:  # a DM: the caller's only running game (rare; route says which)
+            hosted = self.registry.find(self.registry.route(user_id, None, None).game_id)
+        else:
+            hosted = self.registry.in_channel(channel_id) if channel_id is not None else None
+        if hosted is None:
+            return "", ()
+        return hosted.options.variant, self.legal_plays(hosted.id, user_id)
+
     def legal_plays(self, game_id: int, user_id: int) -> tuple[Card, ...]:
         """The cards this user may play now: empty unless it is their turn."""
         hosted = self.registry.find(game_id)
