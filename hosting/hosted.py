@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from lama import Game, game_from_dict
 from store import NewSeat
@@ -54,14 +54,15 @@ class Seat:
             self.quit_pending_round = game.round_number
 
     def view(self, game: Game | None) -> SeatView:
-        base = SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left)
+        # Built in one go (no dataclasses.replace): views are made for every move and answer.
         if game is None:
-            return base
-        return replace(
-            base,
+            return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left)
+        quit_ = game.has_quit(self.index)
+        return SeatView(
+            self.index, self.name, self.user_id, self.ai_level, left=self.left,
             card_count=len(game.hand(self.index)),
-            has_quit=game.has_quit(self.index),
-            timed_out=game.has_quit(self.index) and self.timed_out_round == game.round_number,
+            has_quit=quit_,
+            timed_out=quit_ and self.timed_out_round == game.round_number,
             score=game.scores[self.index],
         )
 
@@ -148,7 +149,16 @@ class HostedGame:
 
     def view(self) -> GameView:
         game = self.game
-        base = GameView(
+        in_play: dict = {} if game is None else {
+            "round_number": game.round_number,
+            "top_card": game.top_card.code,
+            "draw_pile_size": game.draw_pile_size,
+            "discard_size": len(game.discard_pile),
+            "current_seat": game.current_seat,
+            "extra_turn": game.extra_turn,
+            "winners": tuple(game.winners) if game.is_over else (),
+        }
+        return GameView(
             game_id=self.id,
             guild_id=self.guild_id,
             channel_id=self.channel_id,
@@ -161,18 +171,7 @@ class HostedGame:
             rematch_of=self.rematch_of,
             thread_id=self.thread_id,
             ratings=self.ratings,
-        )
-        if game is None:
-            return base
-        return replace(
-            base,
-            round_number=game.round_number,
-            top_card=game.top_card.code,
-            draw_pile_size=game.draw_pile_size,
-            discard_size=len(game.discard_pile),
-            current_seat=game.current_seat,
-            extra_turn=game.extra_turn,
-            winners=tuple(game.winners) if game.is_over else (),
+            **in_play,
         )
 
     def hands(self) -> dict:
