@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench sync clean chromium screenshots
+.PHONY: run test lint bench sync clean chromium postgres screenshots
 
 $(STAMP): pyproject.toml constraints.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(PY) bot.py
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium postgres
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest
@@ -33,6 +33,16 @@ chromium:
 	    >/dev/null 2>&1 || true; }
 	@[ -x $(CHROMIUM) ] || echo "chromium could not be installed (run 'apt-get install chromium' as root); the browser tests will be skipped"
 
+# PostgreSQL's server binaries: every store test also runs against a real PostgreSQL cluster
+# that the tests start in a temporary folder (tests/postgres_cluster.py) and stop. Debian's
+# package where they are missing; without them `make test` stops here with one clear line.
+PG_FOUND = { [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ] || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }
+postgres:
+	@$(PG_FOUND) || { echo "Installing Debian's postgresql for the store tests..."; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) \
+	    >/dev/null 2>&1 || true; }
+	@$(PG_FOUND) || { echo "PostgreSQL's server (initdb, pg_ctl) is missing and could not be installed: run 'apt-get install postgresql' as root"; exit 1; }
+
 # Refresh the web pages' pictures in docs/images from the browser tests.
 screenshots: $(STAMP) chromium
 	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/test_web_browser.py -k "screenshots or phone"
@@ -40,7 +50,7 @@ screenshots: $(STAMP) chromium
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-bench: $(STAMP)
+bench: $(STAMP) postgres
 	$(PY) -m benchmarks
 
 sync: $(STAMP)

@@ -69,6 +69,9 @@ NEEDED_PERMISSIONS = discord.Permissions(
 class Settings:
     token: str = ""
     database_path: Path = Path("data/lama.sqlite3")
+    # postgresql://user:password@host:port/name: the store on PostgreSQL instead of the SQLite
+    # file at database_path. Empty: SQLite.
+    database_url: str = ""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -84,6 +87,11 @@ class Settings:
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
     web_public_url: str | None = None  # where people reach the pages, for links in answers
 
+    @property
+    def database(self) -> str | Path:
+        """Where the store is: DATABASE_URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
+
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if env is None else env)
@@ -96,6 +104,7 @@ class Settings:
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip(),
             database_path=Path(env.get("DATABASE_PATH", "").strip() or "data/lama.sqlite3"),
+            database_url=env.get("DATABASE_URL", "").strip(),
             dev_guild_id=optional_int("DEV_GUILD_ID"),
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             shard_count=optional_int("SHARD_COUNT"),
@@ -181,7 +190,7 @@ class LamaBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
-        self.store = await Store.open(self.settings.database_path, rules=RATING_RULES)
+        self.store = await Store.open(self.settings.database, rules=RATING_RULES)
         # every button names its database: another database's game of the same number is not it
         self.database_identity = LamaButton.database = await self.store.settings.identity()
         self.preferences = Preferences(self.store, self.clock)

@@ -7,7 +7,8 @@ changing the rating model, or to rate games stored before ratings existed (they 
 server's first season). A server's ratings are replaced in one transaction: a bot running
 meanwhile sees the old ratings or the new ones, never a mix.
 
-    python -m hosting.rerate                       # the bot's database (DATABASE_PATH, .env)
+    python -m hosting.rerate                       # the bot's database (DATABASE_URL or
+                                                   # DATABASE_PATH, .env)
     python -m hosting.rerate --database other.sqlite3 --guild 1234
 """
 
@@ -69,7 +70,7 @@ async def rerate_all(
     return [await rerate_guild(store, g, rules=rules) for g in guilds]
 
 
-async def _main(database: Path, guild_id: int | None) -> None:
+async def _main(database: str | Path, guild_id: int | None) -> None:
     store = await Store.open(database, rules=RULES)
     try:
         started = time.perf_counter()
@@ -88,12 +89,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m hosting.rerate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     env = {**dotenv_values(".env"), **os.environ}  # as the bot reads its settings
-    default = (env.get("DATABASE_PATH") or "").strip() or "data/lama.sqlite3"
-    parser.add_argument("--database", type=Path, default=Path(default),
-                        help="the SQLite database (default: DATABASE_PATH or %(default)s)")
+    default = ((env.get("DATABASE_URL") or "").strip() or (env.get("DATABASE_PATH") or "").strip()
+               or "data/lama.sqlite3")
+    parser.add_argument("--database", default=default,
+                        help="a SQLite file or a postgresql:// URL "
+                             "(default: DATABASE_URL, DATABASE_PATH or data/lama.sqlite3)")
     parser.add_argument("--guild", type=int, default=None, help="only this server")
     args = parser.parse_args(argv)
-    if not args.database.exists():
+    is_url = args.database.startswith(("postgresql://", "postgres://"))
+    if not is_url and not Path(args.database).exists():
         parser.error(f"no database at {args.database}")
     asyncio.run(_main(args.database, args.guild))
 

@@ -1,7 +1,9 @@
-"""LamaBot's storage: the only package with SQL in it. Depends on aiosqlite and nothing of ours
-(how ratings are computed comes in as `RatingRules`, see store/rating_records.py).
+"""LamaBot's storage: the only package with SQL in it. Depends on aiosqlite and asyncpg and
+nothing of ours (how ratings are computed comes in as `RatingRules`, see
+store/rating_records.py).
 
     store = await Store.open("data/lama.sqlite3", rules=RULES)   # PRAGMAs, migrations
+    store = await Store.open("postgresql://lamabot@db/lamabot")  # or PostgreSQL
     game = await store.games.create_lobby(...)
     ...
     await store.close()
@@ -10,9 +12,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from os import PathLike
 
-from store.db import Database, Transaction, open_database
+from store.db import Database, Dialect, Location, Transaction, open_database
 from store.errors import (
     AlreadySeated,
     ChannelHasActiveGame,
@@ -81,9 +82,10 @@ class Store:
     tournaments: TournamentStore
 
     @classmethod
-    async def open(cls, path: str | PathLike[str], *, rules: RatingRules | None = None) -> Store:
-        """`rules`: how to rate finished games; None stores games unrated (some tests)."""
-        db = await open_database(path)
+    async def open(cls, location: Location, *, rules: RatingRules | None = None) -> Store:
+        """`location`: a SQLite file's path or a `postgresql://` URL. `rules`: how to rate
+        finished games; None stores games unrated (some tests)."""
+        db = await open_database(location)
         return cls(db, GameStore(db, rules), StatsStore(db), SettingsStore(db), RatingStore(db),
                    SeasonStore(db, rules), SiteStore(db), TournamentStore(db))
 
@@ -99,6 +101,7 @@ __all__ = [
     "AlreadySeated",
     "ChannelHasActiveGame",
     "Database",
+    "Dialect",
     "FinishedGame",
     "Game",
     "GameNotFound",

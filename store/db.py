@@ -1,189 +1,46 @@
-"""One aiosqlite connection, its PRAGMAs, and transactions that never interleave.
-
-Every statement of the store runs inside `Database.transaction()` (writes) or
-`Database.read()` (a consistent snapshot). Both hold one asyncio.Lock, because all coroutines
-share one connection: without the lock, coroutine B's statements would land inside coroutine
-A's open transaction and be committed or rolled back with it.
+"""Open the store's database: SQLite at a path (the default), or PostgreSQL at a
+`postgresql://` URL. Both implement store.backend's Database and Transaction.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any
 
-import aiosqlite
-
+from store.backend import Database, Dialect, Params, Row, Transaction
 from store.migrate import Migration, apply_migrations, load_migrations
+from store.postgres import is_postgres_url, open_postgres
+from store.sqlite import open_sqlite
 
-log = logging.getLogger(__name__)
-
-Params = Sequence[Any] | Mapping[str, Any]
-
-
-class Transaction:
-    """The statements of one transaction; only valid inside its `async with` block."""
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-        self._open = True
-
-    def _check(self) -> None:
-        if not self._open:
-            raise RuntimeError("this transaction has ended")
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; returns the number of rows it changed."""
-        self._check()
-        async with self._conn.execute(sql, params) as cursor:
-            return cursor.rowcount
-
-    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        self._check()
-        async with self._conn.executemany(sql, rows):
-            pass
-
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run one INSERT; returns the new row's rowid."""
-        self._check()
-        async with self._conn.execute(sql, params) as cursor:
-            rowid = cursor.lastrowid
-        if rowid is None:
-            raise sqlite3.ProgrammingError(f"not an INSERT: {sql}")
-        return rowid
-
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        self._check()
-        async with self._conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        self._check()
-        return list(await self._conn.execute_fetchall(sql, params))
-
-    def _close(self) -> None:
-        self._open = False
+Location = str | PathLike[str]
 
 
-class Database:
-    """The store's single connection. Build it with `open_database`."""
-
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
-        self._closed = False
-        self.path = path
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK if the block raises (or is cancelled).
-
-        IMMEDIATE takes SQLite's write lock at BEGIN, so a read-then-write inside the block
-        can never be overtaken by another writer (another process, e.g. a maintenance script).
-        """
-        async with self._locked("BEGIN IMMEDIATE") as tx:
-            yield tx
-
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[Transaction]:
-        """A read-only snapshot: several queries that see the same committed state."""
-        async with self._locked("BEGIN DEFERRED") as tx:
-            yield tx
-
-    @asynccontextmanager
-    async def _locked(self, begin: str) -> AsyncIterator[Transaction]:
-        if self._owner is not None and self._owner is asyncio.current_task():
-            # The lock is not re-entrant: waiting for it here would wait forever.
-            raise RuntimeError("nested store transaction: pass the open Transaction down instead")
-        async with self._lock:
-            self._owner = asyncio.current_task()
-            tx = Transaction(self._conn)
-            try:
-                if self._conn.in_transaction:  # only after a cancelled _settle(): be safe
-                    log.warning("rolling back a transaction left open on %s", self.path)
-                    await self._conn.execute("ROLLBACK")
-                await self._conn.execute(begin)
-                yield tx
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._settle()
-                raise
-            finally:
-                tx._close()
-                self._owner = None
-
-    async def _settle(self) -> None:
-        """Roll back whatever transaction is still open on the connection.
-
-        A cancelled await does not unqueue its statement from aiosqlite's worker thread, so
-        BEGIN or an UPDATE may still run after our coroutine gave up on it. A no-op statement
-        queued behind them is a barrier: once it has run, `in_transaction` tells the truth.
-        """
-        await self._conn.execute("SELECT 1")
-        if self._conn.in_transaction:
-            await self._conn.execute("ROLLBACK")
-
-    async def schema_version(self) -> int:
-        async with self.read() as tx:
-            row = await tx.fetchone("PRAGMA user_version")
-        assert row is not None
-        return int(row[0])
-
-    async def close(self) -> None:
-        """Close the connection (waiting for a running transaction); a second call is a no-op."""
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            # Lets SQLite refresh its planner statistics where they went stale; cheap.
-            await self._conn.execute("PRAGMA optimize")
-            await self._conn.close()
-
-
-async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
-    # Wait up to 5 s for another process's lock (a backup, a maintenance script) before
-    # failing with "database is locked"; first, so the journal_mode switch below waits too.
-    await conn.execute("PRAGMA busy_timeout = 5000")
-    # WAL: readers never block the writer, and a commit is one append to the -wal file.
-    async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-        row = await cursor.fetchone()
-    if row is None or str(row[0]).lower() != "wal":
-        log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", path, row and row[0])
-    # NORMAL instead of FULL: in WAL mode a commit is complete once it is written to the -wal
-    # file, which survives the process dying (kill -9, a crash); only a power cut or OS crash
-    # can lose the last few commits, and even then the database is never corrupted. FULL would
-    # fsync on every move for protection we do not need on a bot host.
-    await conn.execute("PRAGMA synchronous = NORMAL")
-    # Off by default in SQLite, per connection; our cascades and seat references rely on it.
-    await conn.execute("PRAGMA foreign_keys = ON")
+async def connect(location: Location) -> Database:
+    """The database at `location` as it is, not migrated (open_database migrates it)."""
+    if is_postgres_url(location):
+        return await open_postgres(str(location))
+    return await open_sqlite(Path(location))
 
 
 async def open_database(
-    path: str | PathLike[str], *, migrations: Sequence[Migration] | None = None
+    location: Location, *, migrations: Sequence[Migration] | None = None
 ) -> Database:
-    """Open (creating folder and file if needed) and migrate the database at `path`.
+    """Open and migrate the database at `location`: a file path (SQLite; folder and file are
+    created if needed) or a `postgresql://user:password@host:port/name` URL.
 
-    Raises SchemaTooNew if the file was written by newer code. `migrations` replaces the
+    Raises SchemaTooNew if the database was written by newer code. `migrations` replaces the
     packaged steps, for tests of the migration runner itself.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # isolation_level=None: the sqlite3 module must not open transactions behind our back;
-    # Database._locked issues BEGIN/COMMIT/ROLLBACK itself.
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    db = await connect(location)
     try:
-        conn.row_factory = sqlite3.Row
-        await _configure(conn, path)
-        db = Database(conn, path)
-        steps = load_migrations() if migrations is None else tuple(migrations)
+        steps = load_migrations(db.dialect) if migrations is None else tuple(migrations)
         await apply_migrations(db, steps)
     except BaseException:
-        await conn.close()
+        await db.close()
         raise
     return db
+
+
+__all__ = ["Database", "Dialect", "Location", "Params", "Row", "Transaction", "connect",
+           "open_database"]

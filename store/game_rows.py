@@ -4,11 +4,10 @@ share (status checks, seats, timeouts, results). Used by store/games.py only."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from store.db import Transaction
+from store.db import Row, Transaction
 from store.errors import AlreadySeated, GameNotFound, WrongGameStatus
 from store.records import Actor, FinishedGame, Game, GameStatus, JsonDict, Move, NewSeat, Seat
 
@@ -20,7 +19,7 @@ def dumps(value: JsonDict) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
-def seat_from_row(row: sqlite3.Row) -> Seat:
+def seat_from_row(row: Row) -> Seat:
     return Seat(
         game_id=row["game_id"],
         seat=row["seat"],
@@ -38,7 +37,7 @@ def seat_from_row(row: sqlite3.Row) -> Seat:
     )
 
 
-def game_from_row(row: sqlite3.Row, seats: tuple[Seat, ...]) -> Game:
+def game_from_row(row: Row, seats: tuple[Seat, ...]) -> Game:
     return Game(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -65,7 +64,7 @@ def game_from_row(row: sqlite3.Row, seats: tuple[Seat, ...]) -> Game:
     )
 
 
-def move_from_row(row: sqlite3.Row) -> Move:
+def move_from_row(row: Row) -> Move:
     return Move(
         game_id=row["game_id"],
         seq=row["seq"],
@@ -98,9 +97,17 @@ async def load_game(tx: Transaction, game_id: int) -> Game:
     return games[0]
 
 
-async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> sqlite3.Row:
-    """The game's row, if its status is one of `allowed`."""
-    row = await tx.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+async def lock_game_row(tx: Transaction, game_id: int) -> Row | None:
+    """The game's row, locked until `tx` ends: another transaction that changes this game
+    (in this process or another) waits for `tx` to commit, then sees what it wrote. PostgreSQL
+    locks the row (FOR UPDATE); SQLite's BEGIN IMMEDIATE already shuts out every other writer.
+    """
+    return await tx.fetchone(f"SELECT * FROM games WHERE id = ?{tx.for_update}", (game_id,))
+
+
+async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> Row:
+    """The game's row, locked (`lock_game_row`), if its status is one of `allowed`."""
+    row = await lock_game_row(tx, game_id)
     if row is None:
         raise GameNotFound(game_id)
     if row["status"] not in allowed:
@@ -144,7 +151,7 @@ async def count_timeout(tx: Transaction, game_id: int, seat: int, actor: Actor) 
 
 
 async def write_results(
-    tx: Transaction, game: sqlite3.Row, finished: FinishedGame, now: int
+    tx: Transaction, game: Row, finished: FinishedGame, now: int
 ) -> None:
     game_id = game["id"]
     rows = await tx.fetchall("SELECT * FROM seats WHERE game_id = ?", (game_id,))

@@ -1,7 +1,10 @@
-"""Numbered schema steps, versioned inside the database (`PRAGMA user_version`).
+"""Numbered schema steps, versioned inside the database (SQLite's `PRAGMA user_version`,
+PostgreSQL's `schema_version` table).
 
-Each step runs in its own transaction together with its version bump, so a crash or an error
-leaves the database exactly at the previous version, never half-way.
+Each dialect has its own files with the same numbers: store/migrations/NNNN_name.sql for
+SQLite, store/migrations/postgres/NNNN_name.sql for PostgreSQL. Each step runs in its own
+transaction together with its version bump, so a crash or an error leaves the database exactly
+at the previous version, never half-way (PostgreSQL's DDL is transactional too).
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from store.backend import Dialect
 from store.errors import SchemaTooNew
 
 if TYPE_CHECKING:
-    from store.db import Database
+    from store.backend import Database
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +53,16 @@ def split_statements(sql: str) -> list[str]:
     return statements
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The packaged steps in store/migrations/, checked to be numbered 1, 2, 3, … exactly."""
-    folder = resources.files("store") / "migrations"
+_FOLDERS = {Dialect.SQLITE: ("migrations",), Dialect.POSTGRESQL: ("migrations", "postgres")}
+
+
+def load_migrations(dialect: Dialect = Dialect.SQLITE) -> tuple[Migration, ...]:
+    """The packaged steps of `dialect`, checked to be numbered 1, 2, 3, … exactly."""
+    folder = resources.files("store").joinpath(*_FOLDERS[dialect])
     found: list[Migration] = []
     for entry in folder.iterdir():
+        if entry.is_dir():
+            continue
         match = _FILE_NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
@@ -79,20 +88,17 @@ async def apply_migrations(db: Database, migrations: Sequence[Migration]) -> int
     latest = migrations[-1].version if migrations else 0
     current = await db.schema_version()
     if current > latest:
-        raise SchemaTooNew(current, latest, db.path)
+        raise SchemaTooNew(current, latest, db.location)
     for migration in migrations[current:]:
-        async with db.transaction() as tx:
-            # Re-read under the write lock: another process may have migrated meanwhile.
-            row = await tx.fetchone("PRAGMA user_version")
-            version = int(row[0]) if row else 0
+        async with db.migration() as tx:
+            # Re-read under the migration lock: another process may have migrated meanwhile.
+            version = await tx.read_schema_version()
             if version > latest:
-                raise SchemaTooNew(version, latest, db.path)
+                raise SchemaTooNew(version, latest, db.location)
             if version >= migration.version:
                 continue
-            for statement in migration.statements():
-                await tx.execute(statement)
-            # PRAGMA takes no parameters; the version is an int we produced ourselves.
-            await tx.execute(f"PRAGMA user_version = {int(migration.version)}")
-        log.info("database %s migrated to version %d (%s)", db.path, migration.version,
+            await tx.execute_script(migration.sql)
+            await tx.write_schema_version(migration.version)
+        log.info("database %s migrated to version %d (%s)", db.location, migration.version,
                  migration.name)
     return latest

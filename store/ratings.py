@@ -3,10 +3,9 @@ and writing back a rerate. The computation is RatingBook's (store/rating_book.py
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
-from store.db import Database, Transaction
+from store.db import Database, Row, Transaction
 from store.rating_book import RatingBook, RatingState, SeatChange, rated_seats
 from store.rating_records import (
     PROVISIONAL_GAMES,
@@ -24,7 +23,7 @@ from store.seasons import sync_season
 RECENT_GAMES = 10  # /lama stats: the rating's change over this many games
 
 
-def _state(row: sqlite3.Row) -> RatingState:
+def _state(row: Row) -> RatingState:
     return RatingState(
         PlayerKey(row["user_id"], row["ai_level"]), row["season"],
         Skill(row["mu"], row["sigma"]), row["shown"], row["games"], row["wins"],
@@ -32,7 +31,7 @@ def _state(row: sqlite3.Row) -> RatingState:
     )
 
 
-def _change(row: sqlite3.Row) -> RatingChange:
+def _change(row: Row) -> RatingChange:
     return RatingChange(row["game_id"], row["seat"], row["user_id"], row["ai_level"],
                         row["season"], row["shown_before"], row["shown_after"],
                         row["career_games"])
@@ -86,7 +85,7 @@ async def _save_changes(tx: Transaction, guild_id: int, changes: Sequence[SeatCh
 
 
 async def rate_stored_game(
-    tx: Transaction, rules: RatingRules, game: sqlite3.Row, finished: FinishedGame, now: int
+    tx: Transaction, rules: RatingRules, game: Row, finished: FinishedGame, now: int
 ) -> None:
     """Rate a game whose results were just written (GameStore.commit_move), in the same
     transaction: its seats say who is rated, `finished` the places."""
@@ -157,14 +156,13 @@ class RatingStore:
         me = _rating_row(mine[0]) if mine else None
         return [_rating_row(r) for r in rows], count["n"] if count else 0, me
 
-    async def explain_leaderboard(self, guild_id: int, season: int) -> list[str]:
-        """SQLite's plan for a rating leaderboard page: for tests and benchmarks."""
+    async def explain_leaderboard(
+        self, guild_id: int, season: int, *, as_if_large: bool = False
+    ) -> list[str]:
+        """The plan of a rating leaderboard page (`Transaction.explain`): tests, benchmarks."""
         async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                f"EXPLAIN QUERY PLAN {_PAGE} LIMIT 10",
-                {"guild_id": guild_id, "season": season},
-            )
-        return [row["detail"] for row in rows]
+            return await tx.explain(f"{_PAGE} LIMIT 10", {"guild_id": guild_id, "season": season},
+                                    as_if_large=as_if_large)
 
     async def top(self, guild_id: int, season: int, count: int = 3) -> list[RatingRow]:
         page, _, _ = await self.leaderboard(guild_id, season, limit=count)
@@ -268,6 +266,6 @@ _RANKED_ROWS = f"""
 _PAGE = f"{_RANKED_ROWS} ORDER BY r.shown DESC, r.games, r.user_id"
 
 
-def _rating_row(row: sqlite3.Row) -> RatingRow:
+def _rating_row(row: Row) -> RatingRow:
     return RatingRow(row["rank"], row["user_id"], row["shown"], row["games"], row["wins"],
                      row["career_games"])

@@ -1,6 +1,6 @@
 """The store's domain values: what it returns (records) and what it takes (specs).
 
-Rows become these frozen dataclasses as soon as they are read; no sqlite3.Row leaves the store.
+Rows become these frozen dataclasses as soon as they are read; no database row leaves the store.
 Game state and actions are opaque JSON dicts: the store never looks inside them.
 """
 

@@ -7,13 +7,11 @@ an ended one over and moves the open season's end when the cadence changed.
 
 from __future__ import annotations
 
-import sqlite3
-
-from store.db import Database, Transaction
+from store.db import Database, Row, Transaction
 from store.rating_records import RatingRules, Season
 
 
-def season_of(row: sqlite3.Row) -> Season:
+def season_of(row: Row) -> Season:
     return Season(row["guild_id"], row["number"], row["cadence"], row["starts_at"],
                   row["ends_at"], row["closed_at"], row["announced_at"])
 

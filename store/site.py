@@ -92,7 +92,8 @@ class SiteStore:
             rows = await tx.fetchall(
                 "SELECT b.user_id AS other, COUNT(*) AS games, "
                 "SUM(a.won) AS a_wins, SUM(b.won) AS b_wins, "
-                "SUM(a.place < b.place) AS a_ahead, SUM(b.place < a.place) AS b_ahead "
+                "SUM(CASE WHEN a.place < b.place THEN 1 ELSE 0 END) AS a_ahead, "
+                "SUM(CASE WHEN b.place < a.place THEN 1 ELSE 0 END) AS b_ahead "
                 "FROM game_results a JOIN game_results b "
                 "ON b.game_id = a.game_id AND b.seat != a.seat "
                 "WHERE a.guild_id = ? AND a.user_id = ? AND b.user_id IS NOT NULL "

@@ -80,9 +80,9 @@ def _ranking(
             HAVING COUNT(*) >= :min_games
         ), rated AS (
             SELECT *,
-                   CAST(wins AS REAL) / games AS win_rate,
-                   CAST(score_sum AS REAL) / games AS avg_score,
-                   CAST(tokens AS REAL) / games AS tokens_per_game
+                   CAST(wins AS DOUBLE PRECISION) / games AS win_rate,
+                   CAST(score_sum AS DOUBLE PRECISION) / games AS avg_score,
+                   CAST(tokens AS DOUBLE PRECISION) / games AS tokens_per_game
             FROM per_player
         )
         SELECT *,
@@ -147,7 +147,8 @@ class StatsStore:
         sql, params = _ranking(guild_id, sort, variant, since, until)
         async with self._db.read() as tx:
             rows = await tx.fetchall(
-                f"SELECT * FROM (SELECT *, COUNT(*) OVER () AS total FROM ({sql})) "
+                "SELECT * FROM (SELECT *, COUNT(*) OVER () AS total "
+                f"FROM ({sql}) AS ranked) AS counted "
                 "WHERE (position > :offset AND position <= :offset + :limit) "
                 "OR position = 1 OR user_id = :user_id ORDER BY position",
                 {**params, "limit": limit, "offset": offset, "user_id": user_id},
@@ -164,14 +165,15 @@ class StatsStore:
         sort: LeaderboardSort,
         variant: str | None = None,
         since: int | None = None,
+        *,
+        as_if_large: bool = False,
     ) -> list[str]:
-        """SQLite's query plan for a leaderboard page: for tests and benchmarks."""
+        """The query plan of a leaderboard page (`Transaction.explain`): for tests and
+        benchmarks."""
         sql, params = _ranking(guild_id, sort, variant, since)
         async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                f"EXPLAIN QUERY PLAN {sql} ORDER BY position LIMIT 10", params
-            )
-        return [row["detail"] for row in rows]
+            return await tx.explain(f"{sql} ORDER BY position LIMIT 10", params,
+                                    as_if_large=as_if_large)
 
     # --- one player -----------------------------------------------------------------------
 
@@ -182,7 +184,8 @@ class StatsStore:
         async with self._db.read() as tx:
             totals = await tx.fetchone(
                 "SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins, "
-                "AVG(final_score) AS avg_score, MIN(final_score) AS best_score, "
+                "AVG(CAST(final_score AS DOUBLE PRECISION)) AS avg_score, "
+                "MIN(final_score) AS best_score, "
                 "COALESCE(SUM(tokens_collected), 0) AS tokens, "
                 "COALESCE(SUM(clean_rounds), 0) AS clean_rounds, "
                 "COALESCE(SUM(vs_ai), 0) AS games_vs_ai "
@@ -230,8 +233,8 @@ class StatsStore:
             row = await tx.fetchone(
                 "SELECT COUNT(*) AS games, "
                 "COALESCE(SUM(a.won), 0) AS a_wins, COALESCE(SUM(b.won), 0) AS b_wins, "
-                "COALESCE(SUM(a.place < b.place), 0) AS a_ahead, "
-                "COALESCE(SUM(b.place < a.place), 0) AS b_ahead "
+                "COALESCE(SUM(CASE WHEN a.place < b.place THEN 1 ELSE 0 END), 0) AS a_ahead, "
+                "COALESCE(SUM(CASE WHEN b.place < a.place THEN 1 ELSE 0 END), 0) AS b_ahead "
                 "FROM game_results a JOIN game_results b ON b.game_id = a.game_id "
                 "WHERE a.guild_id = :guild_id AND a.user_id = :a AND b.user_id = :b",
                 {"guild_id": guild_id, "a": user_a, "b": user_b},

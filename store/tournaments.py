@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from store.db import Database, Transaction
+from store.db import Database, Row, Transaction
 
 
 class TournamentStatus(StrEnum):
@@ -96,14 +95,14 @@ class Tournament:
         return next((e for e in self.entries if e.user_id == user_id), None)
 
 
-def _tournament(row: sqlite3.Row, entries: Sequence[Entry]) -> Tournament:
+def _tournament(row: Row, entries: Sequence[Entry]) -> Tournament:
     return Tournament(row["id"], row["guild_id"], row["channel_id"], row["organiser_id"],
                       row["name"], row["rounds"], row["table_size"], row["variant"],
                       TournamentStatus(row["status"]), row["round"], row["signup_message_id"],
                       tuple(entries))
 
 
-def _table(row: sqlite3.Row) -> TableRecord:
+def _table(row: Row) -> TableRecord:
     return TableRecord(row["round"], row["table_no"], tuple(json.loads(row["entries"])),
                        row["ai_seats"], row["game_id"])
 
@@ -258,7 +257,7 @@ class TournamentStore:
                 "FROM game_results r "
                 "JOIN tournament_tables t ON t.game_id = r.game_id WHERE t.tournament_id = ?",
                 (tournament_id,))
-        by_game: dict[int, list[sqlite3.Row]] = {}
+        by_game: dict[int, list[Row]] = {}
         for row in results:
             by_game.setdefault(row["game_id"], []).append(row)
         outcomes = []

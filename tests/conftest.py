@@ -1,26 +1,112 @@
-"""Fixtures every kind of test shares: a fresh database and the store over it."""
+"""Fixtures every kind of test shares: a fresh database and the store over it.
+
+Every test that takes `db`, `store` or `db_location` runs twice: on SQLite and on a real
+PostgreSQL server (one throwaway cluster per test session, see tests/postgres_cluster.py;
+each test gets its own database, copied from a migrated template). In CI (CI=true) a missing
+PostgreSQL fails the run instead of skipping that half.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
 import pytest
 
 from store import Store
 from store.db import open_database
+from tests.postgres_cluster import PostgresCluster, PostgresMissing, start_cluster
 
 pytest_plugins = ["tests.fakediscord.fixtures", "tests.lamabot"]
 
+BACKENDS = ["sqlite", "postgresql"]
+_TEMPLATE = "lamabot_migrated"
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """One PostgreSQL cluster for the whole session, with a migrated template database."""
+    try:
+        cluster = start_cluster()
+    except PostgresMissing as missing:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"CI must test the PostgreSQL backend: {missing}", pytrace=False)
+        pytest.skip(str(missing))
+    try:
+        asyncio.run(_create_template(cluster))
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+async def _create_template(cluster: PostgresCluster) -> None:
+    await _admin(cluster, f"CREATE DATABASE {_TEMPLATE}")
+    database = await open_database(cluster.url(_TEMPLATE))
+    await database.close()
+
+
+async def _admin(cluster: PostgresCluster, sql: str) -> None:
+    conn = await asyncpg.connect(cluster.url())
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _fresh_postgres(request: pytest.FixtureRequest, template: str) -> str:
+    """A new database copied from `template`, dropped after the test. (Sync fixtures run
+    outside the test's event loop, so asyncio.run may drive the admin connection.)"""
+    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+    name = f"test_{next(_numbers)}"
+    asyncio.run(_admin(cluster, f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY"))
+    request.addfinalizer(lambda: asyncio.run(_admin(cluster, f"DROP DATABASE {name} (FORCE)")))
+    return cluster.url(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
 
 @pytest.fixture
-async def db(tmp_path):
-    """A fresh, migrated SQLite database (the store's connection layer)."""
-    database = await open_database(tmp_path / "lama.sqlite3")
+def db_location(db_backend, request, tmp_path) -> str | Path:
+    """Where a fresh, migrated database is: a SQLite path or a PostgreSQL URL. Open it with
+    `open_database` / `Store.open`, as often as a test likes (a restart reopens it)."""
+    if db_backend == "sqlite":
+        return tmp_path / "lama.sqlite3"
+    return _fresh_postgres(request, _TEMPLATE)
+
+
+@pytest.fixture
+def empty_db_location(db_backend, request, tmp_path) -> str | Path:
+    """Like `db_location`, but nothing migrated yet: for tests of the migration runner."""
+    if db_backend == "sqlite":
+        return tmp_path / "lama.sqlite3"
+    return _fresh_postgres(request, "template0")
+
+
+@pytest.fixture
+def postgres_url(request) -> str:
+    """A fresh, migrated PostgreSQL database, for tests that compare the two backends."""
+    return _fresh_postgres(request, _TEMPLATE)
+
+
+@pytest.fixture
+async def db(db_location):
+    """A fresh, migrated database (the store's connection layer), on each backend."""
+    database = await open_database(db_location)
     yield database
     await database.close()
 
 
 @pytest.fixture
-async def store(tmp_path):
-    """A fresh Store: every table, every migration."""
-    store = await Store.open(tmp_path / "lama.sqlite3")
+async def store(db_location):
+    """A fresh Store: every table, every migration, on each backend."""
+    store = await Store.open(db_location)
     yield store
     await store.close()

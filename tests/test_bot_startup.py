@@ -40,6 +40,14 @@ def test_settings_come_from_the_environment(tmp_path):
 
 def test_the_database_defaults_to_the_data_folder():
     assert Settings.from_env({}).database_path == Path("data/lama.sqlite3")
+    assert Settings.from_env({}).database == Path("data/lama.sqlite3")
+
+
+def test_a_database_url_chooses_postgresql_over_the_sqlite_file(tmp_path):
+    url = "postgresql://lamabot:secret@db:5432/lamabot"
+    settings = Settings.from_env({"DATABASE_URL": f" {url} ",
+                                  "DATABASE_PATH": str(tmp_path / "x.sqlite3")})
+    assert settings.database == url
 
 
 def test_a_missing_token_is_explained_without_a_traceback(monkeypatch, capsys, tmp_path):

@@ -1,23 +1,55 @@
-"""The database layer: PRAGMAs, transactions, migrations. Real SQLite files, no mocks."""
+"""The database layer: PRAGMAs, transactions, migrations. Real SQLite files and a real
+PostgreSQL server (the `db`, `db_location` and `empty_db_location` fixtures: both), no mocks."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 
+import asyncpg
 import pytest
 
-from store import Migration, SchemaTooNew, load_migrations, open_database
+from store import Dialect, Migration, SchemaTooNew, load_migrations, open_database
+from store.db import connect
+
+_TABLES = {
+    Dialect.SQLITE: "SELECT name FROM sqlite_master WHERE type = 'table'",
+    Dialect.POSTGRESQL: "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+}
 
 
-def tables(path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+async def tables(location) -> set[str]:
+    database = await connect(location)
+    try:
+        async with database.read() as tx:
+            return {r[0] for r in await tx.fetchall(_TABLES[database.dialect])}
+    finally:
+        await database.close()
 
 
-def user_version(path) -> int:
-    with sqlite3.connect(path) as conn:
-        return conn.execute("PRAGMA user_version").fetchone()[0]
+async def user_version(location) -> int:
+    database = await connect(location)
+    try:
+        return await database.schema_version()
+    finally:
+        await database.close()
+
+
+async def set_user_version(location, version: int) -> None:
+    database = await connect(location)
+    try:
+        async with database.migration() as tx:
+            await tx.write_schema_version(version)
+    finally:
+        await database.close()
+
+
+async def migrated(location, count: int | None = None):
+    """The database at `location` migrated by its dialect's first `count` steps."""
+    probe = await connect(location)
+    steps = load_migrations(probe.dialect)
+    await probe.close()
+    return await open_database(location, migrations=steps[:count])
 
 
 async def pragma(db, name: str):
@@ -26,13 +58,22 @@ async def pragma(db, name: str):
     return row[0]
 
 
-async def test_wal_mode_is_on_in_the_file(db):
+@pytest.fixture
+async def sqlite_db(tmp_path):
+    database = await open_database(tmp_path / "lama.sqlite3")
+    yield database
+    await database.close()
+
+
+async def test_wal_mode_is_on_in_the_file(sqlite_db):
+    db = sqlite_db
     assert await pragma(db, "journal_mode") == "wal"
     with sqlite3.connect(db.path) as other:  # persistent: any later connection sees it too
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_connection_pragmas_are_set(db):
+async def test_connection_pragmas_are_set(sqlite_db):
+    db = sqlite_db
     assert await pragma(db, "foreign_keys") == 1
     assert await pragma(db, "busy_timeout") == 5000
     assert await pragma(db, "synchronous") == 1  # NORMAL
@@ -45,97 +86,113 @@ async def test_open_creates_the_parent_folder(tmp_path):
     assert path.is_file()
 
 
-async def test_migrations_from_empty_reach_the_latest_version(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    database = await open_database(path)
-    latest = load_migrations()[-1].version
+async def test_migrations_from_empty_reach_the_latest_version(empty_db_location):
+    database = await open_database(empty_db_location)
+    latest = load_migrations(database.dialect)[-1].version
     assert await database.schema_version() == latest
     await database.close()
-    assert user_version(path) == latest
-    assert {"games", "seats", "moves", "finished_games", "game_results",
-            "guild_settings", "user_locales", "meta"} <= tables(path)
-    assert "timers" not in tables(path)  # derived from state, never stored (0006)
+    assert await user_version(empty_db_location) == latest
+    found = await tables(empty_db_location)
+    assert {"games", "seats", "moves", "finished_games", "game_results", "guild_settings",
+            "user_locales", "meta", "ratings", "tournaments"} <= found
+    assert "timers" not in found  # derived from state, never stored (0006)
 
 
 def test_packaged_migrations_are_numbered_from_one():
     assert [m.version for m in load_migrations()] == list(range(1, len(load_migrations()) + 1))
 
 
-async def test_reopen_keeps_data_and_does_not_migrate_again(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    first = await open_database(path)
+def test_both_dialects_have_the_same_contiguous_steps():
+    sqlite, postgres = load_migrations(Dialect.SQLITE), load_migrations(Dialect.POSTGRESQL)
+    assert [(m.version, m.name) for m in postgres] == [(m.version, m.name) for m in sqlite]
+
+
+async def test_both_dialects_build_the_same_tables_and_columns(postgres_url, tmp_path):
+    columns = {}
+    for location in (tmp_path / "lama.sqlite3", postgres_url):
+        database = await open_database(location)
+        async with database.read() as tx:
+            found = {}
+            for table in sorted(await tables_of(tx)):
+                found[table] = await columns_of(tx, table)
+        columns[database.dialect] = found
+        await database.close()
+    assert columns[Dialect.POSTGRESQL] == columns[Dialect.SQLITE]
+
+
+async def test_reopen_keeps_data_and_does_not_migrate_again(db_location):
+    first = await open_database(db_location)
     async with first.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
     await first.close()
-    second = await open_database(path)
+    second = await open_database(db_location)
     async with second.read() as tx:
         row = await tx.fetchone("SELECT value FROM meta WHERE key = 'k'")
     await second.close()
     assert row["value"] == "v"
 
 
-async def test_a_database_newer_than_the_code_is_refused(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    await (await open_database(path)).close()
+async def test_a_database_newer_than_the_code_is_refused(db_location):
+    await (await open_database(db_location)).close()
     latest = load_migrations()[-1].version
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {latest + 1}")
+    await set_user_version(db_location, latest + 1)
     with pytest.raises(SchemaTooNew) as caught:
-        await open_database(path)
+        await open_database(db_location)
     assert caught.value.db_version == latest + 1
     assert caught.value.code_version == latest
     assert "never downgraded" in str(caught.value)
 
 
-async def test_only_the_missing_steps_run_on_an_older_database(tmp_path):
-    path = tmp_path / "lama.sqlite3"
+async def test_only_the_missing_steps_run_on_an_older_database(empty_db_location):
     steps = [Migration(1, "one", "CREATE TABLE one (x INTEGER);")]
-    await (await open_database(path, migrations=steps)).close()
+    await (await open_database(empty_db_location, migrations=steps)).close()
     steps.append(Migration(2, "two", "CREATE TABLE two (x INTEGER);"))
-    await (await open_database(path, migrations=steps)).close()
-    assert user_version(path) == 2
-    assert {"one", "two"} <= tables(path)
+    await (await open_database(empty_db_location, migrations=steps)).close()
+    assert await user_version(empty_db_location) == 2
+    assert {"one", "two"} <= await tables(empty_db_location)
 
 
-async def test_a_version_1_database_with_a_game_upgrades_and_keeps_it(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    await (await open_database(path, migrations=load_migrations()[:1])).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute(
+async def test_a_version_1_database_with_a_game_upgrades_and_keeps_it(empty_db_location):
+    await (await migrated(empty_db_location, 1)).close()
+    database = await connect(empty_db_location)
+    async with database.transaction() as tx:
+        await tx.execute(
             "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
             "turn_timeout_s, ai_delay_s, created_at, updated_at) "
             "VALUES (1, 2, 3, 'party', 40, 120, 1.5, 0, 0)")
-    database = await open_database(path)
+    await database.close()
+    database = await open_database(empty_db_location)
     async with database.read() as tx:
         row = await tx.fetchone("SELECT variant FROM games")
     await database.close()
     assert row["variant"] == "party"
-    assert user_version(path) == load_migrations()[-1].version
+    assert await user_version(empty_db_location) == load_migrations()[-1].version
 
 
-async def test_close_twice_is_harmless(tmp_path):
-    database = await open_database(tmp_path / "lama.sqlite3")
+async def test_close_twice_is_harmless(db_location):
+    database = await open_database(db_location)
     await database.close()
     await database.close()
 
 
-async def test_a_failing_step_leaves_the_previous_version_and_nothing_of_itself(tmp_path):
-    path = tmp_path / "lama.sqlite3"
+async def test_a_failing_step_leaves_the_previous_version_and_nothing_of_itself(
+    empty_db_location,
+):
     steps = [
         Migration(1, "good", "CREATE TABLE good (x INTEGER);"),
         Migration(2, "bad", "CREATE TABLE half (x INTEGER);\nINSERT INTO nowhere VALUES (1);"),
     ]
-    with pytest.raises(sqlite3.OperationalError):
-        await open_database(path, migrations=steps)
-    assert user_version(path) == 1
-    assert "good" in tables(path)
-    assert "half" not in tables(path)
+    with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+        await open_database(empty_db_location, migrations=steps)
+    assert await user_version(empty_db_location) == 1
+    assert "good" in await tables(empty_db_location)
+    assert "half" not in await tables(empty_db_location)
 
 
-async def test_misnumbered_migrations_are_rejected(tmp_path):
+async def test_misnumbered_migrations_are_rejected(empty_db_location):
     steps = [Migration(1, "a", "SELECT 1;"), Migration(3, "c", "SELECT 1;")]
     with pytest.raises(ValueError, match="numbered"):
-        await open_database(tmp_path / "lama.sqlite3", migrations=steps)
+        await open_database(empty_db_location, migrations=steps)
 
 
 def test_statements_are_split_with_triggers_kept_whole():
@@ -164,7 +221,9 @@ async def test_concurrent_transactions_never_interleave(db):
 
     async def increment():
         async with db.transaction() as tx:
-            row = await tx.fetchone("SELECT value FROM meta WHERE key = 'n'")
+            # A row read to be changed is read `for_update` (PostgreSQL runs transactions
+            # side by side; SQLite one at a time).
+            row = await tx.fetchone(f"SELECT value FROM meta WHERE key = 'n'{tx.for_update}")
             await asyncio.sleep(0)  # invite another coroutine in between read and write
             await tx.execute("UPDATE meta SET value = ? WHERE key = 'n'", (str(int(row[0]) + 1),))
 
@@ -208,10 +267,9 @@ async def test_a_transaction_cannot_be_used_after_its_block(db):
         await tx.execute("SELECT 1")
 
 
-async def test_migration_6_drops_the_unused_timers_table_and_keeps_the_games(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    steps = load_migrations()
-    before = await open_database(path, migrations=steps[:5])
+async def test_migration_6_drops_the_unused_timers_table_and_keeps_the_games(empty_db_location):
+    path = empty_db_location
+    before = await migrated(path, 5)
     async with before.transaction() as tx:
         await tx.execute(
             "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
@@ -219,8 +277,29 @@ async def test_migration_6_drops_the_unused_timers_table_and_keeps_the_games(tmp
             "VALUES (1, 2, 3, 'classic', 40, 120, 1, 'lobby', 0, 0)")
         await tx.execute("INSERT INTO timers (game_id, kind, due_at) VALUES (1, 'turn', 9)")
     await before.close()
-    assert "timers" in tables(path)
-    await (await open_database(path, migrations=steps[:6])).close()
-    assert "timers" not in tables(path)
-    with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT channel_id FROM games").fetchall() == [(2,)]
+    assert "timers" in await tables(path)
+    await (await migrated(path, 6)).close()
+    assert "timers" not in await tables(path)
+    database = await connect(path)
+    async with database.read() as tx:
+        assert [tuple(r) for r in await tx.fetchall("SELECT channel_id FROM games")] == [(2,)]
+    await database.close()
+
+
+_COLUMNS = {
+    Dialect.SQLITE: "SELECT name FROM pragma_table_info(?) ORDER BY cid",
+    Dialect.POSTGRESQL: "SELECT column_name FROM information_schema.columns "
+                        "WHERE table_schema = 'public' AND table_name = ? "
+                        "ORDER BY ordinal_position",
+}
+
+
+async def tables_of(tx) -> set[str]:
+    names = {r[0] for r in await tx.fetchall(_TABLES[tx.dialect])}
+    return names - {"sqlite_sequence", "schema_version"}  # each dialect's bookkeeping
+
+
+async def columns_of(tx, table: str) -> list[str]:
+    """Column names in order; SQLite's implicit rowid is an explicit column in PostgreSQL."""
+    rows = await tx.fetchall(_COLUMNS[tx.dialect], (table,))
+    return [r[0] for r in rows if r[0] != "rowid"]

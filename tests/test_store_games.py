@@ -1,8 +1,9 @@
-"""GameStore: lobbies, seats, moves, state, timers, restore. Real SQLite files, no mocks."""
+"""GameStore: lobbies, seats, moves, state, timers, restore. Real SQLite files and a real
+PostgreSQL server, no mocks."""
 
 from __future__ import annotations
 
-import sqlite3
+import asyncio
 
 import pytest
 
@@ -22,6 +23,8 @@ from store import (
     WrongGameStatus,
     open_database,
 )
+from store.game_rows import lock_game_row
+from tests.backends import INTEGRITY_ERRORS
 
 GUILD, CHANNEL, HOST, GUEST = 10, 20, 100, 200
 T0 = 1_700_000_000
@@ -102,7 +105,7 @@ async def test_one_active_game_per_channel(games):
 
 async def test_the_database_itself_refuses_a_second_active_game_in_a_channel(games, db):
     await lobby(games)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         async with db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
@@ -242,7 +245,7 @@ async def test_commit_move_is_atomic_when_a_late_step_fails(games):
         SeatResult(0, 5, 1, True, 5, 1),
         SeatResult(1, 9, 0, False, 9, 0),  # place 0 violates a CHECK after the move is written
     ))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await move(games, game.id, 2, finished=broken)
     reloaded = await games.get_game(game.id)
     assert reloaded.status is GameStatus.RUNNING
@@ -260,7 +263,7 @@ async def test_results_must_cover_every_seat_exactly_once(games):
 async def test_the_move_log_is_append_only(games, db):
     game = await running(games)
     await move(games, game.id, 1)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
         async with db.transaction() as tx:
             await tx.execute("UPDATE moves SET action_json = '{}' WHERE game_id = ?", (game.id,))
 
@@ -351,8 +354,8 @@ async def test_a_seat_handed_to_an_ai_is_marked_left_for_a_restart(games):
     assert [(s.user_id, s.has_left) for s in restored.seats] == [(HOST, False), (GUEST, True)]
 
 
-async def test_unfinished_games_are_listed_for_restore_with_state_and_seats(tmp_path):
-    path = tmp_path / "lama.sqlite3"
+async def test_unfinished_games_are_listed_for_restore_with_state_and_seats(db_location):
+    path = db_location
     db = await open_database(path)
     games = GameStore(db)
     waiting = await lobby(games, channel=1)
@@ -385,3 +388,22 @@ async def test_set_host_is_refused_once_the_game_runs(games):
     game = await running(games)
     with pytest.raises(WrongGameStatus):
         await games.set_host(game.id, GUEST, now=T0)
+
+
+async def test_a_commit_waits_for_another_writer_of_the_game_and_then_sees_its_move(games, db):
+    # As if another process committed move 1 while ours was being decided: our commit waits
+    # for that transaction (PostgreSQL: the game row's lock) and is refused as stale, instead
+    # of reading the old last_seq and colliding with the other move.
+    game = await running(games)
+    async with db.transaction() as other:
+        await lock_game_row(other, game.id)
+        await other.execute(
+            "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
+            "created_at) VALUES (?, 1, 1, 0, '{}', 'human', ?)", (game.id, T0))
+        await other.execute("UPDATE games SET last_seq = 1 WHERE id = ?", (game.id,))
+        ours = asyncio.create_task(move(games, game.id, 1))
+        await asyncio.sleep(0.2)
+        assert not ours.done()
+    with pytest.raises(SeqConflict):
+        await ours
+    assert [m.seq for m in await games.list_moves(game.id)] == [1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from store import GuildSettings, SettingsStore, load_migrations, open_database
+from store.db import connect
 
 GUILD = 10
 T0 = 1_700_000_000
@@ -12,8 +13,8 @@ def _guild_locale_step() -> int:
     return next(m.version for m in load_migrations() if m.name == "guild_locale")
 
 
-async def test_a_server_follows_its_preferred_locale_until_it_chooses(tmp_path):
-    db = await open_database(tmp_path / "lama.sqlite3")
+async def test_a_server_follows_its_preferred_locale_until_it_chooses(db_location):
+    db = await open_database(db_location)
     try:
         settings = SettingsStore(db)
         assert (await settings.get_settings(GUILD)).locale is None
@@ -25,9 +26,11 @@ async def test_a_server_follows_its_preferred_locale_until_it_chooses(tmp_path):
         await db.close()
 
 
-async def test_the_migration_keeps_existing_settings_and_adds_no_language(tmp_path):
-    path = tmp_path / "lama.sqlite3"
-    before = load_migrations()[: _guild_locale_step() - 1]
+async def test_the_migration_keeps_existing_settings_and_adds_no_language(empty_db_location):
+    path = empty_db_location
+    dialect = (probe := await connect(path)).dialect
+    await probe.close()
+    before = load_migrations(dialect)[: _guild_locale_step() - 1]
     db = await open_database(path, migrations=before)
     await _insert_old_row(db)
     await db.close()

@@ -49,8 +49,8 @@ async def test_forget_user_drops_their_language(db, settings):
     assert await settings.get_user_locale(1) is None
 
 
-async def test_meta_values_survive_a_restart(tmp_path):
-    path = tmp_path / "lama.sqlite3"
+async def test_meta_values_survive_a_restart(db_location):
+    path = db_location
     db = await open_database(path)
     await SettingsStore(db).set_meta("command_tree_hash", "abc")
     await SettingsStore(db).set_meta("command_tree_hash", "def")

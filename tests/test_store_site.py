@@ -9,8 +9,8 @@ from tests.web_support import GUILD, OTHER_GUILD, open_world, play_game
 
 
 @pytest.fixture
-async def world(tmp_path):
-    w = await open_world(tmp_path / "lama.sqlite3")
+async def world(db_location):
+    w = await open_world(db_location)
     yield w
     await w.store.close()
 

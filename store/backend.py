@@ -1,0 +1,113 @@
+"""The store's one database interface; SQLite (store/sqlite.py) and PostgreSQL
+(store/postgres.py) implement it, in the manner of mautrix-python's async_db.
+
+Store modules write one SQL text for both dialects: `?` or `:name` placeholders (PostgreSQL
+gets them translated to `$n`, see store/placeholders.py), `INSERT … ON CONFLICT`, and rows read
+by column name or position. Where the dialects really differ, a module asks `tx.dialect`.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+Params = Sequence[Any] | Mapping[str, Any]
+
+
+class Row(Protocol):
+    """A result row (sqlite3.Row or asyncpg.Record): `row["name"]` or `row[0]`."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def keys(self) -> Any: ...
+
+
+class Dialect(enum.StrEnum):
+    SQLITE = "sqlite"
+    POSTGRESQL = "postgresql"
+
+
+class Transaction(ABC):
+    """The statements of one transaction; only valid inside its `async with` block."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one statement once per parameter row."""
+
+    @abstractmethod
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run one INSERT into a table keyed by an `id` column; returns the new row's id."""
+
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
+                      ) -> list[str]:
+        """The query plan of `sql`, one line per step, for tests and benchmarks.
+
+        `as_if_large`: plan as for a big table. PostgreSQL's planner rightly scans a tiny
+        test table whole; with sequential scans off it shows whether an index can serve the
+        query. SQLite picks indexes by their shape alone.
+        """
+
+    @abstractmethod
+    async def execute_script(self, sql: str) -> None:
+        """Run a migration file: several statements, no parameters."""
+
+    @abstractmethod
+    async def read_schema_version(self) -> int:
+        """The migration step the database is at (0: none), read under the migration lock."""
+
+    @abstractmethod
+    async def write_schema_version(self, version: int) -> None: ...
+
+    @property
+    def for_update(self) -> str:
+        """Append to a SELECT that reads a row this transaction will change.
+
+        PostgreSQL locks the rows (another process's transaction on them waits until this one
+        ends); SQLite needs nothing, because BEGIN IMMEDIATE already holds its only writer lock.
+        """
+        return " FOR UPDATE" if self.dialect is Dialect.POSTGRESQL else ""
+
+
+class Database(ABC):
+    """A migrated database. Build one with `store.db.open_database`."""
+
+    dialect: Dialect
+    #: Where it is, for messages: a file path, or a URL without its password.
+    location: str
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: COMMIT at the end of the block, ROLLBACK if it raises."""
+
+    @abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Transaction]:
+        """A read-only snapshot: several queries that see the same committed state."""
+
+    @abstractmethod
+    def migration(self) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction that holds the migration lock: one process migrates at a time."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connections (after a running transaction); a second call is a no-op."""
+
+    async def schema_version(self) -> int:
+        async with self.migration() as tx:
+            return await tx.read_schema_version()
+

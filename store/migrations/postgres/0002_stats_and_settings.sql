@@ -1,0 +1,69 @@
+-- PostgreSQL twin of ../0002_stats_and_settings.sql: finished games and per-seat results
+-- for leaderboards and statistics; server settings, per-user language, a key-value table.
+
+CREATE TABLE finished_games (
+    game_id      BIGINT  PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    guild_id     BIGINT  NOT NULL,
+    variant      TEXT    NOT NULL,
+    target       INTEGER NOT NULL,
+    rounds       INTEGER NOT NULL CHECK (rounds >= 0),
+    finished_at  BIGINT  NOT NULL,
+    player_count INTEGER NOT NULL,
+    human_count  INTEGER NOT NULL,
+    ai_count     INTEGER NOT NULL
+);
+
+CREATE INDEX finished_games_by_guild_time ON finished_games (guild_id, finished_at);
+
+CREATE TABLE game_results (
+    game_id          BIGINT  NOT NULL REFERENCES finished_games (game_id) ON DELETE CASCADE,
+    seat             INTEGER NOT NULL,
+    guild_id         BIGINT  NOT NULL,
+    variant          TEXT    NOT NULL,
+    finished_at      BIGINT  NOT NULL,
+    user_id          BIGINT,                   -- NULL: an AI seat, or a forgotten user
+    is_ai            INTEGER NOT NULL CHECK (is_ai IN (0, 1)),
+    final_score      INTEGER NOT NULL,
+    place            INTEGER NOT NULL CHECK (place >= 1),
+    won              INTEGER NOT NULL CHECK (won IN (0, 1)),
+    tokens_collected INTEGER NOT NULL CHECK (tokens_collected >= 0),
+    clean_rounds     INTEGER NOT NULL CHECK (clean_rounds >= 0),
+    vs_ai            INTEGER NOT NULL CHECK (vs_ai IN (0, 1)),
+    left_game        INTEGER NOT NULL CHECK (left_game IN (0, 1)),
+    PRIMARY KEY (game_id, seat),
+    FOREIGN KEY (game_id, seat) REFERENCES seats (game_id, seat),
+    CHECK (is_ai = 0 OR user_id IS NULL)
+);
+
+-- The same partial indexes as SQLite's; PostgreSQL answers a leaderboard from the first two
+-- with an index-only scan once the table is vacuumed (see tests/test_store_stats.py).
+CREATE INDEX results_by_guild_user ON game_results
+    (guild_id, user_id, finished_at, variant, won, final_score, tokens_collected,
+     clean_rounds, vs_ai, place)
+    WHERE user_id IS NOT NULL;
+CREATE INDEX results_by_guild_variant_user ON game_results
+    (guild_id, variant, user_id, finished_at, won, final_score, tokens_collected, clean_rounds)
+    WHERE user_id IS NOT NULL;
+CREATE INDEX results_by_user ON game_results (user_id) WHERE user_id IS NOT NULL;
+
+CREATE TABLE guild_settings (
+    guild_id         BIGINT  PRIMARY KEY,
+    variant          TEXT    NOT NULL,
+    target           INTEGER NOT NULL CHECK (target > 0),
+    turn_timeout_s   INTEGER NOT NULL CONSTRAINT guild_settings_turn_timeout_s_check
+                     CHECK (turn_timeout_s > 0),
+    ai_delay_s       DOUBLE PRECISION NOT NULL CHECK (ai_delay_s >= 0),
+    games_channel_id BIGINT,                   -- NULL: games allowed in every channel
+    updated_at       BIGINT  NOT NULL
+);
+
+CREATE TABLE user_locales (
+    user_id    BIGINT PRIMARY KEY,
+    locale     TEXT   NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);

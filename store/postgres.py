@@ -1,0 +1,180 @@
+"""The PostgreSQL backend: an asyncpg pool, one pooled connection per transaction.
+
+Unlike SQLite's single connection, transactions run side by side, so a transaction that reads
+a row and then changes it locks the row first (`tx.for_update`, e.g. the game row in
+store/game_rows.py): another transaction on the same game, from this process or another one,
+waits for the commit instead of overwriting it. Writes run at READ COMMITTED, PostgreSQL's
+default, with those row locks; `read()` is a REPEATABLE READ, read-only snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from store.backend import Database, Dialect, Params, Row, Transaction
+from store.placeholders import to_numbered
+
+log = logging.getLogger(__name__)
+
+# pg_advisory_xact_lock's key for "migrating": one process runs the steps, the others wait.
+_MIGRATION_LOCK = 0x1A4A_B07
+
+
+def is_postgres_url(location: object) -> bool:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _rowcount(status: str) -> int:
+    """asyncpg answers with the command tag: "UPDATE 3", "INSERT 0 1", "DELETE 0"."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTransaction(Transaction):
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+        self._open = True
+
+    def _check(self) -> None:
+        if not self._open:
+            raise RuntimeError("this transaction has ended")
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        self._check()
+        statement = to_numbered(sql)
+        return _rowcount(await self._conn.execute(statement.sql, *statement.args(params)))
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        self._check()
+        statement = to_numbered(sql)
+        args = [statement.args(row) for row in rows]
+        if args:
+            await self._conn.executemany(statement.sql, args)
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        self._check()
+        statement = to_numbered(f"{sql} RETURNING id")
+        return int(await self._conn.fetchval(statement.sql, *statement.args(params)))
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        self._check()
+        statement = to_numbered(sql)
+        row: Row | None = await self._conn.fetchrow(statement.sql, *statement.args(params))
+        return row
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        self._check()
+        statement = to_numbered(sql)
+        return list(await self._conn.fetch(statement.sql, *statement.args(params)))
+
+    async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
+                      ) -> list[str]:
+        if as_if_large:
+            await self.execute("SET LOCAL enable_seqscan = off")
+        return [row[0] for row in await self.fetchall(f"EXPLAIN {sql}", params)]
+
+    async def execute_script(self, sql: str) -> None:
+        self._check()
+        await self._conn.execute(sql)  # no parameters: the simple protocol runs them all
+
+    async def read_schema_version(self) -> int:
+        self._check()
+        version = await self._conn.fetchval("SELECT version FROM schema_version")
+        return int(version or 0)
+
+    async def write_schema_version(self, version: int) -> None:
+        self._check()
+        await self._conn.execute(
+            "INSERT INTO schema_version (only_row, version) VALUES (TRUE, $1) "
+            "ON CONFLICT (only_row) DO UPDATE SET version = excluded.version",
+            version,
+        )
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database. Build it with `open_database`."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, pool: Any, url: str) -> None:
+        self._pool = pool
+        self._owners: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        self.location = without_password(url)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self._connection(isolation="read_committed", readonly=False) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Transaction]:
+        async with self._connection(isolation="repeatable_read", readonly=True) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def migration(self) -> AsyncIterator[Transaction]:
+        async with self.transaction() as tx:
+            assert isinstance(tx, PostgresTransaction)
+            await tx._conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await tx._conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " only_row BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (only_row),"
+                " version INTEGER NOT NULL)"
+            )
+            yield tx
+
+    @asynccontextmanager
+    async def _connection(self, *, isolation: str, readonly: bool) -> AsyncIterator[Transaction]:
+        task = asyncio.current_task()
+        if task is not None and task in self._owners:
+            # Same rule as SQLite's: a second connection could wait on this one's row locks.
+            raise RuntimeError("nested store transaction: pass the open Transaction down instead")
+        if self._closed:
+            raise RuntimeError(f"the database {self.location} is closed")
+        if task is not None:
+            self._owners.add(task)
+        try:
+            async with self._pool.acquire() as conn:
+                tx = PostgresTransaction(conn)
+                try:
+                    async with conn.transaction(isolation=isolation, readonly=readonly):
+                        yield tx
+                finally:
+                    tx._open = False
+        finally:
+            if task is not None:
+                self._owners.discard(task)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.close()  # waits for the connections in use to come back
+
+
+async def open_postgres(url: str, *, max_connections: int = 10) -> PostgresDatabase:
+    """Connect a pool to the database at `url` (postgresql://user:password@host:port/name)."""
+    pool = await asyncpg.create_pool(
+        url, min_size=1, max_size=max_connections,
+        # The store has a few hundred distinct statements; keep them all prepared.
+        statement_cache_size=1024,
+    )
+    return PostgresDatabase(pool, url)

@@ -1,0 +1,23 @@
+"""What tests of both store backends share."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import asyncpg
+
+# A constraint the database itself enforces (unique, CHECK, the append-only trigger), as
+# each driver reports it.
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+
+async def vacuum_analyze(location) -> None:
+    """On PostgreSQL, what autovacuum does on a live server: planner statistics and the
+    visibility map that lets a covering index answer alone ("Index Only Scan")."""
+    if not str(location).startswith("postgresql://"):
+        return  # SQLite picks indexes by their shape; nothing to gather
+    conn = await asyncpg.connect(str(location))
+    try:
+        await conn.execute("VACUUM ANALYZE")
+    finally:
+        await conn.close()
