@@ -14,7 +14,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from store import Store
@@ -45,17 +44,8 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 
 
 async def _create_template(cluster: PostgresCluster) -> None:
-    await _admin(cluster, f"CREATE DATABASE {_TEMPLATE}")
-    database = await open_database(cluster.url(_TEMPLATE))
+    database = await open_database(await cluster.create_database(_TEMPLATE))
     await database.close()
-
-
-async def _admin(cluster: PostgresCluster, sql: str) -> None:
-    conn = await asyncpg.connect(cluster.url())
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 def _fresh_postgres(request: pytest.FixtureRequest, template: str) -> str:
@@ -63,9 +53,9 @@ def _fresh_postgres(request: pytest.FixtureRequest, template: str) -> str:
     outside the test's event loop, so asyncio.run may drive the admin connection.)"""
     cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
     name = f"test_{next(_numbers)}"
-    asyncio.run(_admin(cluster, f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY"))
-    request.addfinalizer(lambda: asyncio.run(_admin(cluster, f"DROP DATABASE {name} (FORCE)")))
-    return cluster.url(name)
+    url = asyncio.run(cluster.create_database(name, template))
+    request.addfinalizer(lambda: asyncio.run(cluster.drop_database(name)))
+    return url
 
 
 @pytest.fixture(params=BACKENDS)

@@ -58,8 +58,8 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    store = await Store.open(tmp_path / "lama.sqlite3")
+async def world(db_location):
+    store = await Store.open(db_location)
     clock = FakeClock(ts(2026, 3, 15, 12))
     seeds = random.Random(2026)
     service = GameService(store, clock, seed_source=lambda: seeds.getrandbits(40))

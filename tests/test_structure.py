@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SKIPPED = {"tests", ".venv", "data", "__pycache__", ".git"}
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
-# The harness that measures the bot against the loopback Discord may use the fake (and only
-# the fake); nothing else outside tests/ may import tests.
+# The harness that measures the bot against the loopback Discord may use the fake and the
+# throwaway PostgreSQL cluster (and only those); nothing else outside tests/ may import tests.
 MAY_IMPORT_THE_FAKE = ("benchmarks",)
+HARNESS = ("tests.fakediscord", "tests.postgres_cluster")
 
 
 def production_files() -> list[Path]:
@@ -162,7 +163,7 @@ def test_production_code_never_imports_the_tests():
         harness = module_name(path).startswith(MAY_IMPORT_THE_FAKE)
         for name in imported_names(path):
             ours = name == "tests" or name.startswith("tests.")
-            if ours and not (harness and name.startswith("tests.fakediscord")):
+            if ours and not (harness and name.startswith(HARNESS)):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not offenders
 

@@ -57,8 +57,8 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    store = await Store.open(tmp_path / "lama.sqlite3", rules=RULES)
+async def world(db_location):
+    store = await Store.open(db_location, rules=RULES)
     yield World(store, FakeClock(1_800_000_000))
     await store.close()
 

@@ -21,8 +21,8 @@ ALICE, BOB, CAROL, DAVE = (1, "Alice"), (2, HOSTILE), (3, "Carol"), (4, "Dave")
 
 
 @pytest.fixture
-async def world(tmp_path):
-    w = await open_world(tmp_path / "lama.sqlite3")
+async def world(db_location):
+    w = await open_world(db_location)
     w.games = [
         await play_game(w, [ALICE, BOB, CAROL], ai_seats=1),
         await play_game(w, [BOB, DAVE], variant="party"),
