@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from store.db import Database
+from store.db import Database, Dialect
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +68,11 @@ async def insert_finished_games(
             "VALUES (?, ?, ?, ?, ?, ?, 120, 1.5, 'finished', 0, '{}', ?, ?, ?, ?)",
             games_rows,
         )
+        if tx.dialect is Dialect.POSTGRESQL and games_rows:
+            # Ids given explicitly do not move PostgreSQL's identity sequence (SQLite's
+            # AUTOINCREMENT follows the largest id by itself): the next lobby must not reuse one.
+            await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), ?)",
+                             (games_rows[-1][0],))
         await tx.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, "
             "joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -23,6 +23,7 @@ from store import (
     WrongGameStatus,
     open_database,
 )
+from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from store.game_rows import lock_game_row
 from tests.backends import INTEGRITY_ERRORS
 
@@ -407,3 +408,10 @@ async def test_a_commit_waits_for_another_writer_of_the_game_and_then_sees_its_m
     with pytest.raises(SeqConflict):
         await ours
     assert [m.seq for m in await games.list_moves(game.id)] == [1]
+
+
+async def test_a_lobby_opened_after_a_bulk_load_gets_an_id_of_its_own(games, db):
+    seats = [BulkSeat(HOST, "Host", 0, 1, True, 0, 1), BulkSeat(None, "AI", 9, 2, False, 9, 0)]
+    loaded = [BulkGame(GUILD, CHANNEL, "classic", 40, 3, T0 + n, seats) for n in range(3)]
+    assert await insert_finished_games(db, loaded) == 3
+    assert (await lobby(games)).id == 4
