@@ -69,9 +69,7 @@ NEEDED_PERMISSIONS = discord.Permissions(
 class Settings:
     token: str = ""
     database_path: Path = Path("data/lama.sqlite3")
-    # postgresql://user:password@host:port/name: the store on PostgreSQL instead of the SQLite
-    # file at database_path. Empty: SQLite.
-    database_url: str = ""
+    database_url: str = ""  # postgresql://user:password@host/name instead; empty: SQLite
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     shard_count: int | None = None
@@ -86,11 +84,6 @@ class Settings:
     web_port: int | None = None  # serve the web pages on this port; None: no web pages
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
     web_public_url: str | None = None  # where people reach the pages, for links in answers
-
-    @property
-    def database(self) -> str | Path:
-        """Where the store is: DATABASE_URL if set, else the SQLite file."""
-        return self.database_url or self.database_path
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -119,11 +112,11 @@ class Settings:
             web_public_url=env.get("WEB_PUBLIC_URL", "").strip() or None,
         )
 
-
     def shard_problem(self) -> str | None:
-        """Why this process must not run these shards (one line), or None. Every process has
-        a SQLite file of its own until the store speaks PostgreSQL (issue 16 point 1)."""
-        return shard_problem(self.shard_count, self.shard_ids, shared_database=False)
+        """Why this process must not run these shards (one line), or None. Processes share
+        one PostgreSQL database (DATABASE_URL); a SQLite file is every process's own."""
+        return shard_problem(self.shard_count, self.shard_ids,
+                             shared_database=bool(self.database_url))
 
     def rest_share(self) -> int:
         """This process's share of REST_CALLS_PER_SECOND, by the shards it runs."""
@@ -190,7 +183,8 @@ class LamaBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
-        self.store = await Store.open(self.settings.database, rules=RATING_RULES)
+        self.store = await Store.open(
+            self.settings.database_url or self.settings.database_path, rules=RATING_RULES)
         # every button names its database: another database's game of the same number is not it
         self.database_identity = LamaButton.database = await self.store.settings.identity()
         self.preferences = Preferences(self.store, self.clock)

@@ -40,14 +40,19 @@ def test_settings_come_from_the_environment(tmp_path):
 
 def test_the_database_defaults_to_the_data_folder():
     assert Settings.from_env({}).database_path == Path("data/lama.sqlite3")
-    assert Settings.from_env({}).database == Path("data/lama.sqlite3")
+    assert Settings.from_env({}).database_url == ""
 
 
-def test_a_database_url_chooses_postgresql_over_the_sqlite_file(tmp_path):
+def test_a_database_url_is_read_for_postgresql():
     url = "postgresql://lamabot:secret@db:5432/lamabot"
-    settings = Settings.from_env({"DATABASE_URL": f" {url} ",
-                                  "DATABASE_PATH": str(tmp_path / "x.sqlite3")})
-    assert settings.database == url
+    assert Settings.from_env({"DATABASE_URL": f" {url} "}).database_url == url
+
+
+def test_processes_sharing_postgresql_may_each_run_some_shards():
+    shards = {"SHARD_COUNT": "2", "SHARD_IDS": "1"}
+    assert Settings.from_env(shards).shard_problem() is not None  # SQLite: every shard here
+    shared = Settings.from_env({**shards, "DATABASE_URL": "postgresql://lamabot@db/lamabot"})
+    assert shared.shard_problem() is None
 
 
 def test_a_missing_token_is_explained_without_a_traceback(monkeypatch, capsys, tmp_path):
