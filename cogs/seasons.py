@@ -2,7 +2,8 @@
 
 Hosting's SeasonKeeper rolls seasons over and calls `announce` once per closed season; it
 marks the season announced only when this returns True, so a Discord hiccup is retried on its
-next tick and a crash never loses an announcement.
+next tick and a crash never loses an announcement. The post takes a slot in the process's REST
+budget, as every post of the renderer does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from discord.ext import commands
 from hosting.seasons import SeasonEnded
 
 from .leaderboard import COLOUR, MEDALS, rating_text, season_label
+from .scheduler import Priority
 from .text import t
 
 log = logging.getLogger(__name__)
@@ -59,8 +61,9 @@ class Seasons(commands.Cog):
             channel = self.bot.get_channel(settings.games_channel_id) or (
                 await self.bot.fetch_channel(settings.games_channel_id)
             )
-            await channel.send(embed=season_end_embed(ended, locale),
-                               allowed_mentions=discord.AllowedMentions.none())
+            async with self.bot.renderer.budget.slot(Priority.TABLE, channel.id, "create"):
+                await channel.send(embed=season_end_embed(ended, locale),
+                                   allowed_mentions=discord.AllowedMentions.none())
         except (discord.NotFound, discord.Forbidden):
             log.warning("season %s of guild %s: games channel gone or closed to the bot",
                         ended.season.number, guild_id)

@@ -168,3 +168,17 @@ def refused(result, *fragments: str) -> None:
     assert result.ephemeral, f"not ephemeral: {result!r}"
     for fragment in fragments:
         assert fragment in result.text, f"{fragment!r} not in {result.text!r}"
+
+
+def spy_on_rest_budget(bot) -> list[tuple[int | None, str]]:
+    """Record every slot the bot's REST budget hands out from now on: (channel id, kind)."""
+    taken: list[tuple[int | None, str]] = []
+    budget = bot.renderer.budget
+    slot = budget.slot
+
+    def spied(priority, channel_id=None, kind="create"):
+        taken.append((channel_id, kind))
+        return slot(priority, channel_id, kind)
+
+    budget.slot = spied
+    return taken

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from hosting import FakeClock
-from tests.e2e_support import refused
+from tests.e2e_support import refused, spy_on_rest_budget
 from tests.test_e2e_stats import field, lines_by_user, play, ts
 
 
@@ -100,7 +100,9 @@ async def test_a_monthly_season_ends_with_the_top_3_in_the_games_channel(
     assert await bot.season_keeper.tick() == 0  # still March
 
     bot_clock.set(ts(2026, 4, 1, 0, 0, 5))
+    slots = spy_on_rest_budget(bot)
     assert await bot.season_keeper.tick() == 1
+    assert (channel.id, "create") in slots  # the post waited its turn in the REST budget
     assert await bot.season_keeper.tick() == 0  # announced once
     post = channel.messages[-1]
     text = post.embed_text

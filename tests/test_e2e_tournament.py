@@ -15,7 +15,7 @@ from bot import LamaBot, Settings
 from hosting import Status
 from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
-from tests.e2e_support import on_turn, refused, settle, wait_until
+from tests.e2e_support import on_turn, refused, settle, spy_on_rest_budget, wait_until
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot, run_bot_process
 from tests.test_e2e_restart import enabled_buttons, newest_hand, wait_disconnected
 
@@ -70,6 +70,7 @@ async def test_a_rounds_tables_play_at_once_each_in_a_thread_of_its_own(
     async with run_bot(fake, bot, sync_commands=False):
         await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
         await sign_up(fake, channel, humans[0], humans, ais=2, rounds=2)
+        slots = spy_on_rest_budget(bot)
         started = await fake.click(humans[0], signup_message(channel), "Start")
         assert started.refused is None
         tournament = await bot.tournaments.in_channel(channel.id)
@@ -85,6 +86,10 @@ async def test_a_rounds_tables_play_at_once_each_in_a_thread_of_its_own(
         assert not [m for m in fake.public_messages(channel) if m.custom_ids and
                     not any(c.startswith("lama:tn:") for c in m.custom_ids)]
         assert embeds_saying(channel, "each in a thread of its own")
+        # the round's post, the sign-up's edit, the threads and their welcomes: each through
+        # the REST budget, as the renderer's calls
+        assert {(channel.id, "create"), (channel.id, "edit"), (None, "create")} <= set(slots)
+        assert all((th.id, "create") in slots for th in threads)
         for view, thread in zip(views, threads, strict=True):
             welcome = fake.public_messages(thread)[0].text
             assert "round 1, table" in welcome
