@@ -35,7 +35,7 @@ from cogs.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
-from hosting.ratings import RULES as RATING_RULES
+from hosting.rerate import open_rated_store
 from hosting.seasons import SeasonKeeper
 from hosting.shards import rest_share, shard_problem
 from hosting.site import SiteService
@@ -183,8 +183,8 @@ class LamaBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
-        self.store = await Store.open(
-            self.settings.database_url or self.settings.database_path, rules=RATING_RULES)
+        self.store = await open_rated_store(  # games from before ratings get rated here
+            self.settings.database_url or self.settings.database_path, self.clock)
         # every button names its database: another database's game of the same number is not it
         self.database_identity = LamaButton.database = await self.store.settings.identity()
         self.preferences = Preferences(self.store, self.clock)

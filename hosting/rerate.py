@@ -3,9 +3,10 @@
 Games are replayed in the order they were rated (finishing time, then the order their rating
 was written; games from before ratings existed by id) through the same RatingBook the live
 update uses, so an untouched database comes out identical, figure for figure. Use it after
-changing the rating model, or to rate games stored before ratings existed (they count in the
-server's first season). A server's ratings are replaced in one transaction: a bot running
-meanwhile sees the old ratings or the new ones, never a mix.
+changing the rating model. Games stored before ratings existed are rated by the bot itself at
+start-up (`rate_unrated`; they count in the server's first season). A server's ratings are
+replaced in one transaction: a bot running meanwhile sees the old ratings or the new ones,
+never a mix.
 
     python -m hosting.rerate                       # the bot's database (DATABASE_URL or
                                                    # DATABASE_PATH, .env)
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import time
 from collections.abc import Sequence
@@ -29,6 +31,8 @@ from store.rating_book import RatingBook, SeatChange
 
 from .clock import Clock, SystemClock
 from .ratings import RULES
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,38 @@ async def rerate_all(
 ) -> list[Rerated]:
     guilds = [guild_id] if guild_id is not None else await store.ratings.rated_guilds()
     return [await rerate_guild(store, g, rules=rules) for g in guilds]
+
+
+async def rate_unrated(
+    store: Store, *, rules: RatingRules = RULES, clock: Clock | None = None
+) -> list[Rerated]:
+    """At start-up: rerate each server that has games stored before ratings existed, once.
+
+    Runs before the bot connects, so none of its own games can finish meanwhile; idempotent:
+    a rerate rates every finished game of the server, so the next start finds nothing to do.
+    (A game another process on the same database rates during the rerate loses its rating to
+    the rerate's replace, is unrated again, and the next start rates it.)"""
+    done = []
+    for guild_id in await store.ratings.guilds_with_unrated_games():
+        started = time.perf_counter()
+        rerated = await rerate_guild(store, guild_id, rules=rules, clock=clock)
+        log.info("server %s: %s games from before ratings existed, rated in %.2f s "
+                 "(%s rated players)", guild_id, rerated.games,
+                 time.perf_counter() - started, rerated.players)
+        done.append(rerated)
+    return done
+
+
+async def open_rated_store(location: str | Path, clock: Clock) -> Store:
+    """The bot's store at start-up: the live rating rules, and every game stored before
+    ratings existed rated (`rate_unrated`)."""
+    store = await Store.open(location, rules=RULES)
+    try:
+        await rate_unrated(store, clock=clock)
+    except BaseException:
+        await store.close()
+        raise
+    return store
 
 
 async def _main(database: str | Path, guild_id: int | None) -> None:

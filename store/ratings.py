@@ -230,6 +230,16 @@ class RatingStore:
             ))
         return games
 
+    async def guilds_with_unrated_games(self) -> list[int]:
+        """Servers with finished games that have no rating changes: stored before ratings
+        existed (every game finished since is rated in the transaction that stores it)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT f.guild_id FROM finished_games f WHERE NOT EXISTS "
+                "(SELECT 1 FROM rating_changes c WHERE c.game_id = f.game_id) ORDER BY f.guild_id"
+            )
+        return [row["guild_id"] for row in rows]
+
     async def rated_guilds(self) -> list[int]:
         async with self._db.read() as tx:
             rows = await tx.fetchall(

@@ -3,10 +3,12 @@ ties, leavers, AI levels, two servers, games ending in the same second and month
 
 from __future__ import annotations
 
+import logging
 import random
 
+from bot import LamaBot, Settings
 from hosting.ratings import RULES
-from hosting.rerate import main, rerate_all
+from hosting.rerate import main, rate_unrated, rerate_all
 from store import (
     Actor,
     FinishedGame,
@@ -18,6 +20,7 @@ from store import (
     open_database,
 )
 from store.records import GuildSettings
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.test_store_ratings import ts
 
 GUILDS = (10, 11)
@@ -95,6 +98,40 @@ async def test_games_stored_before_ratings_existed_are_rated_by_a_rerate(tmp_pat
     assert await snapshot(old) == await snapshot(rated)
     await old.close()
     await rated.close()
+
+
+async def games_from_before_ratings(path, count: int = 40) -> None:
+    db = await open_database(path)
+    unrated = GameStore(db)  # as before ratings: results only
+    rng, when = random.Random(7), ts(2026, 3, 1)
+    for _ in range(count):
+        when += 3600
+        await random_game(unrated, rng, 10, when)
+    await db.close()
+
+
+async def test_games_from_before_ratings_are_rated_at_start_up_once(tmp_path):
+    await games_from_before_ratings(tmp_path / "old.sqlite3")
+    store = await Store.open(tmp_path / "old.sqlite3", rules=RULES)
+    (done,) = await rate_unrated(store)
+    assert (done.guild_id, done.games) == (10, 40)
+    rated = await snapshot(store)
+    assert await rate_unrated(store) == []  # nothing left: the next start does nothing
+    await random_game(store.games, random.Random(8), 10, ts(2026, 4, 1))  # rated live
+    assert await rate_unrated(store) == []
+    assert await snapshot(store) != rated
+    await store.close()
+
+
+async def test_the_bot_rates_older_games_when_it_starts(fake_discord, tmp_path, caplog):
+    await games_from_before_ratings(tmp_path / "lama.sqlite3")
+    bot = LamaBot(Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3"),
+                  guild_ready_timeout=0.05)
+    with caplog.at_level(logging.INFO, logger="hosting.rerate"):
+        async with run_bot(fake_discord, bot, sync_commands=False):
+            assert await bot.store.ratings.guilds_with_unrated_games() == []
+            assert (await bot.store.ratings.leaderboard(10, 1))[1] > 0  # ranked humans
+    assert "server 10: 40 games from before ratings existed" in caplog.text
 
 
 def test_the_command_line_rerates_a_database_file(tmp_path, capsys):
