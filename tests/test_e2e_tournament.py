@@ -15,7 +15,7 @@ from bot import LamaBot, Settings
 from hosting import Status
 from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
-from tests.e2e_support import on_turn, refused, settle, spy_on_rest_budget, wait_until
+from tests.e2e_support import on_turn, refused, settle, spy_on_rest_budget
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot, run_bot_process
 from tests.test_e2e_restart import enabled_buttons, newest_hand, wait_disconnected
 
@@ -147,13 +147,23 @@ async def quit_by_slash(fake, channel, users) -> None:
             await fake.slash(user, thread, "quit")
 
 
-async def play_until(fake, channel, users, done, timeout: float = 90.0) -> None:
+class Moves:
+    """Moves made by hand buttons so far."""
+
+    count = 0
+
+
+async def play_until(fake, channel, users, done, timeout: float = 90.0,
+                     moves: Moves | None = None) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     idle = 0
     while not done():
         assert loop.time() < deadline, "the tournament did not get there in time"
-        idle = 0 if await press_every_live_hand(fake, users) else idle + 1
+        made = await press_every_live_hand(fake, users)
+        if moves is not None:
+            moves.count += made
+        idle = 0 if made else idle + 1
         if idle == 40:
             await quit_by_slash(fake, channel, users)
             idle = 0
@@ -183,10 +193,8 @@ async def test_a_three_round_tournament_reaches_its_standings_despite_a_sigkill_
         assert "8 entrants" in signup_message(channel).embed_text
         assert (await fake.click(organiser, signup_message(channel), "Start")).refused is None
         await play_until(fake, channel, humans, lambda: embeds_saying(channel, "round 2 of 3"))
-        for _ in range(3):  # a few moves into round 2, then the process dies on the spot
-            await wait_until(lambda: any(enabled_buttons(newest_hand(fake, u))
-                                         for u in humans), timeout=20)
-            await press_every_live_hand(fake, humans)
+        moves = Moves()  # a few moves into round 2, then the process dies on the spot
+        await play_until(fake, channel, humans, lambda: moves.count >= 3, moves=moves)
         process.kill()
     await wait_disconnected(fake)
     store = await Store.open(db_path)
