@@ -74,6 +74,13 @@ class Transaction(ABC):
     @abstractmethod
     async def write_schema_version(self, version: int) -> None: ...
 
+    @abstractmethod
+    async def lock(self, name: str, key: int) -> None:
+        """Hold the lock `name` of `key` (e.g. "ratings" of a server) until this transaction
+        ends: for writes that read rows which may not exist yet, so FOR UPDATE has nothing to
+        lock. PostgreSQL takes a transaction-level advisory lock; SQLite needs nothing (its
+        BEGIN IMMEDIATE is already the only writer)."""
+
     @property
     def for_update(self) -> str:
         """Append to a SELECT that reads a row this transaction will change.

@@ -84,6 +84,13 @@ class PostgresTransaction(Transaction):
         statement = to_numbered(sql)
         return list(await self._conn.fetch(statement.sql, *statement.args(params)))
 
+    async def lock(self, name: str, key: int) -> None:
+        self._check()
+        # One 64-bit advisory key per (name, key); a hash collision only makes two unrelated
+        # writers wait for each other, never lets two holders in.
+        await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                                 f"{name}:{key}")
+
     async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
                       ) -> list[str]:
         if as_if_large:

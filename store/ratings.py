@@ -18,7 +18,7 @@ from store.rating_records import (
     StoredSeat,
 )
 from store.records import FinishedGame
-from store.seasons import sync_season
+from store.seasons import RATINGS_LOCK, sync_season
 
 RECENT_GAMES = 10  # /lama stats: the rating's change over this many games
 
@@ -252,6 +252,7 @@ class RatingStore:
     ) -> None:
         """A rerate's result replaces every rating and change of the server, at once."""
         async with self._db.transaction() as tx:
+            await tx.lock(RATINGS_LOCK, guild_id)
             await tx.execute("DELETE FROM rating_changes WHERE guild_id = ?", (guild_id,))
             await tx.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
             await _save_states(tx, guild_id, states)

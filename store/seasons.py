@@ -23,8 +23,16 @@ async def _cadence(tx: Transaction, guild_id: int) -> str:
     return "off" if row is None else row["season_cadence"]
 
 
+RATINGS_LOCK = "ratings"
+
+
 async def sync_season(tx: Transaction, rules: RatingRules, guild_id: int, now: int) -> Season:
-    """The season open at `now`, after opening, rolling over or re-ending it as due."""
+    """The season open at `now`, after opening, rolling over or re-ending it as due.
+
+    Takes the server's "ratings" lock first: every write to its seasons and ratings starts
+    here, so two games of one server finishing at once (an AI level is rated in both) are
+    rated one after the other, and the first season is opened once."""
+    await tx.lock(RATINGS_LOCK, guild_id)
     cadence = await _cadence(tx, guild_id)
     start, end = rules.season_window(cadence, now)
     row = await tx.fetchone(

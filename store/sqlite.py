@@ -66,6 +66,9 @@ class SqliteTransaction(Transaction):
         self._check()
         return list(await self._conn.execute_fetchall(sql, params))
 
+    async def lock(self, name: str, key: int) -> None:
+        self._check()  # BEGIN IMMEDIATE already holds the database's only writer lock
+
     async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
                       ) -> list[str]:
         return [row["detail"] for row in await self.fetchall(f"EXPLAIN QUERY PLAN {sql}", params)]

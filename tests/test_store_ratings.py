@@ -5,6 +5,7 @@ Games are finished through GameStore.commit_move(finished=...), the bot's own pa
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -24,6 +25,7 @@ from store import (
     StatsStore,
 )
 from store.records import GuildSettings
+from store.seasons import sync_season
 from tests.backends import vacuum_analyze
 
 GUILD, OTHER = 10, 11
@@ -71,6 +73,20 @@ async def play(games: GameStore, when: int, *places, guild: int = GUILD, left=()
 
 
 # --- the live update ------------------------------------------------------------------------
+
+
+async def test_a_game_finishing_while_another_is_being_rated_waits_and_both_count(
+    games, ratings, db
+):
+    # As if another process were rating its game of this server, the first one ever (its
+    # season 1 not committed yet): ours waits for it instead of opening season 1 again.
+    async with db.transaction() as other:
+        await sync_season(other, RULES, GUILD, NOV)
+        ours = asyncio.create_task(play(games, NOV, (A, 1), ("normal", 2)))
+        await asyncio.sleep(0.2)
+        assert not ours.done()
+    game_id = await ours
+    assert [c.season for c in await ratings.changes_of_game(game_id)] == [1, 1]
 
 
 async def test_finishing_a_game_rates_every_seat_in_the_same_commit(games, ratings):
