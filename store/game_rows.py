@@ -97,6 +97,16 @@ async def load_game(tx: Transaction, game_id: int) -> Game:
     return games[0]
 
 
+async def active_game_in_channel(tx: Transaction, channel_id: int) -> int | None:
+    """The channel's lobby or running game, under the channel's lock until `tx` ends: a
+    second lobby for the channel waits for this transaction, then finds its game (PostgreSQL;
+    the unique index alone would only fail it with an integrity error)."""
+    await tx.lock("games of channel", channel_id)
+    row = await tx.fetchone(f"SELECT id FROM games g WHERE channel_id = ? AND {ACTIVE}",
+                            (channel_id,))
+    return None if row is None else int(row["id"])
+
+
 async def lock_game_row(tx: Transaction, game_id: int) -> Row | None:
     """The game's row, locked until `tx` ends: another transaction that changes this game
     (in this process or another) waits for `tx` to commit, then sees what it wrote. PostgreSQL

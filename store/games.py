@@ -16,6 +16,7 @@ from store.errors import (
 )
 from store.game_rows import (
     ACTIVE,
+    active_game_in_channel,
     check_status,
     count_timeout,
     dumps,
@@ -77,11 +78,9 @@ class GameStore:
         Raises ChannelHasActiveGame (with the existing game's id) if the channel is busy.
         """
         async with self._db.transaction() as tx:
-            existing = await tx.fetchone(
-                f"SELECT id FROM games g WHERE channel_id = ? AND {ACTIVE}", (channel_id,)
-            )
+            existing = await active_game_in_channel(tx, channel_id)
             if existing is not None:
-                raise ChannelHasActiveGame(channel_id, existing["id"])
+                raise ChannelHasActiveGame(channel_id, existing)
             game_id = await tx.insert(
                 "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
                 "turn_timeout_s, ai_delay_s, status, created_at, updated_at, rematch_of, "

@@ -120,6 +120,9 @@ async def _load(tx: Transaction, tournament_id: int) -> Tournament | None:
 
 
 async def _require(tx: Transaction, tournament_id: int, *allowed: TournamentStatus) -> Tournament:
+    """The tournament, its row locked until `tx` ends (another writer of it waits), if its
+    status is one of `allowed`."""
+    await tx.fetchone(f"SELECT id FROM tournaments WHERE id = ?{tx.for_update}", (tournament_id,))
     found = await _load(tx, tournament_id)
     if found is None:
         raise TournamentConflict("not_found")
@@ -137,6 +140,7 @@ class TournamentStore:
         table_size: int, variant: str, now: int,
     ) -> Tournament:
         async with self._db.transaction() as tx:
+            await tx.lock("tournaments of channel", channel_id)  # one opens, the next waits
             busy = await tx.fetchone(
                 "SELECT id FROM tournaments WHERE channel_id = ? "
                 "AND status IN ('signup', 'running')", (channel_id,))

@@ -24,7 +24,7 @@ from store import (
     open_database,
 )
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
-from store.game_rows import lock_game_row
+from store.game_rows import active_game_in_channel, lock_game_row
 from tests.backends import INTEGRITY_ERRORS
 
 GUILD, CHANNEL, HOST, GUEST = 10, 20, 100, 200
@@ -415,3 +415,20 @@ async def test_a_lobby_opened_after_a_bulk_load_gets_an_id_of_its_own(games, db)
     loaded = [BulkGame(GUILD, CHANNEL, "classic", 40, 3, T0 + n, seats) for n in range(3)]
     assert await insert_finished_games(db, loaded) == 3
     assert (await lobby(games)).id == 4
+
+
+async def test_a_lobby_opened_while_another_opens_in_the_channel_is_told_its_number(games, db):
+    # As if another process were opening a lobby in this channel (not committed yet): ours
+    # waits for it and is refused with its game, not with an integrity error.
+    async with db.transaction() as other:
+        assert await active_game_in_channel(other, CHANNEL) is None
+        first = await other.insert(
+            "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
+            "turn_timeout_s, ai_delay_s, status, created_at, updated_at) "
+            "VALUES (?, ?, 1, 'classic', 40, 120, 1, 'lobby', 0, 0)", (GUILD, CHANNEL))
+        ours = asyncio.create_task(lobby(games))
+        await asyncio.sleep(0.2)
+        assert not ours.done()
+    with pytest.raises(ChannelHasActiveGame) as caught:
+        await ours
+    assert caught.value.game_id == first
