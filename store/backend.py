@@ -12,6 +12,7 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 Params = Sequence[Any] | Mapping[str, Any]
@@ -91,6 +92,19 @@ class Transaction(ABC):
         return " FOR UPDATE" if self.dialect is Dialect.POSTGRESQL else ""
 
 
+@dataclass(frozen=True)
+class Statement:
+    """One statement of `Database.batch`; a `guard` must change a row or its batch is undone."""
+
+    sql: str
+    params: Params = ()
+    guard: bool = False
+
+
+class _Undone(Exception):
+    """A batch's guard changed nothing: roll the batch back."""
+
+
 class Database(ABC):
     """A migrated database. Build one with `store.db.open_database`."""
 
@@ -113,6 +127,21 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the connections (after a running transaction); a second call is a no-op."""
+
+    async def batch(self, statements: Sequence[Statement]) -> bool:
+        """A write transaction of fixed statements (a move's usual commit). A statement marked
+        `guard` must change a row, else the batch is undone and False returned (the caller then
+        looks at why, in a `transaction()`); an error undoes it and is raised. Here: one
+        `transaction()`; SQLite commits batches together in one trip (store/batches.py)."""
+        try:
+            async with self.transaction() as tx:
+                for statement in statements:
+                    changed = await tx.execute(statement.sql, statement.params)
+                    if statement.guard and changed < 1:
+                        raise _Undone
+        except _Undone:
+            return False
+        return True
 
     async def schema_version(self) -> int:
         async with self.migration() as tx:

@@ -145,19 +145,24 @@ async def insert_seat(
     )
 
 
-async def count_timeout(tx: Transaction, game_id: int, seat: int, actor: Actor) -> None:
-    # Issue 4: three expired turns in a row hand the seat to an AI; any move by the human
-    # resets the count. AI and system moves leave it alone.
+def timeout_count_sql(actor: Actor) -> str | None:
+    """The UPDATE that counts a move towards the seat's expired turns in a row, if any.
+
+    Issue 4: three expired turns in a row hand the seat to an AI; any move by the human
+    resets the count. AI and system moves leave it alone."""
     if actor is Actor.TIMER:
         change = "timeouts_in_a_row + 1"
     elif actor is Actor.HUMAN:
         change = "0"
     else:
-        return
-    await tx.execute(
-        f"UPDATE seats SET timeouts_in_a_row = {change} WHERE game_id = ? AND seat = ?",
-        (game_id, seat),
-    )
+        return None
+    return f"UPDATE seats SET timeouts_in_a_row = {change} WHERE game_id = ? AND seat = ?"
+
+
+async def count_timeout(tx: Transaction, game_id: int, seat: int, actor: Actor) -> None:
+    sql = timeout_count_sql(actor)
+    if sql is not None:
+        await tx.execute(sql, (game_id, seat))
 
 
 async def write_results(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from store.backend import Row, Statement, Transaction
 from store.db import Database
 from store.errors import (
     ChannelHasActiveGame,
@@ -25,6 +26,7 @@ from store.game_rows import (
     load_game,
     move_from_row,
     seat_from_row,
+    timeout_count_sql,
     touch,
     write_results,
 )
@@ -190,6 +192,13 @@ class GameStore:
         Any failure rolls back all of it.
         """
         action_json, state_json = dumps(action), dumps(new_state)
+        move = Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
+        if finished is None and await self._db.batch(
+            _move_statements(move, action_json, state_json, interaction_id)
+        ):
+            return move
+        # A game's last move (results, ratings), or the guard found the game not as expected:
+        # statement by statement, which raises the precise error.
         async with self._db.transaction() as tx:
             if interaction_id is not None:
                 done = await tx.fetchone(
@@ -212,14 +221,18 @@ class GameStore:
             if seat is not None:
                 await count_timeout(tx, game_id, seat, Actor(actor))
             if finished is not None:
-                await tx.execute(
-                    "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
-                    (now, game_id),
-                )
-                await write_results(tx, game, finished, now)
-                if self._rules is not None:
-                    await rate_stored_game(tx, self._rules, game, finished, now)
-        return Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
+                await self._finish(tx, game, finished, now)
+        return move
+
+    async def _finish(self, tx: Transaction, game: Row, finished: FinishedGame, now: int):
+        """A game's last move: status finished, its results, its ratings."""
+        await tx.execute(
+            "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
+            (now, game["id"]),
+        )
+        await write_results(tx, game, finished, now)
+        if self._rules is not None:
+            await rate_stored_game(tx, self._rules, game, finished, now)
 
     async def list_moves(self, game_id: int) -> list[Move]:
         """The game's move log in order, for replays."""
@@ -328,3 +341,34 @@ class GameStore:
             )
         assert row is not None
         return seat_from_row(row)
+
+
+def _move_statements(
+    move: Move, action_json: str, state_json: str, interaction_id: int | None
+) -> list[Statement]:
+    """commit_move's usual case as one batch: the state is saved only if the game is running,
+    at the expected seq and the interaction not applied yet (the guard); then the move and the
+    seat's timeout count. Plain statements, whose parameters both dialects type by column."""
+    once, once_params = "", tuple[int, ...]()
+    if interaction_id is not None:
+        once = " AND NOT EXISTS (SELECT 1 FROM moves WHERE interaction_id = ?)"
+        once_params = (interaction_id,)
+    statements = [
+        Statement(
+            "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ? "
+            "WHERE id = ? AND status = ? AND last_seq = ?" + once,
+            (state_json, move.seq, move.created_at, move.game_id, GameStatus.RUNNING.value,
+             move.seq - 1, *once_params),
+            guard=True,
+        ),
+        Statement(
+            "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
+            "created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (move.game_id, move.seq, move.round_number, move.seat, action_json,
+             move.actor.value, move.created_at, interaction_id),
+        ),
+    ]
+    timeout_sql = timeout_count_sql(move.actor) if move.seat is not None else None
+    if timeout_sql is not None:
+        statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
+    return statements

@@ -10,7 +10,9 @@ import asyncpg
 import pytest
 
 from store import Dialect, Migration, SchemaTooNew, load_migrations, open_database
+from store.backend import Statement
 from store.db import connect
+from tests.backends import INTEGRITY_ERRORS
 
 _TABLES = {
     Dialect.SQLITE: "SELECT name FROM sqlite_master WHERE type = 'table'",
@@ -251,6 +253,111 @@ async def test_a_cancelled_transaction_rolls_back_and_frees_the_lock(db):
     async with db.read() as tx:
         keys = [r[0] for r in await tx.fetchall("SELECT key FROM meta")]
     assert keys == ["kept"]
+
+
+def insert(key: str, value: str = "v") -> Statement:
+    return Statement("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+async def keys(db) -> list[str]:
+    async with db.read() as tx:
+        return sorted(r[0] for r in await tx.fetchall("SELECT key FROM meta"))
+
+
+async def test_a_batch_commits_all_its_statements(db):
+    done = await db.batch([
+        insert("a", "1"), Statement("UPDATE meta SET value = ? WHERE key = 'a'", ("2",),
+                                    guard=True),
+    ])
+    assert done
+    async with db.read() as tx:
+        assert [tuple(r) for r in await tx.fetchall("SELECT key, value FROM meta")] == [("a", "2")]
+
+
+async def test_a_batch_whose_guard_changes_nothing_is_undone_whole(db):
+    done = await db.batch([
+        insert("a"), Statement("UPDATE meta SET value = '2' WHERE key = 'missing'", guard=True),
+        insert("b"),
+    ])
+    assert not done
+    assert await keys(db) == []
+
+
+async def test_a_failing_batch_statement_rolls_the_batch_back_and_raises(db):
+    with pytest.raises(INTEGRITY_ERRORS):
+        await db.batch([insert("a", "1"), insert("a", "2")])
+    async with db.transaction() as tx:  # usable: no transaction left open
+        assert await tx.fetchall("SELECT * FROM meta") == []
+
+
+async def test_a_refused_batch_among_others_undoes_only_itself(db):
+    refused = [insert("lost"), Statement("UPDATE meta SET value = 'x' WHERE key = 'none'",
+                                         guard=True)]
+    done = await asyncio.gather(db.batch([insert("a")]), db.batch(refused),
+                                db.batch([insert("b")]))
+    assert done == [True, False, True]
+    assert await keys(db) == ["a", "b"]
+
+
+async def test_a_failing_batch_among_others_raises_only_for_itself(db):
+    await db.batch([insert("a")])
+    outcomes = await asyncio.gather(db.batch([insert("b")]), db.batch([insert("a")]),
+                                    db.batch([insert("c")]), return_exceptions=True)
+    assert outcomes[0] is True and outcomes[2] is True
+    assert isinstance(outcomes[1], INTEGRITY_ERRORS)
+    assert await keys(db) == ["a", "b", "c"]
+
+
+# SQLite: batches waiting together go to the connection's thread in one trip.
+
+
+def count_trips(db, monkeypatch) -> list:
+    trips = []
+    real = db._conn._execute
+
+    async def counted(fn, *args, **kwargs):
+        trips.append(fn)
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(db._conn, "_execute", counted)
+    return trips
+
+
+async def test_a_batch_is_one_trip_to_the_sqlite_thread(sqlite_db, monkeypatch):
+    trips = count_trips(sqlite_db, monkeypatch)
+    await sqlite_db.batch([insert(str(n)) for n in range(5)])
+    assert len(trips) == 1
+
+
+async def test_batches_waiting_together_share_one_trip_and_all_commit(sqlite_db, monkeypatch):
+    trips = count_trips(sqlite_db, monkeypatch)
+    done = await asyncio.gather(*(sqlite_db.batch([insert(f"k{n:02}")]) for n in range(20)))
+    assert done == [True] * 20
+    assert len(trips) < 20
+    assert await keys(sqlite_db) == [f"k{n:02}" for n in range(20)]
+
+
+async def test_a_batch_cancelled_before_it_is_written_is_not_written(sqlite_db):
+    db = sqlite_db
+    async with db.transaction():  # the writer waits for the connection meanwhile
+        first = asyncio.create_task(db.batch([insert("first")]))
+        await asyncio.sleep(0)
+        second = asyncio.create_task(db.batch([insert("second")]))
+        await asyncio.sleep(0)
+        second.cancel()
+    assert await first
+    assert await keys(db) == ["first"]
+
+
+async def test_close_writes_the_batches_already_submitted(tmp_path):
+    db = await open_database(tmp_path / "lama.sqlite3")
+    pending = asyncio.create_task(db.batch([insert("kept")]))
+    await asyncio.sleep(0)
+    await db.close()
+    assert await pending
+    reopened = await open_database(tmp_path / "lama.sqlite3")
+    assert await keys(reopened) == ["kept"]
+    await reopened.close()
 
 
 async def test_a_nested_transaction_fails_instead_of_deadlocking(db):

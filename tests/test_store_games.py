@@ -26,6 +26,7 @@ from store import (
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from store.game_rows import active_game_in_channel, lock_game_row
 from tests.backends import INTEGRITY_ERRORS
+from tests.test_store_db import count_trips
 
 GUILD, CHANNEL, HOST, GUEST = 10, 20, 100, 200
 T0 = 1_700_000_000
@@ -231,6 +232,17 @@ async def test_the_stored_version_and_a_players_active_games_are_read_from_the_d
     assert await games.version(game.id + 99) is None
     assert await games.active_game_ids_of(GUEST) == [game.id, game.id + 1]
     assert await games.active_game_ids_of(HOST) == [game.id]
+
+
+async def test_a_move_commits_in_one_trip_to_the_sqlite_thread(tmp_path, monkeypatch):
+    db = await open_database(tmp_path / "lama.sqlite3")
+    games = GameStore(db)
+    game = await running(games)
+    trips = count_trips(db, monkeypatch)
+    await move(games, game.id, 1)
+    assert len(trips) == 1
+    assert (await games.get_game(game.id)).last_seq == 1
+    await db.close()
 
 
 async def test_moves_are_refused_before_the_game_starts(games):

@@ -1,0 +1,98 @@
+"""SQLite's batches (`Database.batch`) committed together: one trip to the thread for all.
+
+A move's commit is a few fixed statements (`Statement`), known before it starts. Running
+them statement by statement costs a trip to aiosqlite's thread each, and every trip waits
+for a turn of the event loop to hear back; under load that turn is where the time goes, and
+the connection is held for all of it. So a batch goes to a queue, and one writer takes
+everything queued, runs it in the thread as one transaction (each batch inside a SAVEPOINT
+of its own, so one batch's refusal or error undoes only that batch) and commits once:
+however many games move at once, their commits share one trip and one COMMIT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+
+from store.backend import Statement
+
+Outcome = bool | Exception  # done / a guard changed nothing (undone) / an error (undone)
+
+
+def run_batches(conn: sqlite3.Connection, batches: Sequence[Sequence[Statement]]) -> list[Outcome]:
+    """In the connection's thread: BEGIN IMMEDIATE, every batch in its savepoint, COMMIT.
+    A failure of BEGIN or COMMIT itself raises (everything rolled back)."""
+    conn.execute("BEGIN IMMEDIATE")
+    outcomes: list[Outcome] = []
+    try:
+        for statements in batches:
+            conn.execute("SAVEPOINT batch")
+            try:
+                done = _run(conn, statements)
+            except Exception as error:
+                done = False
+                outcomes.append(error)
+            else:
+                outcomes.append(done)
+            if not done:
+                conn.execute("ROLLBACK TO batch")
+            conn.execute("RELEASE batch")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+def _run(conn: sqlite3.Connection, statements: Sequence[Statement]) -> bool:
+    for statement in statements:
+        changed = conn.execute(statement.sql, statement.params).rowcount
+        if statement.guard and changed < 1:
+            return False
+    return True
+
+
+Waiting = tuple[Sequence[Statement], "asyncio.Future[bool]"]
+
+
+class GroupCommit:
+    """The queue and its one writer. `run` executes a list of batches in the thread."""
+
+    def __init__(self, run: Callable[[list[Sequence[Statement]]], Awaitable[list[Outcome]]]):
+        self._run = run
+        self._waiting: list[Waiting] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def submit(self, statements: Sequence[Statement]) -> bool:
+        """Commit the batch with whatever else is waiting; False if a guard undid it."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.append((statements, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write(), name="store-writer")
+        return await future
+
+    async def drain(self) -> None:
+        """Wait until everything submitted so far is committed (or has failed)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+
+    async def _write(self) -> None:
+        while self._waiting:
+            # A waiter cancelled before its batch was taken: it is not written at all.
+            taken = [(s, f) for s, f in self._waiting if not f.cancelled()]
+            self._waiting = []
+            if not taken:
+                continue
+            try:
+                outcomes = await self._run([statements for statements, _ in taken])
+            except Exception as error:
+                outcomes = [error] * len(taken)
+            for (_, future), outcome in zip(taken, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, Exception):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
