@@ -89,6 +89,10 @@ class GroupCommit:
                 outcomes = await self._run([statements for statements, _ in taken])
             except Exception as error:
                 outcomes = [error] * len(taken)
+            except BaseException:  # the writer itself cancelled (shutdown): nobody hangs
+                for _, future in taken + self._waiting:
+                    future.cancel()
+                raise
             for (_, future), outcome in zip(taken, outcomes, strict=True):
                 if future.done():
                     continue

@@ -11,6 +11,7 @@ import pytest
 
 from store import Dialect, Migration, SchemaTooNew, load_migrations, open_database
 from store.backend import Statement
+from store.batches import GroupCommit
 from store.db import connect
 from tests.backends import INTEGRITY_ERRORS
 
@@ -410,3 +411,20 @@ async def columns_of(tx, table: str) -> list[str]:
     """Column names in order; SQLite's implicit rowid is an explicit column in PostgreSQL."""
     rows = await tx.fetchall(_COLUMNS[tx.dialect], (table,))
     return [r[0] for r in rows if r[0] != "rowid"]
+
+
+async def test_a_writer_cancelled_at_shutdown_leaves_no_batch_waiting_forever():
+    blocked = asyncio.Event()
+
+    async def never_done(batches):
+        await blocked.wait()
+
+    writes = GroupCommit(never_done)
+    first = asyncio.create_task(writes.submit([insert("a")]))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(writes.submit([insert("b")]))  # queued behind the first
+    await asyncio.sleep(0)
+    writes._writer.cancel()
+    for waiting in (first, second):
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
