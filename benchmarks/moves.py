@@ -123,9 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{backend}: {result['durable_moves_per_s']} durable moves/s "
               f"({result['moves']} moves, {result['games']} games, {result['seconds']} s)",
               flush=True)
-    print(json.dumps(results, indent=2))
     if not args.backend:  # the figures docs/performance.md quotes: both, from one run
         OUT.write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results, indent=2))
     return 0
 
 
