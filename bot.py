@@ -37,7 +37,7 @@ from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.rerate import open_rated_store
 from hosting.seasons import SeasonKeeper
-from hosting.shards import rest_share, shard_problem
+from hosting.shards import rest_share, runs_guild, shard_problem
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
@@ -117,6 +117,10 @@ class Settings:
         one PostgreSQL database (DATABASE_URL); a SQLite file is every process's own."""
         return shard_problem(self.shard_count, self.shard_ids,
                              shared_database=bool(self.database_url))
+
+    def runs_guild(self, guild_id: int) -> bool:
+        """Whether this process's shards receive the server's events (its games live here)."""
+        return runs_guild(guild_id, self.shard_count, self.shard_ids)
 
     def rest_share(self) -> int:
         """This process's share of REST_CALLS_PER_SECOND, by the shards it runs."""
@@ -217,7 +221,7 @@ class LamaBot(commands.AutoShardedBot):
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self._restored = await self.service.restore()
+        self._restored = await self.service.restore(self.settings.runs_guild)
         log.info("Restored %d unfinished games", len(self._restored))
         await self.tournaments.resume()  # a table that ended while the bot was away
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop

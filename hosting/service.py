@@ -66,10 +66,13 @@ class GameService:
     def add_listener(self, listener: Listener) -> None:
         self.listeners.add(listener)
 
-    async def restore(self) -> list[GameView]:
-        """Load every unfinished game from the store, re-arming timers and AI turns."""
+    async def restore(self, hosts: Callable[[int], bool] | None = None) -> list[GameView]:
+        """Load every unfinished game from the store (of the servers `hosts` says this
+        process serves: its shards), re-arming timers and AI turns."""
         restored = []
         for record in await self._store.games.unfinished_games():
+            if hosts is not None and not hosts(record.guild_id):
+                continue  # another process's server; loaded here only if a move names it
             hosted = HostedGame.from_record(record)
             self.registry.register(hosted)
             if hosted.status is Status.RUNNING:

@@ -24,6 +24,14 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
+def runs_guild(guild_id: int, shard_count: int | None, shard_ids: Sequence[int] | None) -> bool:
+    """Whether a process running `shard_ids` of `shard_count` receives this server's events
+    (no ids: it runs every shard)."""
+    if shard_ids is None or not shard_count:
+        return True
+    return shard_of(guild_id, shard_count) in shard_ids
+
+
 def shard_problem(
     shard_count: int | None, shard_ids: Sequence[int] | None, *, shared_database: bool
 ) -> str | None:

@@ -172,3 +172,18 @@ async def test_settings_changed_by_another_process_show_here_within_the_cache_ti
     await elsewhere.set_user_choice(ALICE, None)  # and back to following their client
     clock.advance(CACHE_TTL_S)
     assert await here.load_user_choice(ALICE) is None
+
+
+async def test_a_process_restores_only_the_games_of_its_servers(stores) -> None:
+    clock = FakeClock()
+    opener = GameService(stores[0], clock, seed_source=lambda: 7)
+    options = GameOptions(turn_timeout=600, ai_delay=1)
+    mine = (await opener.open_lobby(GUILD, CHANNEL, ALICE, "a", options)).view.game_id
+    theirs = (await opener.open_lobby(GUILD + 1, CHANNEL + 1, BOB, "b", options)).view.game_id
+    await opener.join(theirs, CAROL, "c")
+    await opener.start(theirs, BOB)
+    restarted = GameService(stores[1], clock)
+    restored = await restarted.restore(lambda guild_id: guild_id == GUILD)
+    assert [v.game_id for v in restored] == [mine]
+    assert restarted.registry.find(theirs) is None
+    assert (await restarted.find_route(BOB, None, None)).game_id == theirs  # loaded when named

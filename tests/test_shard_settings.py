@@ -72,3 +72,10 @@ def test_each_process_takes_its_shards_share_of_the_rest_budget(count, ids, shar
     settings = Settings.from_env({"SHARD_COUNT": count, "SHARD_IDS": ids,
                                   "REST_CALLS_PER_SECOND": "30"})
     assert settings.rest_share() == share
+
+
+def test_a_process_runs_the_servers_of_its_shards() -> None:
+    settings = Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "1"})
+    on_one, on_zero = 5 << 22 | 7, 6 << 22 | 7  # (id >> 22) % 2 is 1, then 0
+    assert settings.runs_guild(on_one) and not settings.runs_guild(on_zero)
+    assert Settings.from_env({}).runs_guild(on_zero)  # every shard: every server
