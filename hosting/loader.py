@@ -66,11 +66,12 @@ class GameLoader:
             return
         log.info("game %s changed elsewhere: move %s here, %s stored", hosted.id, hosted.seq,
                  record.last_seq)
+        was_active = hosted.is_active
         hosted.refresh(record)
         if hosted.is_active:
             self._registry.register(hosted)
             self._timers.arm(hosted, turn_started_at=record.updated_at)
-        else:
+        elif was_active:
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)
 
@@ -88,6 +89,22 @@ class GameLoader:
             await self.reload(hosted)
             raise HostingError(Problem.MOVE_ALREADY_MADE) from None
 
+    async def refresh(self, *games: HostedGame | None) -> None:
+        """Bring copies another process may have moved or ended up to date, before a check
+        made from memory (is this channel free, is this player seated elsewhere)."""
+        for hosted in {g.id: g for g in games if g is not None}.values():
+            if await self.is_behind(hosted):
+                async with hosted.lock:  # a commit of this process may have been under way
+                    if await self.is_behind(hosted):
+                        await self.reload(hosted)
+
+    async def refresh_around(self, channel_id: int | None, user_id: int, guild_id: int) -> None:
+        """`refresh` the game of this channel and the user's games in this server."""
+        mine = [self._registry.find(v.game_id)
+                for v in self._registry.active_games_of(user_id, guild_id)]
+        here = self._registry.in_channel(channel_id) if channel_id is not None else None
+        await self.refresh(here, *mine)
+
     async def load_games_of(self, user_id: int) -> None:
         """Every active game this user sits in, wherever it was opened, and none that ended
         elsewhere: a DM command must find a game whose server another process runs."""
@@ -95,7 +112,7 @@ class GameLoader:
         for view in self._registry.active_games_of(user_id):
             hosted = self._registry.find(view.game_id)
             if view.game_id not in stored and hosted is not None:
-                async with hosted.lock:
-                    await self.reload(hosted)  # it ended, or they left, in another process
+                async with hosted.lock:  # it ended, or they left, in another process
+                    await self.reload(hosted)
         for game_id in stored:
             await self.hosted(game_id)

@@ -122,6 +122,8 @@ class GameService:
         DM: another process may host them (every DM reaches shard 0's process)."""
         if guild_id is None:
             await self.loader.load_games_of(user_id)
+        else:
+            await self.loader.refresh_around(channel_id, user_id, guild_id)
         return self.registry.route(user_id, channel_id, guild_id)
 
     def observation(self, game_id: int, user_id: int) -> Observation:
@@ -190,6 +192,7 @@ class GameService:
         options: GameOptions,
         ai_seats: int = 0,
     ) -> GameUpdate:
+        await self.loader.refresh_around(channel_id, host_id, guild_id)  # ended elsewhere?
         return await self.lobby.open(guild_id, channel_id, host_id, host_name, options, ai_seats)
 
     async def open_table(
@@ -200,6 +203,9 @@ class GameService:
                                            thread_id=thread_id, table=table)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameUpdate:
+        lobby = self.registry.find(game_id)
+        if lobby is not None:
+            await self.loader.refresh_around(None, user_id, lobby.guild_id)
         return await self.lobby.join(game_id, user_id, name)
 
     async def add_ai(
@@ -230,6 +236,9 @@ class GameService:
         return await self.lobby.start(game_id, user_id, is_admin=is_admin)
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
+        old = self.registry.find(game_id)
+        if old is not None:
+            await self.loader.refresh_around(old.channel_id, user_id, old.guild_id)
         return await self.lobby.rematch(game_id, user_id, name)
 
     # ------------------------------------------------------------------ moves

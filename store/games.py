@@ -200,12 +200,12 @@ class GameStore:
         # A game's last move (results, ratings), or the guard found the game not as expected:
         # statement by statement, which raises the precise error.
         async with self._db.transaction() as tx:
-            if interaction_id is not None:
+            game = await check_status(tx, game_id, GameStatus.RUNNING)
+            if interaction_id is not None:  # after the game's row: a racing twin has committed
                 done = await tx.fetchone(
                     "SELECT game_id, seq FROM moves WHERE interaction_id = ?", (interaction_id,))
                 if done is not None:
                     raise InteractionAlreadyApplied(done["game_id"], done["seq"], interaction_id)
-            game = await check_status(tx, game_id, GameStatus.RUNNING)
             if expected_seq != game["last_seq"] + 1:
                 raise SeqConflict(game_id, expected_seq, game["last_seq"] + 1)
             await tx.execute(

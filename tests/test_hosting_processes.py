@@ -187,3 +187,16 @@ async def test_a_process_restores_only_the_games_of_its_servers(stores) -> None:
     assert [v.game_id for v in restored] == [mine]
     assert restarted.registry.find(theirs) is None
     assert (await restarted.find_route(BOB, None, None)).game_id == theirs  # loaded when named
+
+
+async def test_a_channel_whose_game_ended_in_another_process_takes_a_new_lobby(services) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    await elsewhere.find_route(BOB, None, None)  # the other process holds it too
+    for _ in range(200):  # it is played to its end there
+        if elsewhere.view(game_id).status is not Status.RUNNING:
+            break
+        await elsewhere.human_move(game_id, on_turn(elsewhere, game_id), QUIT)
+    assert here.view(game_id).status is Status.RUNNING  # this copy has not heard yet
+    reopened = await here.open_lobby(GUILD, CHANNEL, ALICE, "host", GameOptions())
+    assert reopened.view.game_id != game_id and here.view(game_id).status is Status.FINISHED
