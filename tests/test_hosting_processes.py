@@ -1,7 +1,7 @@
 """Several processes on one database (issue 16 point 2): two GameServices, each with a Store
-of its own on the same database file, stand for two bot processes. Either may apply any move:
-the game row's version is the truth, each copy in memory a cache reloaded when behind, and the
-same interaction delivered to both is one move."""
+of its own on the same database (a SQLite file, a PostgreSQL server), stand for two bot
+processes. Either may apply any move: the game row's version is the truth, each copy in memory
+a cache reloaded when behind, and the same interaction delivered to both is one move."""
 
 from __future__ import annotations
 
@@ -28,10 +28,11 @@ ALICE, BOB, CAROL = 1, 2, 3
 
 
 @pytest.fixture
-async def stores(tmp_path):
-    """Two connections to one database, as two processes have."""
-    first = await Store.open(tmp_path / "lama.sqlite3")
-    second = await Store.open(tmp_path / "lama.sqlite3")
+async def stores(db_location):
+    """Two stores on one database (each its own connections), as two processes have: on
+    SQLite and on PostgreSQL."""
+    first = await Store.open(db_location)
+    second = await Store.open(db_location)
     yield first, second
     await second.close()
     await first.close()
