@@ -1,0 +1,171 @@
+"""Issue 16's end to end: two real bot.py processes (SHARD_COUNT=2, SHARD_IDS=0 and 1) on one
+real PostgreSQL and the loopback Discord.
+
+The game's server lives on shard 1. Discord sends its slash commands to process 1 and every DM
+button to process 0, so both processes move the same game: the game row's version decides. A
+second game goes on when process 1 is SIGKILLed (its AI turns and a turn time-out fire on
+process 0), and process 1, started again, serves its server. Afterwards each move log has no
+gap and no duplicate, and holds every move a player saw acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+from lama import game_from_dict
+from store import Actor, GameStatus, Store
+from tests.e2e_support import names_game
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
+
+REPO = Path(__file__).resolve().parents[1]
+ARGS = [sys.executable, "bot.py"]
+CHANNEL_PERIOD = 0.5
+
+
+def bot_env(url: str, shard: int) -> dict[str, str]:
+    return {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_URL": url, "SHARD_COUNT": "2",
+            "SHARD_IDS": str(shard), "RENDER_DELAY": "0",
+            "DISCORD_CHANNEL_WINDOW": str(CHANNEL_PERIOD)}
+
+
+def start(fake, url: str, shard: int):
+    return run_bot_process(fake, ARGS, env=bot_env(url, shard), cwd=REPO, shard_id=shard,
+                           timeout=60)
+
+
+async def the_game(store: Store, channel_id: int):
+    """The newest game of a channel, as stored."""
+    games = [g for g in await store.games.unfinished_games() if g.channel_id == channel_id]
+    assert games, "no game in that channel"
+    return max(games, key=lambda g: g.id)
+
+
+def user_on_turn(record) -> int | None:
+    game = game_from_dict(record.state)
+    seat = game.current_seat
+    return None if seat is None else record.seats[seat].user_id
+
+
+async def wait_for(predicate, timeout: float = 30.0, every: float = 0.1):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = await predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError("not reached in time")
+        await asyncio.sleep(every)
+
+
+async def press_on_dm_hand(fake, user, game_id: int) -> bool:
+    """Move with the newest hand DM's buttons (arrives at shard 0): a card, else draw, else
+    quit and confirm. True if a move was acknowledged (the hand was updated in place)."""
+    async def live_hand():
+        hands = [m for m in fake.dms(user)
+                 if any(names_game(b.custom_id, "h", game_id) and not b.disabled
+                        for b in m.buttons)]
+        return hands[-1] if hands else None
+
+    hand = await wait_for(live_hand, timeout=15, every=0.05)  # the turn DM may be on its way
+    live = [b.custom_id for b in hand.buttons if b.custom_id and not b.disabled]
+    cards = [c for c in live if not c.endswith((":draw", ":quit"))]
+    draws = [c for c in live if c.endswith(":draw")]
+    if cards or draws:
+        result = await fake.click(user, hand, (cards or draws)[0])
+        return result.response_type == 7 and not result.ephemeral
+    asked = await fake.click(user, hand, next(c for c in live if c.endswith(":quit")))
+    assert asked.response_type == 7, asked
+    confirm = next(b.custom_id for b in hand.buttons if b.custom_id.endswith(":quitok"))
+    result = await fake.click(user, hand, confirm)
+    return result.response_type == 7 and not result.ephemeral
+
+
+async def quit_by_slash(fake, user, channel) -> bool:
+    """`/quit` in the server's channel (arrives at shard 1's process)."""
+    result = await fake.slash(user, channel, "quit")
+    return result.ephemeral and result.refused is None and bool(result.message.custom_ids)
+
+
+async def move_log(store: Store, game_id: int) -> list[int]:
+    return [m.seq for m in await store.games.list_moves(game_id)]
+
+
+async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, postgres_url):
+    fake = fake_discord
+    fake.shard_count = 2
+    fake.ratelimits.channel_period = CHANNEL_PERIOD
+    far = await fake.add_guild("Far Club", channels=("lama",), shard=(1, 2))
+    channel = far.channel("lama")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    store = await Store.open(postgres_url)
+    try:
+        async with AsyncExitStack() as processes:
+            await processes.enter_async_context(start(fake, postgres_url, 0))
+            one = await processes.enter_async_context(start(fake, postgres_url, 1))
+            assert fake.gateway.route(far.id).shard == (1, 2)
+            assert fake.gateway.route(None).shard == (0, 2)
+
+            # ---- game 1: DM buttons (process 0) and slash commands (process 1) to its end
+            await fake.slash(alice, channel, "lama new", target=10)
+            await fake.slash(bob, channel, "lama join")
+            await fake.slash(alice, channel, "lama start")
+            game = await the_game(store, channel.id)
+            acknowledged = 0
+            for turn in range(300):
+                record = await store.games.get_game(game.id)
+                if record.status is not GameStatus.RUNNING:
+                    break
+                user = fake.users_by_id[user_on_turn(record)]
+                before = record.last_seq
+                if turn % 2 == 0:
+                    moved = await press_on_dm_hand(fake, user, game.id)
+                else:
+                    moved = await quit_by_slash(fake, user, channel)
+                after = (await store.games.get_game(game.id)).last_seq
+                assert after == before + (1 if moved else 0), (turn, before, after)
+                acknowledged += moved
+            record = await store.games.get_game(game.id)
+            assert record.status is GameStatus.FINISHED
+            assert await move_log(store, game.id) == list(range(1, acknowledged + 1))
+
+            # ---- game 2: carol and an AI; process 1 dies mid-game, process 0 goes on. (Carol:
+            # alice and bob played game 1 by slash command too, so the bot pings them with a
+            # link to the table instead of a DM hand; carol plays from her DMs.)
+            opened = await fake.slash(carol, channel, "lama new", target=10, turn_timeout=10,
+                                      ai_seats=1)
+            assert not opened.ephemeral, opened.text
+            started = await fake.slash(carol, channel, "lama start")
+            assert started.ephemeral and started.refused is None, started.text
+            second = await the_game(store, channel.id)
+
+            async def carols_turn():
+                record = await store.games.get_game(second.id)
+                return user_on_turn(record) == carol.id and record
+
+            await wait_for(carols_turn)
+            assert await press_on_dm_hand(fake, carol, second.id)  # process 0 holds it now
+            one.kill()
+            killed_at = (await store.games.get_game(second.id)).last_seq
+            pressed = (await store.games.list_moves(second.id))[killed_at - 1]
+            assert pressed.actor is Actor.HUMAN  # her acknowledged press is the newest move
+
+            async def ai_and_time_out_since_the_kill():
+                moves = (await store.games.list_moves(second.id))[killed_at:]
+                actors = {m.actor for m in moves}
+                return Actor.AI in actors and Actor.TIMER in actors
+
+            await wait_for(ai_and_time_out_since_the_kill, timeout=60)
+
+            # ---- process 1 again: it serves its server
+            await processes.enter_async_context(start(fake, postgres_url, 1))
+            table = await fake.slash(bob, channel, "lama rules")
+            assert table.refused is None and table.ephemeral
+        log = await move_log(store, second.id)
+        assert log == list(range(1, len(log) + 1))
+        assert (await store.games.get_game(second.id)).last_seq == len(log)
+    finally:
+        await store.close()
