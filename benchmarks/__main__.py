@@ -9,7 +9,7 @@ import importlib
 import sys
 
 # benchmarks/<name>.py
-BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick")
+BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick", "processes")
 
 
 def main(argv: list[str] | None = None) -> int:
