@@ -37,7 +37,7 @@ from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.rerate import open_rated_store
 from hosting.seasons import SeasonKeeper
-from hosting.shards import rest_share, runs_guild, shard_problem
+from hosting.shards import ShardPlan
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
@@ -113,18 +113,12 @@ class Settings:
         )
 
     def shard_problem(self) -> str | None:
-        """Why this process must not run these shards (one line), or None. Processes share
-        one PostgreSQL database (DATABASE_URL); a SQLite file is every process's own."""
-        return shard_problem(self.shard_count, self.shard_ids,
-                             shared_database=bool(self.database_url))
+        """Why this process must not run its shards: processes share PostgreSQL, not SQLite."""
+        return self.shards.problem(shared_database=bool(self.database_url))
 
-    def runs_guild(self, guild_id: int) -> bool:
-        """Whether this process's shards receive the server's events (its games live here)."""
-        return runs_guild(guild_id, self.shard_count, self.shard_ids)
-
-    def rest_share(self) -> int:
-        """This process's share of REST_CALLS_PER_SECOND, by the shards it runs."""
-        return rest_share(self.rest_per_second, self.shard_count, self.shard_ids)
+    @property
+    def shards(self) -> ShardPlan:
+        return ShardPlan(self.shard_count, self.shard_ids)
 
 
 class LamaTree(app_commands.CommandTree["LamaBot"]):
@@ -207,7 +201,7 @@ class LamaBot(commands.AutoShardedBot):
             self.service,
             coalesce_delay=self.settings.render_delay,
             budget=RestBudget(
-                per_second=self.settings.rest_share(),
+                per_second=self.settings.shards.rest_share(self.settings.rest_per_second),
                 channel_period=self.settings.channel_window + CLOCK_MARGIN,
             ),
         )
@@ -221,7 +215,7 @@ class LamaBot(commands.AutoShardedBot):
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self._restored = await self.service.restore(self.settings.runs_guild)
+        self._restored = await self.service.restore(self.settings.shards.runs_guild)
         log.info("Restored %d unfinished games", len(self._restored))
         await self.tournaments.resume()  # a table that ended while the bot was away
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
@@ -230,6 +224,8 @@ class LamaBot(commands.AutoShardedBot):
         if self.settings.web_port is not None:
             await self.start_web()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
+        if self.settings.shards.split:  # other processes: take over a dead one's timers
+            self._background.append(asyncio.create_task(self.service.run_sweeper(), name="sweep"))
         self._background.append(asyncio.create_task(self.season_keeper.run(), name="seasons"))
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")

@@ -25,6 +25,8 @@ from .views import Status
 
 log = logging.getLogger(__name__)
 
+ADOPT_GRACE_S = 3  # past a game's deadline before another process takes over its timers
+
 
 class MovedElsewhere(Exception):
     """Another process committed to this game first; the copy has been reloaded."""
@@ -104,6 +106,17 @@ class GameLoader:
                 for v in self._registry.active_games_of(user_id, guild_id)]
         here = self._registry.in_channel(channel_id) if channel_id is not None else None
         await self.refresh(here, *mine)
+
+    async def adopt_overdue(self, now: float) -> list[int]:
+        """Hold every running game whose timers are overdue (by `ADOPT_GRACE_S`) and that this
+        process does not hold: its own process died, so its AI moves and time-outs fire here
+        (a double fire is one move: the commit checks the version). Returns the ids adopted."""
+        adopted = []
+        for game_id in await self._store.games.overdue_game_ids(int(now), ADOPT_GRACE_S):
+            if self._registry.find(game_id) is None and await self.hosted(game_id) is not None:
+                log.info("game %s is overdue: its timers fire in this process", game_id)
+                adopted.append(game_id)
+        return adopted
 
     async def load_games_of(self, user_id: int) -> None:
         """Every active game this user sits in, wherever it was opened, and none that ended

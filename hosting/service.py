@@ -13,6 +13,8 @@ Nothing is announced that is not committed; listeners hear every committed chang
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from collections.abc import Callable, Sequence
 
@@ -38,6 +40,9 @@ from .views import GameOptions, GameUpdate, GameView, MessageKey, Status
 
 __all__ = ["TIMEOUTS_BEFORE_AI", "GameService"]
 
+log = logging.getLogger(__name__)
+SWEEP_S = 2.0  # how often a process looks for games whose own process died
+
 
 class GameService:
     """Owns the running games of one bot process, keyed by game id."""
@@ -51,6 +56,7 @@ class GameService:
         preferences: Preferences | None = None,
     ) -> None:
         self._store = store
+        self._clock = clock
         self.registry = GameRegistry()
         self.preferences = preferences or Preferences(store, clock)
         self.timers = TimerQueue(clock)
@@ -272,6 +278,16 @@ class GameService:
     async def fire_due_timers(self) -> int:
         """Run every timer that is due now; returns how many fired."""
         return await self.turns.fire_due()
+
+    async def run_sweeper(self, every: float = SWEEP_S) -> None:
+        """With several processes on one database: every `every` seconds, take over the
+        timers of games whose process stopped firing them (a crash)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.loader.adopt_overdue(self._clock.now())
+            except Exception:  # a database hiccup must not end the sweeping
+                log.exception("could not look for overdue games")
 
     async def run_timers(self) -> None:
         """Fire timers as they fall due, for as long as the service runs."""

@@ -10,6 +10,7 @@ servers' commands but all DM presses arrive at shard 0's process: they must shar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 SQLITE_SHARDS_HELP = (
     "SHARD_IDS={ids} runs only part of SHARD_COUNT={count} shards, but with SQLite "
@@ -57,3 +58,25 @@ def rest_share(
     if shard_ids is None or not shard_count:
         return per_second
     return max(1, per_second * len(set(shard_ids)) // shard_count)
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """The shards one process runs: `ids` of `count` (None: every shard, in this process)."""
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    @property
+    def split(self) -> bool:
+        """Whether other processes run the other shards."""
+        return self.ids is not None
+
+    def problem(self, *, shared_database: bool) -> str | None:
+        return shard_problem(self.count, self.ids, shared_database=shared_database)
+
+    def runs_guild(self, guild_id: int) -> bool:
+        return runs_guild(guild_id, self.count, self.ids)
+
+    def rest_share(self, per_second: int) -> int:
+        return rest_share(per_second, self.count, self.ids)

@@ -255,6 +255,16 @@ class GameStore:
             row = await tx.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
         return None if row is None else (GameStatus(row["status"]), row["last_seq"])
 
+    async def overdue_game_ids(self, now: int, grace_s: int) -> list[int]:
+        """Running games whose last commit is older than their turn time plus `grace_s`: any
+        timer they had (an AI's delay is never longer than a turn) should have fired, so the
+        process that held them may be gone."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE status = 'running' "
+                "AND updated_at + turn_timeout_s + ? < ? ORDER BY id", (grace_s, now))
+        return [row["id"] for row in rows]
+
     async def active_game_ids_of(self, user_id: int) -> list[int]:
         """The lobbies and running games where this user holds a seat, whichever process
         hosts them."""

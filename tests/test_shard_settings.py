@@ -71,11 +71,11 @@ async def test_bot_py_with_part_of_the_shards_on_sqlite_exits_with_one_line(tmp_
 def test_each_process_takes_its_shards_share_of_the_rest_budget(count, ids, share) -> None:
     settings = Settings.from_env({"SHARD_COUNT": count, "SHARD_IDS": ids,
                                   "REST_CALLS_PER_SECOND": "30"})
-    assert settings.rest_share() == share
+    assert settings.shards.rest_share(settings.rest_per_second) == share
 
 
 def test_a_process_runs_the_servers_of_its_shards() -> None:
     settings = Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "1"})
     on_one, on_zero = 5 << 22 | 7, 6 << 22 | 7  # (id >> 22) % 2 is 1, then 0
-    assert settings.runs_guild(on_one) and not settings.runs_guild(on_zero)
-    assert Settings.from_env({}).runs_guild(on_zero)  # every shard: every server
+    assert settings.shards.runs_guild(on_one) and not settings.shards.runs_guild(on_zero)
+    assert Settings.from_env({}).shards.runs_guild(on_zero)  # every shard: every server
