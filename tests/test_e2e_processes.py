@@ -3,8 +3,9 @@ real PostgreSQL and the loopback Discord.
 
 The game's server lives on shard 1. Discord sends its slash commands to process 1 and every DM
 button to process 0, so both processes move the same game: the game row's version decides. A
-second game goes on when process 1 is SIGKILLed (its AI turns and a turn time-out fire on
-process 0), and process 1, started again, serves its server. Afterwards each move log has no
+second game goes on when process 1 is SIGKILLed: process 0, which never held it, takes it over
+once its turn time is past (its AI turns and a turn time-out fire there, and a DM button moves
+it), and process 1, started again, serves its server. Afterwards each move log has no
 gap and no duplicate, and holds every move a player saw acknowledged.
 """
 
@@ -135,8 +136,8 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
             # ---- game 2: carol and an AI; process 1 dies mid-game, process 0 goes on. (Carol:
             # alice and bob played game 1 by slash command too, so the bot pings them with a
             # link to the table instead of a DM hand; carol plays from her DMs.)
-            opened = await fake.slash(carol, channel, "lama new", target=10, turn_timeout=10,
-                                      ai_seats=1)
+            opened = await fake.slash(carol, channel, "lama new", target=200, turn_timeout=10,
+                                      ai_seats=1)  # a long game: it is still on after a kill
             assert not opened.ephemeral, opened.text
             started = await fake.slash(carol, channel, "lama start")
             assert started.ephemeral and started.refused is None, started.text
@@ -147,11 +148,8 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
                 return user_on_turn(record) == carol.id and record
 
             await wait_for(carols_turn)
-            assert await press_on_dm_hand(fake, carol, second.id)  # process 0 holds it now
-            one.kill()
+            one.kill()  # process 0 has never held game 2: its sweeper must take it over
             killed_at = (await store.games.get_game(second.id)).last_seq
-            pressed = (await store.games.list_moves(second.id))[killed_at - 1]
-            assert pressed.actor is Actor.HUMAN  # her acknowledged press is the newest move
 
             async def ai_and_time_out_since_the_kill():
                 moves = (await store.games.list_moves(second.id))[killed_at:]
@@ -159,6 +157,11 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
                 return Actor.AI in actors and Actor.TIMER in actors
 
             await wait_for(ai_and_time_out_since_the_kill, timeout=60)
+            await wait_for(carols_turn)
+            before = (await store.games.get_game(second.id)).last_seq
+            assert await press_on_dm_hand(fake, carol, second.id)  # acknowledged by process 0
+            pressed = (await store.games.list_moves(second.id))[before]
+            assert pressed.seq == before + 1 and pressed.actor is Actor.HUMAN
 
             # ---- process 1 again: it serves its server
             await processes.enter_async_context(start(fake, postgres_url, 1))
