@@ -16,10 +16,16 @@ import sys
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+import pytest
+
 from lama import game_from_dict
 from store import Actor, GameStatus, Store
 from tests.e2e_support import names_game
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
+
+# Three bot processes start, a game is played out and a 10 s turn timer must run out after a
+# kill: about a minute on a quiet machine, more under load than the suite's 120 s default.
+pytestmark = pytest.mark.timeout(300)
 
 REPO = Path(__file__).resolve().parents[1]
 ARGS = [sys.executable, "bot.py"]
