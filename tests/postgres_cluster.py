@@ -123,7 +123,8 @@ def start_cluster(options: str = FAST) -> PostgresCluster:
                 "install Debian's postgresql package (it creates it)"
             ) from None
         user = "postgres"
-    root = Path(tempfile.mkdtemp(prefix="lamabot-pg-"))
+    # The server account must reach the folder: under /tmp, not a TMPDIR inside root's home.
+    root = Path(tempfile.mkdtemp(prefix="lamabot-pg-", dir="/tmp" if user else None))
     cluster = PostgresCluster(bindir, root, random.randint(20000, 60000), user)
     for folder in (cluster.root, cluster.socket_dir):
         folder.mkdir(exist_ok=True)
