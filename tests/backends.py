@@ -6,6 +6,8 @@ import sqlite3
 
 import asyncpg
 
+BACKENDS = ["sqlite", "postgresql"]  # the params of the store fixtures (tests/conftest.py)
+
 # A constraint the database itself enforces (unique, CHECK, the append-only trigger), as
 # each driver reports it.
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)

@@ -18,11 +18,11 @@ import pytest
 
 from store import Store
 from store.db import open_database
+from tests.backends import BACKENDS
 from tests.postgres_cluster import PostgresCluster, PostgresMissing, start_cluster
 
 pytest_plugins = ["tests.fakediscord.fixtures", "tests.lamabot"]
 
-BACKENDS = ["sqlite", "postgresql"]
 _TEMPLATE = "lamabot_migrated"
 _numbers = itertools.count(1)
 

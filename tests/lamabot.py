@@ -53,7 +53,14 @@ def bot_clock():
 
 
 @pytest.fixture
-async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock):
+def bot_database_url():
+    """The bot's DATABASE_URL: empty, a SQLite file in the test's folder. A test module runs
+    its bot on PostgreSQL by overriding this fixture (see tests/test_e2e_game.py)."""
+    return ""
+
+
+@pytest.fixture
+async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock, bot_database_url):
     """LamaBot with a fresh database; AIs move at once so games run fast."""
     # Discord's per-channel window (5 s) shortened tenfold so that whole games run fast;
     # the global limit (50 calls/s) stays as Discord's.
@@ -61,6 +68,7 @@ async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock):
     settings = Settings(
         token=BOT_TOKEN,
         database_path=tmp_path / "lama.sqlite3",
+        database_url=bot_database_url,
         render_delay=0,
         channel_window=CHANNEL_PERIOD,
         discord_api_base_url=discord_env_for(fake_discord.base_url)[API_BASE_ENV],

@@ -1,13 +1,23 @@
-"""LamaBot end to end: real discord.py against the loopback Discord, real SQLite."""
+"""LamaBot end to end: real discord.py against the loopback Discord, on a real SQLite file and
+on a real PostgreSQL database (DATABASE_URL)."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from hosting import Status
+from store import Dialect
+from tests.backends import BACKENDS
 from tests.driver import as_slash, random_action
 
 RNG = random.Random(3)
+
+
+@pytest.fixture(params=BACKENDS)
+def bot_database_url(request):
+    return "" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
 
 
 def game_in(bot, channel):
@@ -30,8 +40,11 @@ async def slash_move(fake, bot, game_id, channel):
     return result
 
 
-async def test_two_humans_play_a_whole_game_with_slash_commands(fake_discord, lamabot):
+async def test_two_humans_play_a_whole_game_with_slash_commands(
+    fake_discord, lamabot, bot_database_url
+):
     fake, bot = fake_discord, lamabot
+    assert bot.store.db.dialect is (Dialect.POSTGRESQL if bot_database_url else Dialect.SQLITE)
     alice, bob = fake.user("alice"), fake.user("bob")
     channel = fake.channel("lama")
     lobby = await fake.slash(alice, channel, "lama new", variant="classic")
