@@ -8,7 +8,9 @@ reaches shard 0's process, which applies and shows those moves whichever server 
 Prints interaction latency, durable moves per second (counted in the database) and each
 process's CPU, and writes benchmarks/processes.json.
 
-Options: --games N (default 40), --seconds S (measured window, default 30), --quick.
+Options: --games N (default 40), --seconds S (measured window, default 30), --ramp S (the
+games open their lobbies over S seconds, default 10), --rest N (REST_CALLS_PER_SECOND, default
+30, split between the processes), --quick.
 """
 
 from __future__ import annotations
@@ -126,7 +128,7 @@ async def run(config: LoadConfig, url: str) -> dict:
         "first_answer_ms": _ms(answered), "dm_button_first_answer_ms": _ms(dm),
         "cpu_share": {f"process {n} (shard {n})": round(c / (end - start), 3)
                       for n, c in enumerate(cpu)},
-        "interactions": len(answered), "errors": errors[:20],
+        "interactions": len(answered), "error_count": len(errors), "errors": errors[:20],
     }
 
 
@@ -142,17 +144,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--ramp", type=float, default=10.0,
+                        help="seconds over which the games open their lobbies")
+    parser.add_argument("--rest", type=int, default=30,
+                        help="REST_CALLS_PER_SECOND of the bot, split between the processes")
     parser.add_argument("--quick", action="store_true", help="10 games, a 10 s window")
     args = parser.parse_args(argv)
     games, seconds = (10, 10.0) if args.quick else (args.games, args.seconds)
-    config = LoadConfig(games=games, duration=seconds, ramp=min(10.0, 1 + games / 50),
-                        env={"RENDER_DELAY": "0.3"})
+    config = LoadConfig(games=games, duration=seconds, ramp=args.ramp,
+                        env={"RENDER_DELAY": "0.3", "REST_CALLS_PER_SECOND": str(args.rest)})
     cluster = start_cluster(DURABLE)
     try:
         url = asyncio.run(cluster.create_database("processes"))
         result = asyncio.run(run(config, url))
     finally:
         cluster.stop()
+    result["rest_calls_per_second"] = args.rest
     result["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version()}
     print(json.dumps(result, indent=2))
     if not args.quick:
