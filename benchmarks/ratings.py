@@ -4,8 +4,9 @@ and rerate speed.
     python -m benchmarks.ratings [--games N] [--runs R] [--finishes F]
 
 1. Loads N finished games into one server with benchmarks/leaderboard.py's generator (about 300
-   players, Zipf-like activity, AI seats now and then) and rates them all with hosting.rerate:
-   rerate speed in games per second.
+   players, Zipf-like activity, AI seats now and then) and rates them all as the bot does at
+   start-up for games stored before ratings (hosting.rerate.rate_unrated): rerate speed in
+   games per second, and the start-up check for unrated games before and after.
 2. Times a /leaderboard page (page 4, with the caller's own rank) through StatsService: by
    rating, and by every other sort (all time, every variant) on the same data, for comparison.
 3. Finishes F more 4-seat games through GameStore.commit_move(finished=...) on that database,
@@ -29,7 +30,7 @@ from pathlib import Path
 from benchmarks.leaderboard import GUILD, NOW, make_games, timed
 from hosting import FakeClock
 from hosting.ratings import RULES
-from hosting.rerate import rerate_guild
+from hosting.rerate import rate_unrated
 from hosting.stats import StatsService
 from store import (
     RESULT_SORTS,
@@ -98,9 +99,11 @@ async def run(games: int, runs: int, finishes: int) -> dict:
         store = await Store.open(Path(folder) / "bench.sqlite3", rules=RULES)
         try:
             await insert_finished_games(store.db, make_games(games, random.Random(5)))
+            unrated_check = await timed(store.ratings.guilds_with_unrated_games, runs)
             start = time.perf_counter()
-            rerated = await rerate_guild(store, GUILD, clock=FakeClock(NOW))
+            (rerated,) = await rate_unrated(store, clock=FakeClock(NOW))  # as at start-up
             rerate_s = time.perf_counter() - start
+            rated_check = await timed(store.ratings.guilds_with_unrated_games, runs)
             board_rows = await boards(store, runs)
             plan = await store.ratings.explain_leaderboard(GUILD, 1)
             commits = await commit_costs(store, finishes)
@@ -108,7 +111,8 @@ async def run(games: int, runs: int, finishes: int) -> dict:
             await store.close()
     return {"games": games, "runs": runs, "rated_players": rerated.players,
             "rerate_s": round(rerate_s, 2), "rerate_games_per_s": round(games / rerate_s),
-            "leaderboard": board_rows, "plan_rating_board": plan, "finishing_commit": commits}
+            "leaderboard": board_rows, "plan_rating_board": plan, "finishing_commit": commits,
+            "start_up_check": {"all_unrated": unrated_check, "all_rated": rated_check}}
 
 
 def print_report(report: dict) -> None:
@@ -119,6 +123,9 @@ def print_report(report: dict) -> None:
     for row in report["leaderboard"]:
         print(f"  {row['sort']:<14}{row['ranked']:>6} ranked{row['median_ms']:>9.1f}"
               f"{row['max_ms']:>9.1f}")
+    check = report["start_up_check"]
+    print(f"start-up check for unrated games, median ms: {check['all_unrated']['median_ms']} "
+          f"(none rated yet), {check['all_rated']['median_ms']} (all rated: the usual start)")
     c = report["finishing_commit"]
     print(f"finishing commit, ms: rated median {c['rated']['median_ms']} p99 {c['rated']['p99_ms']}"
           f" | unrated median {c['unrated']['median_ms']} p99 {c['unrated']['p99_ms']}"

@@ -12,6 +12,7 @@ restart carries on exactly where the bot stopped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,7 @@ from enum import StrEnum
 
 from store import Store
 from store.tournaments import (
+    Entry,
     TableKey,
     TableOutcome,
     TableRecord,
@@ -140,8 +142,10 @@ class TournamentService:
         return found
 
     async def in_channel(self, channel_id: int) -> Tournament | None:
-        """The channel's open tournament, else its most recent one (None: never had one)."""
-        return await self._store.tournaments.latest_in_channel(channel_id)
+        """The channel's open tournament, else its most recent one, else the one whose table
+        this channel (a table's thread) was (None: never had one)."""
+        found = await self._store.tournaments.latest_in_channel(channel_id)
+        return found or await self._store.tournaments.of_table_channel(channel_id)
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> Tournament:
         return await self._signups(tournament_id, lambda now: self._store.tournaments.add_entry(
@@ -320,6 +324,7 @@ class TournamentService:
         defaults = await self._games.guild_defaults(tournament.guild_id)
         by_entry = {e.entry: e for e in tournament.entries}
         entrants = [by_entry[e] for e in table.entries]
+        await self._leave_lobbies(tournament.guild_id, entrants)
         seats = [Seat(i, e.display_name if e.user_id else ai_name(i), e.user_id, e.ai_level)
                  for i, e in enumerate(entrants)]
         seats += [Seat(i, ai_name(i), None, "normal")
@@ -332,6 +337,15 @@ class TournamentService:
                      tournament.id, table.table_no, stand_ins)
         await self._start_table(tournament, replace(table, game_id=game_id),
                                 self._games.view(game_id), stand_ins)
+
+    async def _leave_lobbies(self, guild_id: int, entrants: list[Entry]) -> None:
+        """An entrant waiting in a casual lobby leaves it for their table (one playing a game
+        keeps it: an AI stands in for them at the table)."""
+        for entry in entrants:
+            for view in self._games.active_games_of(entry.user_id or 0, guild_id):
+                if view.status is Status.LOBBY:  # started meanwhile: an AI stands in for them
+                    with contextlib.suppress(HostingError):
+                        await self._games.leave(view.game_id, entry.user_id or 0)
 
     async def _start_table(self, tournament: Tournament, table: TableRecord, view: GameView,
                            stand_ins: tuple[int, ...] = ()) -> None:

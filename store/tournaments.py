@@ -167,6 +167,15 @@ class TournamentStore:
                 "ORDER BY status IN ('signup', 'running') DESC, id DESC LIMIT 1", (channel_id,))
             return None if row is None else await _load(tx, row["id"])
 
+    async def of_table_channel(self, channel_id: int) -> Tournament | None:
+        """The tournament whose table was played in this channel (a table's thread)."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT t.tournament_id FROM tournament_tables t "
+                "JOIN games g ON g.id = t.game_id WHERE g.channel_id = ? "
+                "ORDER BY t.tournament_id DESC LIMIT 1", (channel_id,))
+            return None if row is None else await _load(tx, row["tournament_id"])
+
     async def open_tournaments(self) -> list[Tournament]:
         """Every tournament in sign-up or running, for resuming them after a restart."""
         async with self._db.read() as tx:

@@ -185,10 +185,20 @@ async def test_a_tournament_plays_its_rounds_to_final_standings(world):
     assert all(o.table.entries[0] <= 5 for o in outcomes)
 
 
+async def test_a_tables_thread_finds_its_tournament(world):
+    t = await new_tournament(world)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    games = await round_games(world, t.id)
+    thread = world.games.view(games[1]).channel_id
+    assert (await world.tournaments.in_channel(thread)).id == t.id  # /lama tournament standings
+    assert await world.tournaments.in_channel(4242) is None
+
+
 async def test_an_entrant_busy_in_another_game_gets_an_ai_standing_in_and_ranks_last(world):
     t = await new_tournament(world, ais=3)
     defaults = await world.games.guild_defaults(GUILD)
-    casual = await world.games.open_lobby(GUILD, 77, 2, "P2", defaults)  # P2 is busy there
+    casual = await world.games.open_lobby(GUILD, 77, 2, "P2", defaults, ai_seats=1)
+    await world.games.start(casual.view.game_id, 2)  # P2 is busy playing there
     await world.tournaments.start(t.id, ORGANISER, is_admin=False)
     games = await round_games(world, t.id)
     assert all(world.games.view(g).status is Status.RUNNING for g in games)  # nothing waits
@@ -204,6 +214,18 @@ async def test_an_entrant_busy_in_another_game_gets_an_ai_standing_in_and_ranks_
     outcomes = [o for o in await world.store.tournaments.outcomes(t.id) if o.table.round == 1]
     result = next(r for r in table_results(tournament, outcomes) if p2 in r.places)
     assert result.places[p2] == result.seats  # the stand-in's result is not theirs
+
+
+async def test_an_entrant_waiting_in_a_casual_lobby_leaves_it_for_their_table(world):
+    t = await new_tournament(world)
+    lobby = await world.games.open_lobby(GUILD, 77, 50, "Zed",
+                                         await world.games.guild_defaults(GUILD))
+    await world.games.join(lobby.view.game_id, 2, "P2")
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    games = await round_games(world, t.id)
+    assert any(s.user_id == 2 for g in games for s in world.games.view(g).seats)
+    assert world.games.view(lobby.view.game_id).seat_of(2) is None
+    assert world.games.view(lobby.view.game_id).seat_of(50) is not None  # the lobby goes on
 
 
 async def test_without_threads_tables_play_in_the_channel_one_after_another(tmp_path):
