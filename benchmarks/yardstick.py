@@ -205,7 +205,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
             people.stop.set()
             for task in games:  # open loop: a game may wait for a ticket that never comes
                 task.cancel()
-            await asyncio.gather(ticker, *games, return_exceptions=True)
+            await asyncio.wait([ticker, *games], timeout=30)
             if spy is not None:
                 await asyncio.to_thread(spy.wait)
             await stop_bot(proc)
@@ -277,7 +277,8 @@ def _run_child(args, contender: Contender, rate: float | None, profile: Path | N
                "--warmup", str(args.warmup)]
     command += ["--rate", str(rate)] if rate else []
     command += ["--profile", str(profile)] if profile else []
-    out = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True)
+    out = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True,
+                         timeout=args.warmup + args.window + 240)  # a stuck run fails, loudly
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
