@@ -231,12 +231,16 @@ class RatingStore:
         return games
 
     async def guilds_with_unrated_games(self) -> list[int]:
-        """Servers with finished games that have no rating changes: stored before ratings
-        existed (every game finished since is rated in the transaction that stores it)."""
+        """Servers with games stored before ratings existed: their oldest finished game has no
+        rating changes. (Every game finished since is rated in the transaction that stores it,
+        and a rerate rates them all, so unrated games are always a server's oldest; asking
+        only about the oldest is one index probe per server, not one per game.)"""
         async with self._db.read() as tx:
             rows = await tx.fetchall(
-                "SELECT DISTINCT f.guild_id FROM finished_games f WHERE NOT EXISTS "
-                "(SELECT 1 FROM rating_changes c WHERE c.game_id = f.game_id) ORDER BY f.guild_id"
+                "SELECT g.guild_id FROM (SELECT DISTINCT guild_id FROM finished_games) g "
+                "WHERE NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = ("
+                "SELECT f.game_id FROM finished_games f WHERE f.guild_id = g.guild_id "
+                "ORDER BY f.finished_at, f.game_id LIMIT 1)) ORDER BY g.guild_id"
             )
         return [row["guild_id"] for row in rows]
 

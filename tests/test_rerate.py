@@ -123,6 +123,15 @@ async def test_games_from_before_ratings_are_rated_at_start_up_once(tmp_path):
     await store.close()
 
 
+async def test_a_server_with_older_unrated_and_newer_rated_games_is_found(tmp_path):
+    await games_from_before_ratings(tmp_path / "old.sqlite3", count=5)
+    store = await Store.open(tmp_path / "old.sqlite3", rules=RULES)
+    await random_game(store.games, random.Random(9), 10, ts(2026, 5, 1))  # rated live
+    await random_game(store.games, random.Random(9), 11, ts(2026, 5, 1))  # a newer server
+    assert await store.ratings.guilds_with_unrated_games() == [10]
+    await store.close()
+
+
 async def test_the_bot_rates_older_games_when_it_starts(fake_discord, tmp_path, caplog):
     await games_from_before_ratings(tmp_path / "lama.sqlite3")
     bot = LamaBot(Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3"),

@@ -269,3 +269,11 @@ async def test_turning_seasons_on_ends_the_open_season_at_the_next_boundary(db, 
     await monthly(db)
     season = await seasons.sync(GUILD, now=NOV + 60)
     assert (season.number, season.ends_at) == (1, ts(2026, 12, 1))
+
+
+async def test_servers_whose_oldest_games_predate_ratings_are_found(db, games, ratings):
+    unrated = GameStore(db)  # as the store was before ratings: results only
+    await play(unrated, ts(2026, 3, 1), (A, 1), ("normal", 2), guild=GUILD)
+    await play(games, ts(2026, 3, 2), (A, 1), ("normal", 2), guild=GUILD)  # rated live
+    await play(games, ts(2026, 3, 2), (A, 1), ("normal", 2), guild=GUILD + 1)
+    assert await ratings.guilds_with_unrated_games() == [GUILD]
