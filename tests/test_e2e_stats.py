@@ -18,7 +18,7 @@ import i18n
 from hosting import FakeClock, Status
 from lama import events as ev
 from tests.driver import as_slash, random_action
-from tests.e2e_support import on_turn, open_game, refused, settle, untagged
+from tests.e2e_support import on_turn, open_game, refused, settle, untagged, wait_until
 
 
 def ts(*parts: int) -> int:
@@ -36,6 +36,18 @@ class Record:
     async def _collect(self, update) -> None:
         self.events[update.view.game_id].extend(update.events)
         self.views[update.view.game_id] = update.view
+
+    def heard_the_end_of(self, game_ids) -> bool:
+        """Whether the listener has been told each of these games ended.
+
+        The service tells its listeners one after another once the game's lock is free, and
+        this one is registered last: when an AI's move ends a game, the test may see the game
+        finished while a listener before this one (the tournaments', which asks the store)
+        still holds the last update."""
+        return all(
+            any(isinstance(e, ev.GameEnded) for e in self.events.get(game_id, ()))
+            for game_id in game_ids
+        )
 
     def per_user(self) -> dict[int, dict[str, int]]:
         totals: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -103,9 +115,12 @@ async def test_leaderboard_pages_and_stats_show_exactly_what_the_games_produced(
     rng = random.Random(5)
     tables = [players[0:2], players[2:4], players[4:7], players[7:9], players[9:12],
               [players[0], players[2]], [players[0], players[5]], [players[1], players[0]]]
-    for i, humans in enumerate(tables):
+    played = [
         await play(fake, bot, channel, humans, rng=rng, ai_seats=i % 2,
                    variant=("classic", "party", "komarami")[i % 3])
+        for i, humans in enumerate(tables)
+    ]
+    await wait_until(lambda: record.heard_the_end_of(played))
     want = record.per_user()
     assert len(want) == 12
 
