@@ -42,7 +42,7 @@ from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
 from hosting.views import GameView
-from store import Store
+from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
 log = logging.getLogger("lamabot")
@@ -392,6 +392,9 @@ def main(argv: list[str] | None = None) -> int:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
         print(TOKEN_HELP.format(problem="not accepted by Discord"), file=sys.stderr)
+        return 2
+    except (DatabaseUnusable, SchemaTooNew) as error:  # found by setup_hook, before any game
+        print(f"LamaBot cannot start: {error}", file=sys.stderr)
         return 2
     return 0
 

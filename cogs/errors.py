@@ -17,6 +17,7 @@ import i18n
 from hosting import HostingError, Problem, options
 from hosting.views import GameView
 from lama import IllegalAction, Reason
+from store import StoreBusy, StoreUnwritable
 
 from .mentions import command
 from .text import card_phrase, choices_text, jump_link, seat_name, t, variant_name
@@ -86,6 +87,10 @@ def explain(error: Exception, locale: str, view: GameView | None = None) -> str:
         return _explain_illegal(error, locale, view)
     if isinstance(error, HostingError):
         return _explain_problem(error, locale)
+    if isinstance(error, StoreBusy):
+        return t("error.not_saved.busy", locale)
+    if isinstance(error, StoreUnwritable):
+        return t("error.not_saved.unwritable", locale)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale)
     if isinstance(error, app_commands.CheckFailure):
@@ -161,7 +166,9 @@ async def answer(interaction: discord.Interaction, content: str) -> None:
 async def report(interaction: discord.Interaction, error: Exception) -> None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    expected = isinstance(error, IllegalAction | HostingError | app_commands.CheckFailure)
+    expected = isinstance(  # the store logged its own failures
+        error, IllegalAction | HostingError | app_commands.CheckFailure | StoreBusy
+        | StoreUnwritable)
     if not expected:
         log.exception(
             "unexpected error for user %s in channel %s",

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 
 from store.backend import Database, Dialect, Params, Row, Transaction
+from store.errors import StoreBusy, StoreUnwritable
+from store.health import prove_writable, unusable
 from store.migrate import Migration, apply_migrations, load_migrations
 from store.postgres import is_postgres_url, open_postgres
 from store.sqlite import open_sqlite
@@ -29,13 +32,28 @@ async def open_database(
     """Open and migrate the database at `location`: a file path (SQLite; folder and file are
     created if needed) or a `postgresql://user:password@host:port/name` URL.
 
-    Raises SchemaTooNew if the database was written by newer code. `migrations` replaces the
-    packaged steps, for tests of the migration runner itself.
+    Raises SchemaTooNew if the database was written by newer code, DatabaseUnusable if a
+    SQLite file cannot be written. `migrations` replaces the packaged steps, for tests of the
+    migration runner itself.
     """
+    if is_postgres_url(location):
+        return await _open(location, migrations)
+    try:
+        return await _open(location, migrations)
+    except (OSError, sqlite3.Error, StoreBusy, StoreUnwritable) as error:
+        problem = unusable(Path(location), error)
+        if problem is None:
+            raise
+        raise problem from error
+
+
+async def _open(location: Location, migrations: Sequence[Migration] | None) -> Database:
     db = await connect(location)
     try:
         steps = load_migrations(db.dialect) if migrations is None else tuple(migrations)
         await apply_migrations(db, steps)
+        if db.dialect is Dialect.SQLITE:  # a read-only file is found now, not at a move
+            await prove_writable(db)
     except BaseException:
         await db.close()
         raise

@@ -88,3 +88,34 @@ class SeatNotFound(StoreError):
         self.game_id = game_id
         self.seat = seat
         super().__init__(f"game {game_id} has no seat {seat}")
+
+
+class DatabaseUnusable(StoreError):
+    """The database cannot be written (a read-only file or folder, no such place, another
+    program's lock): the bot must not start on it, so its message is one line for the operator
+    that names the path and the fix."""
+
+    def __init__(self, path: object, problem: str, fix: str) -> None:
+        self.path = path
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"the database {path} cannot be written: {problem}. Fix: {fix}")
+
+
+class StoreBusy(StoreError):
+    """Another connection held SQLite's write lock past the busy timeout: nothing was saved,
+    and the same request can simply be tried again."""
+
+    def __init__(self, path: object) -> None:
+        self.path = path
+        super().__init__(f"the database {path} stayed locked by another connection")
+
+
+class StoreUnwritable(StoreError):
+    """The database stopped accepting writes while the bot runs (made read-only, disk full, an
+    I/O error): nothing was saved; the operator must act."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot write the database {path}: {reason}")

@@ -21,6 +21,8 @@ import aiosqlite
 
 from store.backend import Database, Dialect, Params, Row, Statement, Transaction
 from store.batches import GroupCommit, Outcome, run_batches
+from store.errors import StoreBusy
+from store.health import runtime_error
 from store.migrate import split_statements
 
 log = logging.getLogger(__name__)
@@ -140,8 +142,9 @@ class SqliteDatabase(Database):
                 await self._conn.execute(begin)
                 yield tx
                 await self._conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as error:
                 await self._settle()
+                self._raise_typed(error)
                 raise
             finally:
                 tx._close()
@@ -158,7 +161,19 @@ class SqliteDatabase(Database):
         async with self._lock:
             # aiosqlite has no public "run this in the connection's thread": `_execute` is
             # that (aiosqlite pinned; tests/test_store_db.py checks it stays one trip).
-            return await self._conn._execute(run_batches, self._conn._conn, batches)
+            try:
+                return await self._conn._execute(run_batches, self._conn._conn, batches)
+            except sqlite3.Error as error:
+                self._raise_typed(error)
+                raise
+
+    def _raise_typed(self, error: BaseException) -> None:
+        """SQLite's busy, read-only or disk-full failure as the store's typed error."""
+        typed = runtime_error(error, self.path)
+        if typed is not None:
+            level = logging.WARNING if isinstance(typed, StoreBusy) else logging.ERROR
+            log.log(level, "nothing saved: %s", typed)
+            raise typed from error
 
     async def _settle(self) -> None:
         """Roll back whatever transaction is still open on the connection.

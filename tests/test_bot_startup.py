@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -12,12 +14,14 @@ import discord.gateway
 import discord.http
 
 from bot import LamaBot, Settings, main
+from store import Store
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.fakediscord.hook import discord_env_for, restore_real_discord
 from tests.fakediscord.server import BAD_TOKEN, FakeDiscord
 
 REPO = Path(__file__).resolve().parents[1]
 SYNC_ROUTE = "PUT /applications/{application_id}/commands"
+PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2  # <linux/prctl.h>, capability.h
 
 
 def test_settings_come_from_the_environment(tmp_path):
@@ -170,3 +174,82 @@ async def test_a_sharded_bot_connects_to_the_gateway_setting_not_discords_advice
                        sync_commands=False) as bot:
         assert bot.shard_count == 1  # Discord's advice for the count is still taken
         assert fake_discord.gateway.is_connected()
+
+
+def _without_root_overrides() -> None:
+    """In the child before exec: drop root's right to ignore file permissions (CI runs as
+    root), so a read-only file or folder is read-only for the bot as for any other user."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
+        if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 and os.geteuid() == 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) refused")
+
+
+async def _start_bot_on(database: Path, fake_discord) -> tuple[int, str]:
+    env = {
+        "DISCORD_TOKEN": BOT_TOKEN,
+        "DATABASE_PATH": str(database),
+        **discord_env_for(fake_discord.base_url),
+        "PATH": "/usr/bin:/bin",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "bot.py", cwd=REPO, env=env, preexec_fn=_without_root_overrides,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, err.decode()
+
+
+async def _made_database(path: Path) -> None:
+    store = await Store.open(path)
+    await store.close()
+
+
+def _the_one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.startswith("LamaBot cannot start")]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+async def test_a_read_only_database_file_stops_the_bot_with_one_clear_line(
+    fake_discord, tmp_path
+):
+    database = tmp_path / "lama.sqlite3"
+    await _made_database(database)
+    database.chmod(0o444)
+    code, err = await _start_bot_on(database, fake_discord)
+    line = _the_one_line(err)
+    assert code == 2
+    assert str(database) in line and "the file is read-only" in line
+    assert "DATABASE_PATH" in line and "Fix:" in line
+
+
+async def test_a_read_only_database_folder_stops_the_bot_with_one_clear_line(
+    fake_discord, tmp_path
+):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    database = folder / "lama.sqlite3"
+    await _made_database(database)
+    folder.chmod(0o555)
+    try:
+        code, err = await _start_bot_on(database, fake_discord)
+    finally:
+        folder.chmod(0o755)
+    line = _the_one_line(err)
+    assert code == 2
+    assert str(database) in line and f"its folder {folder} is read-only" in line
+    assert "lama.sqlite3-wal" in line
+
+
+async def test_a_new_database_in_a_read_only_folder_stops_the_bot_too(fake_discord, tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o555)
+    try:
+        code, err = await _start_bot_on(folder / "lama.sqlite3", fake_discord)
+    finally:
+        folder.chmod(0o755)
+    assert code == 2
+    assert f"its folder {folder} is read-only" in _the_one_line(err)

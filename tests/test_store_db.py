@@ -9,7 +9,7 @@ import sqlite3
 import asyncpg
 import pytest
 
-from store import Dialect, Migration, SchemaTooNew, load_migrations, open_database
+from store import Dialect, Migration, SchemaTooNew, StoreBusy, load_migrations, open_database
 from store.backend import Statement
 from store.batches import GroupCommit
 from store.db import connect
@@ -428,3 +428,41 @@ async def test_a_writer_cancelled_at_shutdown_leaves_no_batch_waiting_forever():
     for waiting in (first, second):
         with pytest.raises(asyncio.CancelledError):
             await waiting
+
+
+# ------------------------------------------------- SQLite: another connection's write lock
+
+
+async def _short_busy_timeout(db, ms: int = 200) -> None:
+    async with db.transaction() as tx:  # the writing connection's
+        await tx.execute(f"PRAGMA busy_timeout = {ms}")
+
+
+async def test_a_lock_held_past_the_busy_timeout_is_store_busy_and_saves_nothing(sqlite_db):
+    db = sqlite_db
+    await _short_busy_timeout(db)
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another connection holds the write lock
+    try:
+        with pytest.raises(StoreBusy) as raised:
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert str(db.path) in str(raised.value)
+    async with db.read() as tx:
+        assert await tx.fetchone("SELECT 1 FROM meta WHERE key = 'k'") is None
+    async with db.transaction() as tx:  # the connection is usable again
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+
+
+async def test_a_lock_released_within_the_busy_timeout_just_waits(sqlite_db):
+    db = sqlite_db
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(0.3, lambda: (other.execute("ROLLBACK"), other.close()))
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+    async with db.read() as tx:
+        assert await tx.fetchone("SELECT 1 FROM meta WHERE key = 'k'") is not None
