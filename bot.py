@@ -31,6 +31,7 @@ from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
 from cogs.scheduler import CLOCK_MARGIN, RestBudget
+from cogs.timely import command_deferral, keep_in_time
 from cogs.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
 from hosting import GameService, Preferences, SystemClock
@@ -122,11 +123,13 @@ class Settings:
 
 
 class LamaTree(app_commands.CommandTree["LamaBot"]):
-    """The slash-command tree: every command and autocomplete knows the reader's language
-    before it runs (buttons do the same in cogs.buttons.LamaButton), and every refusal is
-    answered in one place (cogs.errors.report)."""
+    """The slash-command tree: every command and autocomplete is answered in time however
+    slow its work (cogs.timely) and knows the reader's language before it runs (buttons do
+    both in cogs.buttons.LamaButton), and every refusal is answered in one place
+    (cogs.errors.report)."""
 
     async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
+        keep_in_time(interaction, command_deferral(interaction))  # first: the clock runs
         await self.client.preferences.load_user_choice(interaction.user.id)
         return True
 

@@ -8,7 +8,9 @@ button, what a press needs before its handler runs and what it needs if the hand
 - the owner check: a button made for one user (`owner_id`) refuses anyone else politely
   and changes nothing (a crafted press on someone else's hand, another user's "forget me");
 - the cog that handles it, looked up by name with a None check;
-- error reporting: a refusal or a bug becomes an ephemeral answer, never "did not respond".
+- error reporting: a refusal or a bug becomes an ephemeral answer, never "did not respond";
+- an answer in time: a handler slower than cogs.timely.DEFER_AFTER is deferred for (as
+  `deferral` says) and its answer delivered through the token (cogs/timely.py).
 
 Subclasses give `template`, `cog_name`, `from_match` and `pressed`; they never override
 `callback`, so no handler can forget the error reporting. Each cog registers its own items.
@@ -30,6 +32,7 @@ import discord
 
 from .errors import answer, handler_cog, report
 from .text import t
+from .timely import UPDATE, Deferral, keep_in_time
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -53,6 +56,9 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     database: ClassVar[str | None] = None
     owner_id: int | None = None  # only this user may press it (None: anyone)
     made_with: str | None = None  # the database identity a pressed button carried
+    # How a slow press is acknowledged: silently, by default (the answer edits this message
+    # or follows up); PRIVATE_REPLY where the answer is the presser's own new message.
+    deferral: ClassVar[Deferral] = UPDATE
 
     def __init_subclass__(cls, *, template: str, **kwargs: Any) -> None:
         kind = KIND.match(template)
@@ -85,6 +91,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        response = keep_in_time(interaction, self.deferral)
         try:
             locale = await reader_locale(interaction)
             bot = cast("LamaBot", interaction.client)
@@ -97,6 +104,8 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
             await self.pressed(interaction, handler_cog(interaction, self.cog_name), locale)
         except Exception as error:
             await report(interaction, error)
+        finally:
+            response.stop_clock()
 
     async def pressed(self, interaction: discord.Interaction, cog: Any, locale: str) -> None:
         raise NotImplementedError

@@ -21,6 +21,7 @@ from store import StoreBusy, StoreUnwritable
 
 from .mentions import command
 from .text import card_phrase, choices_text, jump_link, seat_name, t, variant_name
+from .timely import TimelyResponse
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -156,11 +157,15 @@ def _explain_problem(error: HostingError, locale: str) -> str:
 
 
 async def answer(interaction: discord.Interaction, content: str) -> None:
-    """Answer ephemerally whether or not the interaction was already responded to."""
-    if interaction.response.is_done():
+    """Answer ephemerally whether or not the interaction was already responded to (or only
+    deferred by cogs.timely because its handler was slow)."""
+    response = interaction.response
+    if isinstance(response, TimelyResponse) and response.awaits_answer():
+        await response.send_message(content, ephemeral=True)
+    elif response.is_done():
         await interaction.followup.send(content, ephemeral=True)
     else:
-        await interaction.response.send_message(content, ephemeral=True)
+        await response.send_message(content, ephemeral=True)
 
 
 async def report(interaction: discord.Interaction, error: Exception) -> None:

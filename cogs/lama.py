@@ -23,6 +23,7 @@ from .language import LanguageCommands
 from .notify import NotifyCommands
 from .stats import STATS_ITEMS, StatsCommands
 from .text import jump_link, t
+from .timely import answers_publicly
 from .tournaments import SignupButton, TournamentCommands
 
 if TYPE_CHECKING:
@@ -109,6 +110,7 @@ class Lama(
 
     # ---------------------------------------------------------------- lobby
 
+    @answers_publicly
     @app_commands.command(name="new", description="Open a LAMA lobby in this channel")
     @app_commands.describe(
         variant="Rules: classic LAMA, the Party edition, or Lato z Komarami",

@@ -29,6 +29,7 @@ from web.words import SORT_KEYS as RESULT_SORT_KEYS
 from .buttons import LamaButton
 from .mentions import command
 from .text import t
+from .timely import answers_publicly
 from .weblinks import public_paths, with_web_link
 
 if TYPE_CHECKING:
@@ -228,6 +229,7 @@ class Leaderboard(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PageButton)
 
+    @answers_publicly
     @app_commands.command(name="leaderboard", description="The best LAMA players on this server")
     @app_commands.describe(
         sort="What to rank players by (default: rating, once games are rated)",

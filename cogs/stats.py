@@ -23,6 +23,7 @@ from .buttons import LamaButton
 from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
 from .language import LANGUAGE_CHOICES
 from .text import t
+from .timely import answers_publicly
 from .weblinks import PUBLIC, WEB_PAGES_CHOICES, public_paths, settings_line, with_web_link
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ class StatsCommands(_CogMixin):
 
     # ------------------------------------------------------------------ stats
 
+    @answers_publicly
     @app_commands.command(name="stats", description="LAMA statistics of a player on this server")
     @app_commands.describe(user="Whose statistics (default: yours)")
     @app_commands.guild_only()
@@ -139,6 +141,7 @@ class StatsCommands(_CogMixin):
         ui = with_web_link(None, url, locale)
         await interaction.response.send_message(embed=embed, view=ui or MISSING)
 
+    @answers_publicly
     @app_commands.command(name="history", description="This server's most recent LAMA games")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:

@@ -31,6 +31,7 @@ from . import images
 from .buttons import LamaButton
 from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
 from .text import card_label, seat_name, t, variant_name
+from .timely import PRIVATE_REPLY
 
 TABLE_TEMPLATE = r"lama:t:(?P<game>\d+):(?P<round>\d+):(?P<action>hand|draw|quit|rules)"
 RECENT_SHOWN = 5
@@ -41,6 +42,7 @@ class TableButton(LamaButton, template=TABLE_TEMPLATE):
     game answers each presser privately (or refuses, if they do not play here)."""
 
     cog_name = "Moves"
+    deferral = PRIVATE_REPLY  # the presser's hand, a message of their own the renderer edits
 
     def __init__(self, game_id: int, round_number: int, action: str, **button: Any) -> None:
         super().__init__(f"lama:t:{game_id}:{round_number}:{action}", **button)

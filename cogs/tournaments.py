@@ -27,6 +27,7 @@ from .choices import VARIANT_CHOICES
 from .scheduler import Priority
 from .text import t, variant_name
 from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
+from .timely import answers_publicly
 
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
@@ -147,6 +148,7 @@ class TournamentCommands(_CogMixin):
     tournament = app_commands.Group(name="tournament", description="Swiss tournaments")
 
     # Explicit keys: /lama new has the same name and options, with other descriptions.
+    @answers_publicly
     @tournament.command(name="new", description=_text(
         "Open sign-ups for a Swiss tournament here", "new.description"))
     @app_commands.describe(
@@ -181,6 +183,7 @@ class TournamentCommands(_CogMixin):
             message_id = (await interaction.original_response()).id
         await self.bot.tournaments.set_signup_message(tournament.id, message_id)
 
+    @answers_publicly
     @tournament.command(name="standings", description="This channel's tournament standings")
     async def tournament_standings(self, interaction: discord.Interaction) -> None:
         if interaction.channel_id is None:

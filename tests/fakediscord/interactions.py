@@ -203,8 +203,10 @@ async def execute_webhook(fake: FakeDiscord, call: RestCall) -> Any:
     record = _webhook_record(fake, call)
     body = call.body or {}
     original = record.original
-    if record.response_type == DEFER and original is not None and original.loading:
-        # The first follow-up after a "thinking" defer replaces the loading message.
+    if (record.response_type == DEFER and original is not None and original.loading
+            and not original.deleted):
+        # The first follow-up after a "thinking" defer replaces the loading message (and
+        # keeps its visibility); once that message is deleted, a follow-up is a new message.
         apply_edit(fake, original, body, call.files)
         message = original
         await announce(fake, "MESSAGE_UPDATE", message)

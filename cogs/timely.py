@@ -1,0 +1,218 @@
+"""Every interaction answered inside Discord's 3 seconds, however long its work takes.
+
+Discord forgets an interaction whose first answer has not arrived after 3 s: the user sees
+"The application did not respond" and the late answer fails with 10062 Unknown interaction.
+Work can take longer than that: a database stall (another program holding SQLite's write
+lock for seconds, a slow disk), a busy event loop. So each interaction's entry point
+(`bot.LamaTree.interaction_check` for slash commands and autocomplete, `LamaButton.callback`
+for buttons) calls `keep_in_time` first. It makes the interaction's `response` a
+`TimelyResponse`: if the handler has not answered `DEFER_AFTER` seconds later, it stands in
+with a defer, and the handler's answer, whenever it comes, is delivered the way a deferred
+interaction allows (its token stays valid for 15 minutes). Handlers keep calling
+`interaction.response.send_message` / `edit_message` as if nothing had happened.
+
+How it stands in:
+- a slash command: "LamaBot is thinking…", which the answer then replaces. Discord fixes at
+  this moment whether the answer is public, so commands that answer in public are marked
+  `@answers_publicly`; a private refusal after a public "thinking" replaces it by a private
+  follow-up (and the other way round).
+- a button: a silent acknowledgement (deferred update); an answer that edits the button's
+  message then edits it through the token, a new message (a refusal, a rematch lobby) is a
+  follow-up. Buttons whose answer is the presser's private hand (under the table) show a
+  private "thinking…" instead: the hand must be the interaction's own message, which the
+  renderer edits later (cogs/hands.py).
+- autocomplete cannot be deferred: it answers with no choices, and the late choices are
+  dropped (the user types on and asks again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import discord
+from discord import InteractionResponseType, InteractionType, app_commands
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 1.5  # seconds; leaves 1.5 of Discord's 3 for a busy loop and the round trip
+PUBLIC_ANSWER = "answers_publicly"  # the app command extras key `@answers_publicly` sets
+_EDIT_FIELDS = ("content", "embed", "embeds", "view", "allowed_mentions", "attachments")
+_SEND_FIELDS = ("content", "embed", "embeds", "view", "allowed_mentions", "file", "files")
+
+CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, Any, Any])
+
+
+@dataclass(frozen=True)
+class Deferral:
+    """How an interaction is acknowledged when its answer is late."""
+
+    thinking: bool  # a "thinking…" message the answer replaces; else a silent acknowledgement
+    ephemeral: bool = True  # the "thinking…" message (and so the answer in it) is private
+
+
+PRIVATE_REPLY = Deferral(thinking=True)
+PUBLIC_REPLY = Deferral(thinking=True, ephemeral=False)
+UPDATE = Deferral(thinking=False)
+
+
+def answers_publicly(command: CommandT) -> CommandT:
+    """Mark a slash command whose answer everyone in the channel sees (a lobby, a board)."""
+    command.extras[PUBLIC_ANSWER] = True
+    return command
+
+
+def command_deferral(interaction: discord.Interaction) -> Deferral:
+    command = interaction.command
+    public = command is not None and bool(command.extras.get(PUBLIC_ANSWER))
+    return PUBLIC_REPLY if public else PRIVATE_REPLY
+
+
+class TimelyResponse(discord.InteractionResponse):
+    """discord.py's `InteractionResponse` that stands in with a defer when the handler is
+    slow, then delivers the handler's answer through the interaction's token."""
+
+    __slots__ = ("_deferral", "_late_answered", "_lock", "_stood_in", "_tasks", "_timer")
+
+    def __init__(self, parent: discord.Interaction, deferral: Deferral) -> None:
+        super().__init__(parent)
+        self._deferral = deferral
+        self._lock = asyncio.Lock()  # the stand-in and the handler's answer never cross
+        self._stood_in = False
+        self._late_answered = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start_clock(self, after: float = DEFER_AFTER) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(after, self._spawn_stand_in)
+
+    def stop_clock(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    @property
+    def stood_in(self) -> bool:
+        return self._stood_in
+
+    def awaits_answer(self) -> bool:
+        """Nothing the handler meant to say has gone out yet (at most our stand-in)."""
+        return not self.is_done() or (self._stood_in and not self._late_answered)
+
+    def _spawn_stand_in(self) -> None:
+        task = asyncio.get_running_loop().create_task(self.stand_in(), name="stand-in")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def stand_in(self) -> None:
+        """Acknowledge the interaction now, unless the handler has answered."""
+        async with self._lock:
+            if self.is_done():
+                return
+            parent = self._parent
+            try:
+                if parent.type is InteractionType.autocomplete:
+                    await super().autocomplete([])
+                else:
+                    deferral = self._deferral
+                    await super().defer(ephemeral=deferral.ephemeral, thinking=deferral.thinking)
+            except discord.HTTPException as error:
+                log.warning("could not defer interaction %s in time: %s", parent.id, error)
+                return
+            self._stood_in = True
+        log.info("interaction %s of user %s deferred: no answer after %.1f s",
+                 parent.id, parent.user.id, DEFER_AFTER)
+
+    # ------------------------------------------------ discord.py's answers, made late-proof
+
+    async def send_message(self, content: Any = None, **fields: Any) -> Any:
+        async with self._lock:
+            if not self._stood_in:
+                return await super().send_message(content, **fields)
+            self._claim_late_answer()
+            ephemeral = bool(fields.get("ephemeral", False))
+            message = await self._deliver_new(ephemeral, {"content": content, **fields})
+            return self._callback_for(message, ephemeral)
+
+    async def edit_message(self, **fields: Any) -> Any:
+        async with self._lock:
+            if not self._stood_in:
+                return await super().edit_message(**fields)
+            self._claim_late_answer()
+            # After a silent acknowledgement the original is the button's own message; after
+            # a "thinking…" one it is that message, which then shows the edit.
+            await self._parent.edit_original_response(**_only(fields, _EDIT_FIELDS))
+            return None
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
+        async with self._lock:
+            if self._stood_in:  # deferred already; the handler follows up as planned
+                return None
+            return await super().defer(ephemeral=ephemeral, thinking=thinking)
+
+    async def autocomplete(self, choices: Any) -> None:
+        async with self._lock:
+            if self._stood_in:  # answered with no choices; the user's next keystroke asks again
+                return
+            await super().autocomplete(choices)
+
+    def _claim_late_answer(self) -> None:
+        if self._late_answered:
+            raise discord.InteractionResponded(self._parent)
+        self._late_answered = True
+
+    async def _deliver_new(self, ephemeral: bool, fields: dict[str, Any]) -> discord.Message:
+        """A new message's worth of answer, after the stand-in."""
+        parent, deferral = self._parent, self._deferral
+        if deferral.thinking and ephemeral == deferral.ephemeral:
+            edit = _given(fields, _EDIT_FIELDS)
+            files = [*([fields["file"]] if fields.get("file") else []), *fields.get("files", [])]
+            if files:
+                edit["attachments"] = files
+            return await parent.edit_original_response(**edit)
+        if deferral.thinking:
+            # Discord decided the "thinking…" message's visibility at the defer; removing it
+            # lets the follow-up be a message of its own with the visibility it needs.
+            await parent.delete_original_response()
+        send = _given(fields, _SEND_FIELDS)
+        return await parent.followup.send(**send, ephemeral=ephemeral, wait=True)
+
+    def _callback_for(self, message: discord.Message, ephemeral: bool) -> Any:
+        """What `send_message` returns: the callback as Discord would have described it, so
+        callers read `message_id` as usual."""
+        parent = self._parent
+        data: Any = {"interaction": {
+            "id": str(parent.id), "type": parent.type.value,
+            "response_message_id": str(message.id), "response_message_loading": False,
+            "response_message_ephemeral": ephemeral,
+        }}
+        return discord.InteractionCallbackResponse(
+            data=data, parent=parent, state=parent._state,
+            type=InteractionResponseType.channel_message)
+
+
+def _only(fields: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields another endpoint takes; None kept (an edit's None removes, e.g. a view)."""
+    return {name: fields[name] for name in names if name in fields}
+
+
+def _given(fields: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """A new message's fields: None means "none", so it is left out (a Components V2
+    message must not even carry an empty content)."""
+    return {name: value for name in names if (value := fields.get(name)) is not None}
+
+
+def keep_in_time(interaction: discord.Interaction, deferral: Deferral) -> TimelyResponse:
+    """Give the interaction a response that stands in for a slow handler (call it first, before
+    anything touches `interaction.response`); returns it, its clock running."""
+    current = interaction.response
+    if isinstance(current, TimelyResponse):
+        return current  # the tree's check and a button both guard some interactions
+    response = TimelyResponse(interaction, deferral)
+    # discord.py caches `Interaction.response` in this slot (utils.cached_slot_property).
+    interaction._cs_response = response  # type: ignore[attr-defined]
+    response.start_clock()
+    return response
+
