@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from hosting import LOBBY, TABLE, MessageKey
-from hosting.views import GameUpdate, GameView, NoticeKind, Status
+from hosting.views import GameUpdate, GameView, Notice, NoticeKind, Status
 from lama import events as ev
 
 from . import embeds
@@ -56,7 +56,7 @@ class _Work:
     answered: set[int] = field(default_factory=set)  # seats an interaction shows
     stale: list[tuple[int, ShownHand]] = field(default_factory=list)  # older live hands
     posts: list = field(default_factory=list)  # notices, in order
-    reminders: list[int] = field(default_factory=list)
+    reminders: list[Notice] = field(default_factory=list)
     to_ai: list = field(default_factory=list)  # AI_TOOK_OVER notices: hands to close
 
 
@@ -160,7 +160,7 @@ class Renderer:
                 work.game_over = True
         for notice in update.notices:
             if notice.kind is NoticeKind.REMINDER:
-                work.reminders.append(notice.seat)
+                work.reminders.append(notice)
             elif notice.kind in (NoticeKind.TIMED_OUT, NoticeKind.AI_TOOK_OVER):
                 work.posts.append(notice)
                 if notice.kind is NoticeKind.AI_TOOK_OVER:
@@ -201,8 +201,8 @@ class Renderer:
         if work.game_over and view.status is Status.FINISHED:
             await self._post(view, embed=embeds.game_end_embed(view, locale),
                              view=rematch_view(view, locale))
-        for seat in work.reminders:
-            await self._remind(view, seat)
+        for reminder in work.reminders:
+            await self._remind(view, reminder)
         for notice in work.to_ai:
             await self._close_for_ai(view, notice)
         if view.status is not Status.RUNNING:
@@ -307,11 +307,12 @@ class Renderer:
         async with self.budget.slot(Priority.CLEANUP, ref[0], "edit"):
             await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
 
-    async def _remind(self, view: GameView, seat_index: int) -> None:
-        seat = view.seats[seat_index]
+    async def _remind(self, view: GameView, reminder: Notice) -> None:
+        seat = view.seats[reminder.seat]
         if seat.user_id is None:
             return
-        seconds = view.options.turn_timeout - view.options.turn_timeout // 2
+        timeout = view.options.turn_timeout
+        seconds = reminder.seconds_left or timeout - timeout // 2
         mention = f"<@{seat.user_id}>"
         locale = await self.hands.locale(seat.user_id, view)
         text = t("timer.reminder", locale, mention=mention, count=seconds)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from lama import Game, game_from_dict
 from store import NewSeat
 
+from .deadlines import Deadline
 from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatRating, SeatView, Status
 
 RECENT_EVENTS = 8
@@ -84,6 +85,7 @@ class HostedGame:
     rematch_of: int | None = None  # the finished game this lobby replays
     thread_id: int | None = None  # the thread it shows itself in (a server setting)
     ratings: tuple[SeatRating, ...] = ()  # set when the finished game was rated
+    deadline: Deadline | None = None  # the stored next timer of a running game
 
     @property
     def running_game(self) -> Game:
@@ -121,6 +123,10 @@ class HostedGame:
             thread_id=record.thread_id,
         )
         hosted.messages = _message_refs(record)
+        # A row saved before migration 13 has no stored timer: from its last commit, in the
+        # whole seconds updated_at keeps, as before.
+        stored = Deadline.from_row(record.timer) if record.timer else None
+        hosted.deadline = stored or hosted.turn_deadline(record.updated_at)
         return hosted
 
     def refresh(self, record) -> None:
@@ -130,13 +136,31 @@ class HostedGame:
         timed_out = {s.index: s.timed_out_round for s in self.seats}
         for seat in fresh.seats:
             seat.timed_out_round = timed_out.get(seat.index)
-        self.status, self.seats, self.game, self.seq = (
-            fresh.status, fresh.seats, fresh.game, fresh.seq)
+        self.status, self.seats, self.game, self.seq, self.deadline = (
+            fresh.status, fresh.seats, fresh.game, fresh.seq, fresh.deadline)
         self.host_id, self.thread_id, self.options = fresh.host_id, fresh.thread_id, fresh.options
         self.messages = {**self.messages, **fresh.messages}
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)
+
+    def turn_deadline(self, started_at: float, game: Game | None = None, *,
+                      ai_seat: int | None = None) -> Deadline | None:
+        """The first timer of the turn that starts at `started_at` in `game` (default: the
+        live one; a draft before its commit); `ai_seat` is about to be handed to an AI."""
+        game = game or self.game
+        if game is None or game.is_over or game.current_seat is None:
+            return None
+        seat = game.current_seat
+        ai = seat == ai_seat or self.seats[seat].ai_level is not None
+        return Deadline.first_of_turn(started_at, self.options, ai=ai)
+
+    def deadline_after_handover(self, seat_index: int, now: float) -> Deadline | None:
+        """The deadline once an AI plays `seat_index`: its move's delay from now if the seat
+        is on turn, else the deadline as it stands (the player on turn keeps their time)."""
+        if self.game is not None and self.game.current_seat == seat_index:
+            return self.turn_deadline(now, ai_seat=seat_index)
+        return self.deadline
 
     @property
     def player_ids(self) -> set[int]:

@@ -52,7 +52,7 @@ class GameLoader:
             hosted = HostedGame.from_record(record)
             self._registry.register(hosted)
             if hosted.status is Status.RUNNING:
-                self._timers.arm(hosted, turn_started_at=record.updated_at)
+                self._timers.arm(hosted)
         return hosted
 
     async def is_behind(self, hosted: HostedGame) -> bool:
@@ -72,7 +72,7 @@ class GameLoader:
         hosted.refresh(record)
         if hosted.is_active:
             self._registry.register(hosted)
-            self._timers.arm(hosted, turn_started_at=record.updated_at)
+            self._timers.arm(hosted)
         elif was_active:
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)

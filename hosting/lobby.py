@@ -28,6 +28,7 @@ class Lobby:
         self._timers = context.timers
         self._listeners = context.listeners
         self._now = context.now
+        self._clock = context.clock
         self._table = table
         self.seed_source = seed_source  # the seed of each game's deals
 
@@ -270,10 +271,13 @@ class Lobby:
             game = Game.new(
                 hosted.options.variant, len(hosted.seats), seed, target=hosted.options.target
             )
+            now = self._clock.now()
+            deadline = hosted.turn_deadline(now, game)
             await self._store.games.start_game(
-                hosted.id, seed=seed, state=game_to_dict(game), now=self._now()
+                hosted.id, seed=seed, state=game_to_dict(game), now=int(now),
+                timer=deadline.row() if deadline else None,
             )
-            hosted.game, hosted.status = game, Status.RUNNING
+            hosted.game, hosted.status, hosted.deadline = game, Status.RUNNING, deadline
             events = (RoundStarted(game.round_number, game.seat_on_turn, game.top_card),)
             hosted.recent.extend(events)
             self._timers.arm(hosted)

@@ -82,7 +82,7 @@ class GameService:
             hosted = HostedGame.from_record(record)
             self.registry.register(hosted)
             if hosted.status is Status.RUNNING:
-                self.timers.arm(hosted, turn_started_at=record.updated_at)
+                self.timers.arm(hosted)
                 await self.turns.recall_time_outs(hosted)
             restored.append(hosted.view())
         for guild_id in {view.guild_id for view in restored}:

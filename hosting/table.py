@@ -35,6 +35,7 @@ class Table:
         self._registry = context.registry
         self._timers = context.timers
         self._listeners = context.listeners
+        self._clock = context.clock
         self._now = context.now
         self._loader = loader or GameLoader(context)
 
@@ -142,6 +143,8 @@ class Table:
         round_number = game.round_number
         events = game.apply(seat_index, action)  # raises IllegalAction, changing nothing
         finished = await self._finished_record(game, hosted, events) if game.is_over else None
+        now = self._clock.now()
+        deadline = hosted.turn_deadline(now, game)  # the next turn's timer, stored with it
         async with self._loader.reloading(hosted):
             await self._store.games.commit_move(
                 hosted.id,
@@ -150,12 +153,13 @@ class Table:
                 action_to_dict(action),
                 actor,
                 game_to_dict(game),
-                self._now(),
+                int(now),
                 round_number=round_number,
                 finished=finished,
                 interaction_id=interaction_id,
+                timer=deadline.row() if deadline else None,
             )
-        hosted.game = game
+        hosted.game, hosted.deadline = game, deadline
         hosted.seq += 1
         hosted.recent.extend(events)
         if game.is_over:
@@ -206,11 +210,13 @@ class Table:
             seat = seat_of(hosted, user_id)
             game = hosted.running_game
             pending = None if game.has_quit(seat.index) else game.round_number
+            deadline = hosted.deadline_after_handover(seat.index, self._clock.now())
             await self._store.games.hand_seat_to_ai(
                 hosted.id, seat.index, ai_level="normal", now=self._now(),
-                quit_pending_round=pending,
+                quit_pending_round=pending, timer=deadline.row() if deadline else None,
             )
             seat.hand_to_ai(game)
+            hosted.deadline = deadline
             self._timers.arm(hosted)
             notice = Notice(NoticeKind.AI_TOOK_OVER, seat.index, user_id, reason, by=by)
             update = GameUpdate(view=hosted.view(), notices=(notice,), hands=hosted.hands())

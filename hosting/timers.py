@@ -1,7 +1,11 @@
 """An in-memory queue of what happens next in each game if nobody acts.
 
-Timers are not stored: they follow from a game's state and the time of its last committed
-move, so after a restart the service re-arms them from the store with the same deadlines.
+The queue holds what a game's stored deadline (`HostedGame.deadline`, written with the commit
+that set it: hosting/deadlines.py) implies: an AI's move, or a human's reminder and turn end.
+After a restart the service re-arms it from the store with the same deadlines, to the
+millisecond. A reminder that fell due while the bot was down is sent late if the turn still
+has time left (it says how much), and dropped if the turn is over too: the time-out notice
+follows at once and says what happened.
 """
 
 from __future__ import annotations
@@ -9,16 +13,10 @@ from __future__ import annotations
 import asyncio
 import heapq
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from .clock import Clock
+from .deadlines import TimerKind
 from .hosted import HostedGame
-
-
-class TimerKind(StrEnum):
-    AI = "ai"  # an AI seat is on turn and moves after its delay
-    REMINDER = "reminder"  # half of a human's turn time is gone
-    TURN = "turn"  # a human's turn time is over: the bot quits the round for them
 
 
 @dataclass(frozen=True, order=True)
@@ -45,27 +43,23 @@ class TimerQueue:
         """Forget every pending timer of a game; the heap drops them lazily."""
         self._live.pop(game_id, None)
 
-    def arm(self, hosted: HostedGame, turn_started_at: float | None = None) -> None:
-        """Schedule what happens next in this game if nobody acts: an AI move, or the turn
-        timer (and its reminder halfway).
-
-        A turn starts when the move before it is committed, so after a restart the
-        deadlines are counted from the game's last commit, not from the restart.
-        """
+    def arm(self, hosted: HostedGame) -> None:
+        """Schedule what happens next in this game if nobody acts: its stored deadline (an
+        AI move, or a human's reminder then turn end)."""
         self.clear(hosted.id)
         game = hosted.game
         if game is None or game.is_over or game.current_seat is None:
             return
-        seat = hosted.seats[game.current_seat]
         now = self._clock.now()
-        start = now if turn_started_at is None else turn_started_at
-        if seat.ai_level is not None:
-            self.add(Timer(start + hosted.options.ai_delay, hosted.id, TimerKind.AI, hosted.seq))
+        deadline = hosted.deadline
+        if deadline is None:  # nothing stored (a game built in memory): the turn starts now
+            deadline = hosted.deadline = hosted.turn_deadline(now)
+        if deadline is None:
             return
-        timeout = hosted.options.turn_timeout
-        if start + timeout / 2 > now:
-            self.add(Timer(start + timeout / 2, hosted.id, TimerKind.REMINDER, hosted.seq))
-        self.add(Timer(start + timeout, hosted.id, TimerKind.TURN, hosted.seq))
+        end = deadline.turn_end(hosted.options)
+        if deadline.kind is TimerKind.REMINDER and end.due_at > now:
+            self.add(Timer(deadline.due_at, hosted.id, TimerKind.REMINDER, hosted.seq))
+        self.add(Timer(end.due_at, hosted.id, end.kind, hosted.seq))
 
     def pending(self, game_id: int) -> list[Timer]:
         return list(self._live.get(game_id, ()))

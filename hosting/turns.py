@@ -1,14 +1,17 @@
 """What happens when nobody acts: AI seats move after their delay, a human on turn is
 reminded halfway and timed out at the end (quitting the round; an AI after several in a row).
 
-Timers are derived from state (`TimerQueue.arm`), never stored; a timer that fails (a store
-or AI error) is tried again after `TIMER_RETRY_S`, so one failure never stalls a game.
+Each game's next deadline is stored with the commit that sets it (hosting/deadlines.py) and
+queued by `TimerQueue.arm`; a timer that moves the game is claimed by its commit (the move's
+sequence number), a reminder by `claim_timer`, so each fires once. A timer that fails (a
+store or AI error) is tried again after `TIMER_RETRY_S`, so one failure never stalls a game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from dataclasses import replace
 
@@ -87,11 +90,24 @@ class Turns:
         if (timer.kind is TimerKind.AI) != (seat.ai_level is not None):
             return None  # an AI took the seat (same seq) after this timer left the queue
         if timer.kind is TimerKind.REMINDER:
-            notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id)
-            return GameUpdate(view=hosted.view(), notices=(notice,))
+            return await self._remind(hosted, seat)
         if timer.kind is TimerKind.AI:
             return await self._ai_move(hosted, seat)
         return await self._time_out(hosted, seat)
+
+    async def _remind(self, hosted: HostedGame, seat: Seat) -> GameUpdate | None:
+        """Half the turn is gone: claim the stored reminder (the turn's end becomes the next
+        timer), then tell the player how long they have left (late after a restart: less)."""
+        due = hosted.deadline
+        if due is None or due.kind is not TimerKind.REMINDER:
+            return None
+        end = due.turn_end(hosted.options)
+        if not await self._store.games.claim_timer(hosted.id, hosted.seq, due.row(), end.row()):
+            return None  # claimed already (another process), or the game moved on
+        hosted.deadline = end
+        left = max(1, math.ceil(end.due_at - self._clock.now()))
+        notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id, seconds_left=left)
+        return GameUpdate(view=hosted.view(), notices=(notice,))
 
     async def _ai_move(self, hosted: HostedGame, seat: Seat) -> GameUpdate:
         game = hosted.running_game
@@ -133,14 +149,18 @@ class Turns:
             return update
         if hosted.status is not Status.RUNNING:
             return update
+        now = self._clock.now()
+        deadline = hosted.deadline_after_handover(seat.index, now)
         try:
             await self._store.games.hand_seat_to_ai(
-                hosted.id, seat.index, ai_level="normal", now=int(self._clock.now())
+                hosted.id, seat.index, ai_level="normal", now=int(now),
+                timer=deadline.row() if deadline else None,
             )
         except Exception:  # the quit is committed: announce it; the next expiry retries
             log.exception("could not hand seat %s of game %s to an AI", seat.index, hosted.id)
             return update
         seat.hand_to_ai(None)
+        hosted.deadline = deadline
         self._timers.arm(hosted)
         taken = Notice(NoticeKind.AI_TOOK_OVER, seat.index, seat.user_id, "timeouts")
         return replace(update, view=hosted.view(), notices=(*update.notices, taken))

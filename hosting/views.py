@@ -116,6 +116,7 @@ class Notice:
     user_id: int | None = None
     reason: str = ""  # AI_TOOK_OVER: "left", "kicked" or "timeouts"
     by: str = ""  # "kicked": the name of who removed the player
+    seconds_left: int | None = None  # REMINDER: of the turn (less when it is sent late)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from store.ratings import RatingStore
 from store.records import (
     RESULT_SORTS,
     Actor,
+    DueTimer,
     FinishedGame,
     Game,
     GameStatus,
@@ -106,6 +107,7 @@ __all__ = [
     "Database",
     "DatabaseUnusable",
     "Dialect",
+    "DueTimer",
     "FinishedGame",
     "Game",
     "GameNotFound",

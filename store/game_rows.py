@@ -9,7 +9,17 @@ from typing import Any
 
 from store.db import Row, Transaction
 from store.errors import AlreadySeated, GameNotFound, WrongGameStatus
-from store.records import Actor, FinishedGame, Game, GameStatus, JsonDict, Move, NewSeat, Seat
+from store.records import (
+    Actor,
+    DueTimer,
+    FinishedGame,
+    Game,
+    GameStatus,
+    JsonDict,
+    Move,
+    NewSeat,
+    Seat,
+)
 
 ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
 
@@ -61,6 +71,8 @@ def game_from_row(row: Row, seats: tuple[Seat, ...]) -> Game:
         seats=seats,
         rematch_of=row["rematch_of"],
         thread_id=row["thread_id"],
+        timer=(DueTimer(row["timer_kind"], row["timer_due_ms"])
+               if row["timer_due_ms"] is not None else None),
     )
 
 
@@ -127,6 +139,14 @@ async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> R
 
 async def touch(tx: Transaction, game_id: int, now: int) -> None:
     await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+
+async def set_timer(tx: Transaction, game_id: int, timer: DueTimer | None) -> None:
+    """The game's next timer, in the transaction of the change that sets it."""
+    kind, due = (timer.kind, timer.due_ms) if timer is not None else (None, None)
+    await tx.execute(
+        "UPDATE games SET timer_kind = ?, timer_due_ms = ? WHERE id = ?", (kind, due, game_id)
+    )
 
 
 async def insert_seat(

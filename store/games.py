@@ -26,6 +26,7 @@ from store.game_rows import (
     load_game,
     move_from_row,
     seat_from_row,
+    set_timer,
     timeout_count_sql,
     touch,
     write_results,
@@ -34,6 +35,7 @@ from store.rating_records import RatingRules
 from store.ratings import rate_stored_game
 from store.records import (
     Actor,
+    DueTimer,
     FinishedGame,
     Game,
     GameStatus,
@@ -144,8 +146,9 @@ class GameStore:
         seed: int,
         state: JsonDict,
         now: int,
+        timer: DueTimer | None = None,
     ) -> Game:
-        """Lobby → running with the engine's initial state."""
+        """Lobby → running with the engine's initial state (and the first turn's timer)."""
         state_json = dumps(state)
         async with self._db.transaction() as tx:
             await check_status(tx, game_id, GameStatus.LOBBY)
@@ -154,6 +157,7 @@ class GameStore:
                 "started_at = ?, updated_at = ? WHERE id = ?",
                 (seed, state_json, now, now, game_id),
             )
+            await set_timer(tx, game_id, timer)
             return await load_game(tx, game_id)
 
     async def cancel_game(self, game_id: int, *, now: int) -> None:
@@ -181,8 +185,10 @@ class GameStore:
         round_number: int,
         finished: FinishedGame | None = None,
         interaction_id: int | None = None,
+        timer: DueTimer | None = None,
     ) -> Move:
-        """Append move `expected_seq` and save the state it led to, in one transaction.
+        """Append move `expected_seq` and save the state it led to, and the timer of the turn
+        it starts (None: no timer, e.g. the game is over), in one transaction.
 
         `expected_seq` must be the game's last_seq + 1, else SeqConflict (someone committed
         first; reload). A move of an `interaction_id` already in the log raises
@@ -194,7 +200,7 @@ class GameStore:
         action_json, state_json = dumps(action), dumps(new_state)
         move = Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
         if finished is None and await self._db.batch(
-            _move_statements(move, action_json, state_json, interaction_id)
+            _move_statements(move, action_json, state_json, interaction_id, timer)
         ):
             return move
         # A game's last move (results, ratings), or the guard found the game not as expected:
@@ -218,6 +224,7 @@ class GameStore:
                 "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ? WHERE id = ?",
                 (state_json, expected_seq, now, game_id),
             )
+            await set_timer(tx, game_id, None if finished is not None else timer)
             if seat is not None:
                 await count_timeout(tx, game_id, seat, Actor(actor))
             if finished is not None:
@@ -233,6 +240,18 @@ class GameStore:
         await write_results(tx, game, finished, now)
         if self._rules is not None:
             await rate_stored_game(tx, self._rules, game, finished, now)
+
+    async def claim_timer(
+        self, game_id: int, seq: int, due: DueTimer, then: DueTimer | None
+    ) -> bool:
+        """Take a due timer that does not move the game (the reminder) and set the next one,
+        exactly once: False if another claim, a move or a new timer came first."""
+        async with self._db.transaction() as tx:
+            return await tx.execute(
+                "UPDATE games SET timer_kind = ?, timer_due_ms = ? WHERE id = ? "
+                "AND status = 'running' AND last_seq = ? AND timer_kind = ? AND timer_due_ms = ?",
+                (then and then.kind, then and then.due_ms, game_id, seq, due.kind, due.due_ms),
+            ) == 1
 
     async def list_moves(self, game_id: int) -> list[Move]:
         """The game's move log in order, for replays."""
@@ -331,11 +350,13 @@ class GameStore:
         ai_level: str,
         now: int,
         quit_pending_round: int | None = None,
+        timer: DueTimer | None = None,
     ) -> Seat:
         """The human left (or timed out too often): an AI of `ai_level` plays on.
 
         The seat keeps its user_id, so the finished game counts (as a loss) for them.
         `quit_pending_round`: they left during that round, which the AI quits for them.
+        `timer`: the game's timer from now on, if this changes it (the seat is on turn).
         """
         async with self._db.transaction() as tx:
             await check_status(tx, game_id, GameStatus.RUNNING)
@@ -346,6 +367,8 @@ class GameStore:
             ):
                 raise SeatNotFound(game_id, seat)
             await touch(tx, game_id, now)
+            if timer is not None:
+                await set_timer(tx, game_id, timer)
             row = await tx.fetchone(
                 "SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
@@ -354,21 +377,23 @@ class GameStore:
 
 
 def _move_statements(
-    move: Move, action_json: str, state_json: str, interaction_id: int | None
+    move: Move, action_json: str, state_json: str, interaction_id: int | None,
+    timer: DueTimer | None,
 ) -> list[Statement]:
-    """commit_move's usual case as one batch: the state is saved only if the game is running,
-    at the expected seq and the interaction not applied yet (the guard); then the move and the
-    seat's timeout count. Plain statements, whose parameters both dialects type by column."""
+    """commit_move's usual case as one batch: the state (and the next turn's timer) is saved
+    only if the game is running, at the expected seq and the interaction not applied yet (the
+    guard); then the move and the seat's timeout count. Plain statements, whose parameters
+    both dialects type by column."""
     once, once_params = "", tuple[int, ...]()
     if interaction_id is not None:
         once = " AND NOT EXISTS (SELECT 1 FROM moves WHERE interaction_id = ?)"
         once_params = (interaction_id,)
     statements = [
         Statement(
-            "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ? "
-            "WHERE id = ? AND status = ? AND last_seq = ?" + once,
-            (state_json, move.seq, move.created_at, move.game_id, GameStatus.RUNNING.value,
-             move.seq - 1, *once_params),
+            "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ?, timer_kind = ?, "
+            "timer_due_ms = ? WHERE id = ? AND status = ? AND last_seq = ?" + once,
+            (state_json, move.seq, move.created_at, timer and timer.kind, timer and timer.due_ms,
+             move.game_id, GameStatus.RUNNING.value, move.seq - 1, *once_params),
             guard=True,
         ),
         Statement(

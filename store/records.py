@@ -58,6 +58,15 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class DueTimer:
+    """A running game's next timer: what (`ai`, `reminder`, `turn`; hosting's TimerKind) and
+    when, in milliseconds since the Unix epoch."""
+
+    kind: str
+    due_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     id: int
     guild_id: int
@@ -81,6 +90,7 @@ class Game:
     seats: tuple[Seat, ...]
     rematch_of: int | None = None  # the finished game this lobby replays
     thread_id: int | None = None  # the thread the game shows itself in (server setting)
+    timer: DueTimer | None = None  # a running game's next timer (None before migration 13)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

@@ -92,7 +92,7 @@ async def test_a_dm_hand_press_during_a_4_s_lock_is_acknowledged_then_redrawn(
     fake_discord, lamabot
 ):
     fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
+    game_id, _channel = await two_humans(fake, bot)
     mover, _obs = on_turn(fake, bot, game_id)
     dm = hand_messages(fake, mover, game_id)[-1]
     before = await move_count(bot, game_id)
