@@ -44,9 +44,7 @@ def unusable(path: Path, error: BaseException) -> DatabaseUnusable | None:
     if isinstance(error, StoreBusy | StoreUnwritable) and error.__cause__ is not None:
         error = error.__cause__  # a migration's write, already typed by the transaction
     path = path.resolve()
-    folder, name = path.parent, path.name
-    fix = (f"let the user running the bot write {folder} and {name} (SQLite keeps {name}-wal "
-           "and -shm beside it), or set DATABASE_PATH to a writable place")
+    folder, fix = path.parent, _fix(path)
     code = _code(error)
     if isinstance(error, PermissionError):
         return DatabaseUnusable(path, f"permission denied ({error.strerror})", fix)
@@ -63,6 +61,19 @@ def unusable(path: Path, error: BaseException) -> DatabaseUnusable | None:
             path, "another program holds its write lock (is a second LamaBot running on it?)",
             "stop the other program, or give each bot its own DATABASE_PATH")
     return None
+
+
+def check_folder(path: Path) -> None:
+    """A new database needs a folder it can create files in: say so before SQLite tries."""
+    folder = path.resolve().parent
+    if folder.is_dir() and not path.exists() and not _writable(folder):
+        raise DatabaseUnusable(path.resolve(), f"its folder {folder} is read-only", _fix(path))
+
+
+def _fix(path: Path) -> str:
+    path = path.resolve()
+    return (f"let the user running the bot write {path.parent} and {path.name} (SQLite keeps "
+            f"{path.name}-wal and -shm beside it), or set DATABASE_PATH to a writable place")
 
 
 def _writable(folder: Path) -> bool:

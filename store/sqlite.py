@@ -22,7 +22,7 @@ import aiosqlite
 from store.backend import Database, Dialect, Params, Row, Statement, Transaction
 from store.batches import GroupCommit, Outcome, run_batches
 from store.errors import StoreBusy
-from store.health import runtime_error
+from store.health import check_folder, runtime_error
 from store.migrate import split_statements
 
 log = logging.getLogger(__name__)
@@ -220,6 +220,7 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
 async def open_sqlite(path: Path) -> SqliteDatabase:
     """Open (creating folder and file if needed) the database at `path`, not yet migrated."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    check_folder(path)  # aiosqlite leaves its thread behind when the file cannot be created
     # isolation_level=None: the sqlite3 module must not open transactions behind our back;
     # SqliteDatabase._locked issues BEGIN/COMMIT/ROLLBACK itself.
     conn = await aiosqlite.connect(path, isolation_level=None)
