@@ -3,8 +3,6 @@ commit that sets them, claimed once, and reminders that fell due while the bot w
 
 from __future__ import annotations
 
-import sqlite3
-
 from hosting import FakeClock, GameOptions, GameService
 from hosting.views import NoticeKind
 from store import Actor, DueTimer
@@ -155,8 +153,8 @@ async def test_handing_another_seat_to_an_ai_keeps_the_deadline_of_the_player_on
 async def test_a_game_saved_before_deadlines_were_stored_counts_from_its_last_commit(store):
     clock = FakeClock(TURN_START)
     _old, game_id, _ = await started(store, clock)
-    with sqlite3.connect(store.db.path) as raw:  # as migration 13 leaves an older game
-        raw.execute("UPDATE games SET timer_kind = NULL, timer_due_ms = NULL")
+    async with store.db.transaction() as tx:  # as migration 13 leaves an older game
+        await tx.execute("UPDATE games SET timer_kind = NULL, timer_due_ms = NULL")
     clock.advance(3)
     service, _ = await restarted(store, clock)
     clock.set(int(TURN_START) + 10)  # from updated_at, in whole seconds, as before
