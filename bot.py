@@ -20,20 +20,18 @@ import discord
 import discord.gateway
 import discord.http
 import yarl
-from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
 import cardart
 from cogs.buttons import LamaButton
 from cogs.emojis import CARD_EMOJIS
-from cogs.errors import report
 from cogs.mentions import COMMANDS
 from cogs.renderer import Renderer
 from cogs.scheduler import CLOCK_MARGIN, RestBudget
-from cogs.timely import command_deferral, keep_in_time
 from cogs.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
+from cogs.tree import LamaTree
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
 from hosting.rerate import open_rated_store
@@ -120,23 +118,6 @@ class Settings:
     @property
     def shards(self) -> ShardPlan:
         return ShardPlan(self.shard_count, self.shard_ids)
-
-
-class LamaTree(app_commands.CommandTree["LamaBot"]):
-    """The slash-command tree: every command and autocomplete is answered in time however
-    slow its work (cogs.timely) and knows the reader's language before it runs (buttons do
-    both in cogs.buttons.LamaButton), and every refusal is answered in one place
-    (cogs.errors.report)."""
-
-    async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
-        keep_in_time(interaction, command_deferral(interaction))  # first: the clock runs
-        await self.client.preferences.load_user_choice(interaction.user.id)
-        return True
-
-    async def on_error(
-        self, interaction: discord.Interaction[LamaBot], error: app_commands.AppCommandError
-    ) -> None:
-        await report(interaction, error)
 
 
 class LamaBot(commands.AutoShardedBot):

@@ -4,11 +4,11 @@ Discord forgets an interaction whose first answer has not arrived after 3 s: the
 "The application did not respond" and the late answer fails with 10062 Unknown interaction.
 Work can take longer than that: a database stall (another program holding SQLite's write
 lock for seconds, a slow disk), a busy event loop. So each interaction's entry point
-(`bot.LamaTree.interaction_check` for slash commands and autocomplete, `LamaButton.callback`
-for buttons) calls `keep_in_time` first. It makes the interaction's `response` a
-`TimelyResponse`: if the handler has not answered `DEFER_AFTER` seconds later, it stands in
-with a defer, and the handler's answer, whenever it comes, is delivered the way a deferred
-interaction allows (its token stays valid for 15 minutes). Handlers keep calling
+(`cogs.tree.LamaTree.interaction_check` for slash commands and autocomplete,
+`LamaButton.callback` for buttons) calls `keep_in_time` first. It makes the interaction's
+`response` a `TimelyResponse`: if the handler has not answered `DEFER_AFTER` seconds later,
+it stands in with a defer, and the handler's answer, whenever it comes, is delivered the way
+a deferred interaction allows (its token stays valid for 15 minutes). Handlers keep calling
 `interaction.response.send_message` / `edit_message` as if nothing had happened.
 
 How it stands in:

@@ -1,0 +1,28 @@
+"""The slash-command tree: every command and autocomplete is answered in time however slow its
+work (cogs.timely), knows the reader's language before it runs (buttons do both in
+cogs.buttons.LamaButton), and has every refusal answered in one place (cogs.errors.report)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from .errors import report
+from .timely import command_deferral, keep_in_time
+
+if TYPE_CHECKING:
+    from bot import LamaBot
+
+
+class LamaTree(app_commands.CommandTree["LamaBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
+        keep_in_time(interaction, command_deferral(interaction))  # first: the clock runs
+        await self.client.preferences.load_user_choice(interaction.user.id)
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[LamaBot], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)
