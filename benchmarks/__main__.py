@@ -9,7 +9,8 @@ import importlib
 import sys
 
 # benchmarks/<name>.py
-BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick", "processes")
+BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick", "processes",
+              "stall")
 
 
 def main(argv: list[str] | None = None) -> int:
