@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from store.backend import Statement
 from store.db import Row, Transaction
 from store.errors import AlreadySeated, GameNotFound, WrongGameStatus
 from store.records import (
@@ -214,3 +215,36 @@ async def write_results(
             for r in finished.results
         ],
     )
+
+
+def move_statements(
+    move: Move, action_json: str, state_json: str, interaction_id: int | None,
+    timer: DueTimer | None,
+) -> list[Statement]:
+    """commit_move's usual case as one batch: the state (and the next turn's timer) is saved
+    only if the game is running, at the expected seq and the interaction not applied yet (the
+    guard); then the move and the seat's timeout count. Plain statements, whose parameters
+    both dialects type by column."""
+    once, once_params = "", tuple[int, ...]()
+    if interaction_id is not None:
+        once = " AND NOT EXISTS (SELECT 1 FROM moves WHERE interaction_id = ?)"
+        once_params = (interaction_id,)
+    statements = [
+        Statement(
+            "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ?, timer_kind = ?, "
+            "timer_due_ms = ? WHERE id = ? AND status = ? AND last_seq = ?" + once,
+            (state_json, move.seq, move.created_at, timer and timer.kind, timer and timer.due_ms,
+             move.game_id, GameStatus.RUNNING.value, move.seq - 1, *once_params),
+            guard=True,
+        ),
+        Statement(
+            "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
+            "created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (move.game_id, move.seq, move.round_number, move.seat, action_json,
+             move.actor.value, move.created_at, interaction_id),
+        ),
+    ]
+    timeout_sql = timeout_count_sql(move.actor) if move.seat is not None else None
+    if timeout_sql is not None:
+        statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
+    return statements

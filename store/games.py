@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from store.backend import Row, Statement, Transaction
+from store.backend import Row, Transaction
 from store.db import Database
 from store.errors import (
     ChannelHasActiveGame,
@@ -25,9 +25,9 @@ from store.game_rows import (
     insert_seat,
     load_game,
     move_from_row,
+    move_statements,
     seat_from_row,
     set_timer,
-    timeout_count_sql,
     touch,
     write_results,
 )
@@ -200,7 +200,7 @@ class GameStore:
         action_json, state_json = dumps(action), dumps(new_state)
         move = Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
         if finished is None and await self._db.batch(
-            _move_statements(move, action_json, state_json, interaction_id, timer)
+            move_statements(move, action_json, state_json, interaction_id, timer)
         ):
             return move
         # A game's last move (results, ratings), or the guard found the game not as expected:
@@ -374,36 +374,3 @@ class GameStore:
             )
         assert row is not None
         return seat_from_row(row)
-
-
-def _move_statements(
-    move: Move, action_json: str, state_json: str, interaction_id: int | None,
-    timer: DueTimer | None,
-) -> list[Statement]:
-    """commit_move's usual case as one batch: the state (and the next turn's timer) is saved
-    only if the game is running, at the expected seq and the interaction not applied yet (the
-    guard); then the move and the seat's timeout count. Plain statements, whose parameters
-    both dialects type by column."""
-    once, once_params = "", tuple[int, ...]()
-    if interaction_id is not None:
-        once = " AND NOT EXISTS (SELECT 1 FROM moves WHERE interaction_id = ?)"
-        once_params = (interaction_id,)
-    statements = [
-        Statement(
-            "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ?, timer_kind = ?, "
-            "timer_due_ms = ? WHERE id = ? AND status = ? AND last_seq = ?" + once,
-            (state_json, move.seq, move.created_at, timer and timer.kind, timer and timer.due_ms,
-             move.game_id, GameStatus.RUNNING.value, move.seq - 1, *once_params),
-            guard=True,
-        ),
-        Statement(
-            "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
-            "created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (move.game_id, move.seq, move.round_number, move.seat, action_json,
-             move.actor.value, move.created_at, interaction_id),
-        ),
-    ]
-    timeout_sql = timeout_count_sql(move.actor) if move.seat is not None else None
-    if timeout_sql is not None:
-        statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
-    return statements
