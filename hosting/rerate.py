@@ -81,8 +81,8 @@ async def rate_unrated(
 
     Runs before the bot connects, so none of its own games can finish meanwhile; idempotent:
     a rerate rates every finished game of the server, so the next start finds nothing to do.
-    (A game another process on the same database rates during the rerate loses its rating to
-    the rerate's replace, is unrated again, and the next start rates it.)"""
+    (With several processes on one database, a game another process rates during the rerate
+    loses its rating to the rerate's replace; `python -m hosting.rerate` rates it again.)"""
     done = []
     for guild_id in await store.ratings.guilds_with_unrated_games():
         started = time.perf_counter()
