@@ -40,7 +40,6 @@ from hosting.shards import ShardPlan
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
-from hosting.views import GameView
 from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
@@ -152,7 +151,6 @@ class LamaBot(commands.AutoShardedBot):
         self.clock = clock or SystemClock()
         self.force_sync = sync
         self._opened = False  # setup_hook built the parts above
-        self._restored: list[GameView] = []
         self._background: list[asyncio.Task[None]] = []
         self.web: WebServer | None = None  # the web pages, when WEB_PORT is set
 
@@ -199,8 +197,10 @@ class LamaBot(commands.AutoShardedBot):
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self._restored = await self.service.restore(self.settings.shards.runs_guild)
-        log.info("Restored %d unfinished games", len(self._restored))
+        # Before any timer moves a game: what was committed and never shown (the outbox) is
+        # queued first, to go out with what comes next once the bot is connected.
+        runs = self.settings.shards.runs_guild
+        await self.renderer.restart(await self.service.restore(runs), runs)
         await self.tournaments.resume()  # a table that ended while the bot was away
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
@@ -255,7 +255,7 @@ class LamaBot(commands.AutoShardedBot):
         if self._opened:  # what is being shown goes out before the connection closes
             await self.tournaments.settle()  # a table opening finishes before the store closes
             await self.renderer.flush_all()
-            self.renderer.budget.close()
+            self.renderer.close()
         await super().close()
         COMMANDS.forget()  # another bot in this process (tests) learns its own
         LamaButton.database = None
@@ -328,11 +328,7 @@ class LamaBot(commands.AutoShardedBot):
         user_id = self.user.id if self.user else None
         log.info("Logged in as %s (%s) on %d servers", self.user, user_id, len(self.guilds))
         log.info("Invite URL: %s", self.invite_url())
-        if self._restored:  # once: show every restored game's current state
-            restored, self._restored = self._restored, []
-            self._background.append(
-                asyncio.create_task(self.renderer.refresh_tables(restored), name="refresh")
-            )
+        self.renderer.go()  # what the restart queued (now that public languages are known)
 
     def invite_url(self) -> str:
         if self.application_id is None:

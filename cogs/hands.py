@@ -16,12 +16,17 @@ Cost (rate-limited calls; anything through an interaction's token is free for 15
 - closed DMs: one notice in the channel per game, then as with notify off.
 Closing an older DM hand costs one edit (a ping's priority: the player's next live hand
 waits for it); closing an ephemeral is free.
+
+After a restart the stored hand DMs of every game are `recall`ed as live, so the first new
+hand of a seat closes the one from before the crash. Every DM carries the nonce the renderer
+names it by (cogs/outbox.py); a failed send or edit is told to `failed`, for a retry.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +36,7 @@ from hosting import TABLE, MessageKey
 from hosting.views import GameView
 
 from . import images
+from .outbox import nonce as nonce_of
 from .scheduler import Priority, RestBudget
 from .text import jump_link, t
 
@@ -67,10 +73,13 @@ class ShownHand:
 
 
 class HandMessages:
-    def __init__(self, bot: LamaBot, budget: RestBudget) -> None:
+    def __init__(
+        self, bot: LamaBot, budget: RestBudget, failed: Callable[[int, BaseException], None]
+    ) -> None:
         self.bot = bot
         self.service = bot.service
         self.budget = budget
+        self.failed = failed  # (game, error): a call that showed a game failed
         self._shown: dict[tuple[int, int], ShownHand] = {}
         self._table_players: set[int] = set()  # their pings are notification DMs
         self._dm_channels: dict[int, int] = {}
@@ -107,6 +116,16 @@ class HandMessages:
             return None
         return old
 
+    def recall(self, game_id: int, seat: int, user_id: int, ref: tuple[int, int]) -> None:
+        """After a restart: the seat's stored hand DM may still have live buttons."""
+        if (game_id, seat) not in self._shown:
+            self._shown[(game_id, seat)] = ShownHand(ref[1], ref[0], None, self._now(), True)
+        self._dm_channels.setdefault(user_id, ref[0])
+
+    def has_dm(self, game_id: int, seat: int) -> bool:
+        shown = self._shown.get((game_id, seat))
+        return shown is not None and shown.message_id is not None
+
     def is_live(self, game_id: int, seat: int) -> bool:
         shown = self._shown.get((game_id, seat))
         return shown is not None and shown.live
@@ -117,7 +136,9 @@ class HandMessages:
 
     # ------------------------------------------------------------- showing
 
-    async def ping(self, view: GameView, obs: Any, seat: int, header: str | None = None) -> None:
+    async def ping(
+        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str
+    ) -> None:
         """It is this seat's turn: tell its player where they look."""
         user_id = view.seats[seat].user_id
         if user_id is None:
@@ -129,13 +150,15 @@ class HandMessages:
             if free and shown is not None:  # their ephemeral hand turns live, for free
                 await self._redraw(view, obs, seat, shown, header=header)
             if wants_dms and user_id not in self._dms_closed:
-                await self._notify(view, user_id)
+                await self._notify(view, user_id, nonce)
             elif user_id in self._dms_closed:
                 await self._tell_dms_closed(view, user_id)
             return
-        await self.send_dm_hand(view, obs, seat, header=header)
+        await self.send_dm_hand(view, obs, seat, header=header, nonce=nonce)
 
-    async def show(self, view: GameView, obs: Any, seat: int, header: str | None = None) -> None:
+    async def show(
+        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str
+    ) -> None:
         """Show the seat's current hand where it is shown (a new round, the game's end, a
         turn lost to the timer): edit in place, or a first DM if there is none."""
         shown = self._shown.get((view.game_id, seat))
@@ -143,7 +166,7 @@ class HandMessages:
             user_id = view.seats[seat].user_id
             if (user_id is not None and user_id not in self._dms_closed
                     and await self.bot.preferences.load_turn_dms(user_id)):
-                await self.send_dm_hand(view, obs, seat, header=header)
+                await self.send_dm_hand(view, obs, seat, header=header, nonce=nonce)
             return
         await self._redraw(view, obs, seat, shown, header=header)
 
@@ -177,6 +200,7 @@ class HandMessages:
                 return  # an ephemeral whose token expired: nothing can reach it any more
         except discord.HTTPException as error:
             log.info("could not redraw the hand of user %s: %s", user_id, error)
+            self.failed(view.game_id, error)
             return
         if keep:
             shown.live = live
@@ -192,14 +216,14 @@ class HandMessages:
         return channel_id
 
     async def _send_dm(
-        self, game: GameView, user_id: int, **content: Any
+        self, game: GameView, user_id: int, *, nonce: str, **content: Any
     ) -> discord.Message | None:
         try:
             channel_id = await self._dm_channel(user_id)
             private = discord.ChannelType.private
             channel = self.bot.get_partial_messageable(channel_id, type=private)
             async with self.budget.slot(Priority.PING, channel_id, "create"):
-                message = await channel.send(**content)
+                message = await channel.send(nonce=nonce, **content)
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 log.warning("DM to user %s refused: %s", user_id, error)
@@ -208,19 +232,20 @@ class HandMessages:
             return None
         except discord.HTTPException as error:
             log.warning("could not DM user %s: %s", user_id, error)
+            self.failed(game.game_id, error)
             return None
         self._dms_closed.discard(user_id)
         return message
 
     async def send_dm_hand(
-        self, view: GameView, obs: Any, seat: int, header: str | None = None
+        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str
     ) -> None:
         user_id = view.seats[seat].user_id
         if user_id is None:
             return
         locale = await self.locale(user_id, view)
         content = await images.hand_message(view, obs, locale, header=header)
-        message = await self._send_dm(view, user_id, **content)
+        message = await self._send_dm(view, user_id, nonce=nonce, **content)
         if message is None:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
@@ -231,19 +256,19 @@ class HandMessages:
         if stale is not None:
             await self.close(view, obs, seat, stale)
 
-    async def send_text(self, view: GameView, user_id: int, text: str) -> bool:
+    async def send_text(self, view: GameView, user_id: int, text: str, *, nonce: str) -> bool:
         """A plain DM (e.g. the half-time reminder); False if it could not be sent."""
         if user_id in self._dms_closed:
             return False
-        return await self._send_dm(view, user_id, content=text) is not None
+        return await self._send_dm(view, user_id, content=text, nonce=nonce) is not None
 
-    async def _notify(self, view: GameView, user_id: int) -> None:
+    async def _notify(self, view: GameView, user_id: int, nonce: str) -> None:
         """A turn ping with no buttons: it never goes stale, so nothing must close it."""
         locale = await self.locale(user_id, view)
         ref = self.service.message_ref(view.game_id, TABLE)
         where = jump_link(view.guild_id, ref[0], ref[1]) if ref else f"<#{view.shown_in}>"
         text = t("hand.turn_ping", locale, table=where)
-        await self._send_dm(view, user_id, content=text)
+        await self._send_dm(view, user_id, content=text, nonce=nonce)
 
     async def _tell_dms_closed(self, view: GameView, user_id: int) -> None:
         """Once per game: say in the channel that this player's hand is behind My hand."""
@@ -255,6 +280,8 @@ class HandMessages:
         try:
             async with self.budget.slot(Priority.TABLE, view.shown_in, "create"):
                 await self.bot.get_partial_messageable(view.shown_in).send(
-                    content=text, allowed_mentions=discord.AllowedMentions(users=True))
+                    content=text, allowed_mentions=discord.AllowedMentions(users=True),
+                    nonce=nonce_of(view.game_id, "dms-closed", user_id))
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", view.shown_in, error)
+            self.failed(view.game_id, error)

@@ -11,14 +11,17 @@ An interaction that shows a change itself (a press redrawing its hand message, a
 move's private answer) travels inside the update (`GameUpdate.shown_by`, a `HandAnswer`), so
 the renderer knows at once that this seat's hand needs no message of its own.
 
-Designed for a durable outbox next (issue 12): what a flush shows is derived from the
-update's committed view and events alone, so it can be recorded and replayed after a crash.
+What a flush shows is derived from the update's committed view and events alone, so the
+render outbox (issue 12; hosting/outbox.py, cogs/outbox.py) can rebuild it after a crash or
+a failed call: each game is marked shown up to a move once Discord has it, and whatever is
+left is shown again (`restart`, `ShownGames`), with nonces that keep it from posting twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +35,7 @@ from . import embeds
 from .components import lobby_view, rematch_view
 from .hands import HandAnswer, HandMessages, ShownHand
 from .notices import notice_text, personal_notice_text
+from .outbox import ShownGames, nonce
 from .scheduler import Priority, RestBudget
 from .tables import Tables
 from .text import jump_link, t
@@ -55,9 +59,10 @@ class _Work:
     game_over: bool = False
     answered: set[int] = field(default_factory=set)  # seats an interaction shows
     stale: list[tuple[int, ShownHand]] = field(default_factory=list)  # older live hands
-    posts: list = field(default_factory=list)  # notices, in order
+    posts: list[tuple[Notice, int]] = field(default_factory=list)  # notices, at which move
     reminders: list[Notice] = field(default_factory=list)
     to_ai: list = field(default_factory=list)  # AI_TOOK_OVER notices: hands to close
+    retry: bool = False  # rebuilt by the outbox after a failed call
 
 
 class Renderer:
@@ -69,9 +74,14 @@ class Renderer:
         self.service = service
         self.coalesce_delay = coalesce_delay
         self.budget = budget or RestBudget()
-        self.tables = Tables(bot, self.budget)
-        self.hands = HandMessages(bot, self.budget)
+        self.shown = ShownGames(service, self._retry, self._tables_busy)
+        self.tables = Tables(bot, self.budget, self.shown)
+        self.hands = HandMessages(bot, self.budget, self.shown.failed)
         self.threads = GameThreads(bot.http, service)
+        self._ready = asyncio.Event()
+        self._ready.set()  # `restart` holds flushes until the bot is connected
+        self._restored: list[GameView] = []  # tables to refresh once connected
+        self._refreshing: asyncio.Task | None = None
         self._work: dict[int, _Work] = {}
         self._flushing: dict[int, asyncio.Task] = {}
         self._closing: dict[tuple[int, int], asyncio.Task] = {}  # (game, seat): older hand
@@ -122,19 +132,66 @@ class Renderer:
     # --------------------------------------------------------------- updates
 
     async def on_update(self, update: GameUpdate) -> None:
+        self._enqueue(update)
+
+    def _retry(self, update: GameUpdate) -> None:
+        self._enqueue(update, retry=True)
+
+    def _tables_busy(self, game_id: int) -> bool:
+        return self.tables.busy_with(game_id)
+
+    def _enqueue(self, update: GameUpdate, *, retry: bool = False) -> None:
         view = update.view
         work = self._work.get(view.game_id)
         if work is None:
             work = self._work[view.game_id] = _Work(view)
         work.view, work.hands = view, update.hands
+        work.retry = work.retry or retry
         self._collect(work, update)
         if view.game_id not in self._flushing:
             self._flushing[view.game_id] = asyncio.create_task(self._flush_later(view.game_id))
 
+    async def restart(
+        self, restored: list[GameView], hosts: Callable[[int], bool] | None = None
+    ) -> None:
+        """Before the bot connects: recall which hand messages may still be live, and queue
+        every committed change never shown (the outbox) to show once it is connected (`go`);
+        every other restored game's table is edited to its current state then."""
+        self._ready.clear()
+        for view in restored:
+            self._recall_hands(view)
+        pending = await self.service.pending_renders(hosts)  # this process's servers
+        for update in pending:
+            self._recall_hands(update.view)
+            self._enqueue(update)
+        replayed = {update.view.game_id for update in pending}
+        self._restored = [v for v in restored if v.game_id not in replayed]
+        log.info("Restored %d unfinished games; %d to show again", len(restored), len(pending))
+
+    def go(self) -> None:
+        """Connected: show what `restart` queued (once; a reconnect changes nothing)."""
+        self._ready.set()
+        restored, self._restored = self._restored, []
+        if restored:
+            self._refreshing = asyncio.create_task(self.refresh_tables(restored), name="refresh")
+
+    def close(self) -> None:
+        """Shutdown, after `flush_all`: what is still due stays in the outbox."""
+        self.budget.close()
+        self.shown.close()
+        if self._refreshing is not None:
+            self._refreshing.cancel()
+
+    def _recall_hands(self, view: GameView) -> None:
+        for seat in view.seats:
+            ref = self.service.message_ref(view.game_id, MessageKey.hand(seat.index))
+            if ref is not None and seat.user_id is not None:
+                self.hands.recall(view.game_id, seat.index, seat.user_id, ref)
+
     def _collect(self, work: _Work, update: GameUpdate) -> None:
         view = update.view
-        just_started = (
-            view.status is Status.RUNNING and view.move_count == 0 and update.actor_seat is None
+        just_started = any(  # the deal (also when replayed after a crash, moves later)
+            isinstance(e, ev.RoundStarted) and e.round_number == 1 for e in update.events
         )
         if view.status in (Status.LOBBY, Status.CANCELLED) or just_started:
             work.lobby = True  # the lobby message shows who sits, or that the game began
@@ -162,23 +219,30 @@ class Renderer:
             if notice.kind is NoticeKind.REMINDER:
                 work.reminders.append(notice)
             elif notice.kind in (NoticeKind.TIMED_OUT, NoticeKind.AI_TOOK_OVER):
-                work.posts.append(notice)
+                at = view.move_count if notice.seq is None else notice.seq
+                work.posts.append((notice, at))  # a time-out: its move, live or replayed
                 if notice.kind is NoticeKind.AI_TOOK_OVER:
                     work.to_ai.append(notice)
 
     async def _flush_later(self, game_id: int) -> None:
         try:
+            await self._ready.wait()
             if self.coalesce_delay:
                 await asyncio.sleep(self.coalesce_delay)
             while (work := self._work.pop(game_id, None)) is not None:
-                await self._flush(work)
-        except Exception:
-            log.exception("rendering game %s failed", game_id)
+                try:
+                    await self._flush(work)
+                except Exception as error:
+                    log.exception("rendering game %s failed", game_id)
+                    self.shown.failed(game_id, error)
+                if work.view.status is not Status.LOBBY:
+                    await self.shown.flushed(game_id, work.view.move_count, retry=work.retry)
         finally:
             self._flushing.pop(game_id, None)
 
     async def flush_all(self) -> None:
-        """Wait until every pending update is on Discord (tests and shutdown)."""
+        """Wait until every pending update is on Discord (tests and shutdown); a retry
+        waiting for its backoff is not waited for (the outbox keeps it)."""
         while self._flushing or self._closing or self.tables.busy:
             await asyncio.gather(*self._flushing.values(), *self._closing.values(),
                                  return_exceptions=True)
@@ -195,12 +259,13 @@ class Renderer:
                                  view=lobby_view(view, locale))
         self._show_tables(work, view)
         await self._show_hands(work, view, locale)
-        for notice in work.posts:
+        for notice, seq in work.posts:
             text = notice_text(view, notice, locale)
-            await self._post(view, content=text, allowed_mentions=discord.AllowedMentions.none())
+            await self._post(view, content=text, allowed_mentions=discord.AllowedMentions.none(),
+                             nonce=nonce(view.game_id, notice.kind, seq, notice.seat))
         if work.game_over and view.status is Status.FINISHED:
             await self._post(view, embed=embeds.game_end_embed(view, locale),
-                             view=rematch_view(view, locale))
+                             view=rematch_view(view, locale), nonce=nonce(view.game_id, "end"))
         for reminder in work.reminders:
             await self._remind(view, reminder)
         for notice in work.to_ai:
@@ -214,12 +279,15 @@ class Renderer:
         for ended in work.ended:
             self.tables.close(view, ended)  # that round's table: its result, no buttons
         if work.new_round and view.status is Status.RUNNING:
-            self.tables.post(view)
+            self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
         elif work.table and not work.ended:
             self.tables.edit(view)
 
     async def _show_hands(self, work: _Work, view: GameView, locale: str) -> None:
+        """Each human's hand where it belongs. A message created carries a nonce naming it:
+        the deal once per seat, a turn ping once per seat and move (the turn's first)."""
         header = self._round_over_header(work, view)
+        game, seq = view.game_id, view.move_count
         for seat in sorted(work.hands):
             obs = work.hands[seat]
             if seat in work.answered:
@@ -228,17 +296,21 @@ class Renderer:
             user_id = view.seats[seat].user_id
             dm_locale = await self.hands.locale(user_id or 0, view)
             line = header(dm_locale) if header else None
-            if work.new_round == 1:  # the deal: everyone sees their cards (the starter: live)
+            turn = nonce(game, "turn", seq, seat)
+            if work.new_round == 1 and not self.hands.has_dm(game, seat):
+                # the deal: everyone sees their cards (the starter: live); replayed after a
+                # crash, a deal already sent is shown as the hand it is now, below
                 if await self._dms_on(user_id):
-                    await self.hands.send_dm_hand(view, obs, seat)
+                    await self.hands.send_dm_hand(view, obs, seat, nonce=nonce(game, "deal", seat))
                 elif on_turn:
-                    await self._closed(view.game_id, seat)
-                    await self.hands.ping(view, obs, seat)
+                    await self._closed(game, seat)
+                    await self.hands.ping(view, obs, seat, nonce=turn)
             elif on_turn and (work.new_round or work.actor != seat):
-                await self._closed(view.game_id, seat)
-                await self.hands.ping(view, obs, seat, header=line)
-            elif work.new_round or work.game_over or self.hands.is_live(view.game_id, seat):
-                await self.hands.show(view, obs, seat, header=line)
+                await self._closed(game, seat)
+                await self.hands.ping(view, obs, seat, header=line, nonce=turn)
+            elif work.new_round or work.game_over or self.hands.is_live(game, seat):
+                await self.hands.show(view, obs, seat, header=line,
+                                      nonce=nonce(game, "hand", seq, seat))
         for seat, stale in work.stale:  # lowest priority: never holds up the next ping
             if seat in work.hands:
                 self._close_later(view, seat, stale, work.hands[seat])
@@ -274,13 +346,15 @@ class Renderer:
             log.info("the %s message of game %s is gone", key.kind, game.game_id)
         except discord.HTTPException as error:
             log.warning("could not edit the %s of game %s: %s", key.kind, game.game_id, error)
+            self.shown.failed(game.game_id, error)
 
-    async def _post(self, game: GameView, **content) -> None:
+    async def _post(self, game: GameView, *, nonce: str, **content) -> None:
         try:
             async with self.budget.slot(Priority.TABLE, game.shown_in, "create"):
-                await self.bot.get_partial_messageable(game.shown_in).send(**content)
+                await self.bot.get_partial_messageable(game.shown_in).send(nonce=nonce, **content)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", game.shown_in, error)
+            self.shown.failed(game.game_id, error)
 
     async def refresh_tables(self, views) -> None:
         """After a restart: edit each running game's table to its current state."""
@@ -289,8 +363,9 @@ class Renderer:
                 self.tables.edit(view)
 
     async def refresh_table(self, view: GameView) -> None:
-        """Post the table again at the bottom of the channel (`/lama table`)."""
-        self.tables.post(view)
+        """Post the table again at the bottom of the channel (`/lama table`); the old one
+        keeps no buttons."""
+        self.tables.repost(view)
 
     # ---------------------------------------------------------------- hands
 
@@ -316,8 +391,10 @@ class Renderer:
         mention = f"<@{seat.user_id}>"
         locale = await self.hands.locale(seat.user_id, view)
         text = t("timer.reminder", locale, mention=mention, count=seconds)
-        if await self._dms_on(seat.user_id) and await self.hands.send_text(view, seat.user_id,
-                                                                          text):
+        once = nonce(view.game_id, "reminder", view.move_count, reminder.seat)
+        if await self._dms_on(seat.user_id) and await self.hands.send_text(
+                view, seat.user_id, text, nonce=once):
             return
         text = t("timer.reminder", self.locale_for_view(view), mention=mention, count=seconds)
-        await self._post(view, content=text, allowed_mentions=discord.AllowedMentions(users=True))
+        await self._post(view, content=text, allowed_mentions=discord.AllowedMentions(users=True),
+                         nonce=once)

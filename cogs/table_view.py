@@ -99,9 +99,11 @@ def _footer(view: GameView, locale: str) -> discord.ui.TextDisplay:
 
 
 def table_layout(
-    view: GameView, locale: str, *, picture: bool, ended: ev.RoundEnded | None = None
+    view: GameView, locale: str, *, picture: bool, ended: ev.RoundEnded | None = None,
+    moved_to: str | None = None,
 ) -> discord.ui.LayoutView:
-    """The live table (`ended` None) or a finished round's closed table."""
+    """The live table (`ended` None), a finished round's closed table, or one posted anew
+    further down (`moved_to`: a link to it; no buttons here any more)."""
     number = ended.round_number if ended else view.round_number
     colour = COLOUR.get(view.options.variant, COLOUR["classic"])
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)
@@ -123,7 +125,9 @@ def table_layout(
     if recent:
         moves = "\n".join(recent[-RECENT_SHOWN:])
         box.add_item(discord.ui.TextDisplay(f"**{t('table.last_moves', locale)}**\n{moves}"))
-    if view.status is Status.RUNNING:
+    if moved_to is not None:
+        box.add_item(discord.ui.TextDisplay(f"-# {t('table.moved', locale, link=moved_to)}"))
+    elif view.status is Status.RUNNING:
         box.add_item(_buttons(view, locale))
     box.add_item(_footer(view, locale))
     return _wrap(box)

@@ -2,9 +2,12 @@
 
 A message is named by a typed `MessageKey`: the game's lobby, its table, or one seat's hand.
 Ids are batched (one transaction for all games every `MESSAGE_WRITE_DELAY` s) while
-`run_writer` runs, and flushed on close; a crash loses at most that much, which only means an
-old message is not edited after the restart. Without the writer (tests, tools) each id is
-written at once.
+`run_writer` runs, and flushed on close, together with how far each game is shown (the
+render outbox, outbox.py). A hand's id is written at once (with whatever waits): after a
+restart, its live buttons are closed when the seat's next hand is sent. A crash loses at
+most one batch: the changes not marked shown are shown again after the restart, and Discord
+hands back the messages already sent (each create carries a nonce naming what it shows), so
+their ids are learnt again. Without the writer (tests, tools) everything is written at once.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import logging
 from store import MessageRef, Store
 
 from .hosted import HostedGame
-from .views import MessageKey
+from .views import MessageKey, MessageKind
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +31,7 @@ class MessageRefs:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._unsaved: dict[tuple[int, MessageKey], MessageRef] = {}
+        self._shown: dict[int, int] = {}  # game -> shown up to this move
         self._waiting = asyncio.Event()
         self._writer_running = False
 
@@ -44,6 +48,18 @@ class MessageRefs:
             seat=key.seat,
             round_number=hosted.game.round_number if hosted.game else None,
         )
+        if key.kind is MessageKind.HAND:  # a crash must not forget a live hand: at once
+            await self.flush()
+        else:
+            await self._written_soon()
+
+    async def shown(self, game_id: int, seq: int) -> None:
+        """The interface has shown the game up to move `seq`: its outbox row goes (behind
+        moves, like the ids)."""
+        self._shown[game_id] = max(seq, self._shown.get(game_id, seq))
+        await self._written_soon()
+
+    async def _written_soon(self) -> None:
         if self._writer_running:
             self._waiting.set()
         else:
@@ -56,12 +72,15 @@ class MessageRefs:
 
     async def flush(self) -> None:
         refs, self._unsaved = self._unsaved, {}
-        if not refs:
+        shown, self._shown = self._shown, {}
+        if not refs and not shown:
             return
         try:
-            await self._store.games.save_message_refs(list(refs.values()))
+            await self._store.games.save_message_refs(list(refs.values()), list(shown.items()))
         except BaseException:
             self._unsaved = {**refs, **self._unsaved}  # newer ids win; next flush
+            for game_id, seq in shown.items():
+                self._shown[game_id] = max(seq, self._shown.get(game_id, seq))
             raise
 
     async def run_writer(self) -> None:

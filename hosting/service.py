@@ -7,6 +7,7 @@
 - `Turns` (turns.py) over `TimerQueue` (timers.py): AI turns, reminders, time-outs;
 - `Preferences` (preferences.py): server settings and every language choice;
 - `MessageRefs` (messages.py): where the interface put each game's messages;
+- `Outbox` (outbox.py): what committed changes are not shown yet, after a crash too;
 - `options` (options.py): every limit and list, and the one `validate`.
 Nothing is announced that is not committed; listeners hear every committed change.
 """
@@ -31,6 +32,7 @@ from .loader import GameLoader
 from .lobby import Lobby
 from .messages import MessageRefs
 from .options import TIMEOUTS_BEFORE_AI
+from .outbox import Outbox
 from .preferences import Preferences
 from .registry import GameRegistry, seat_of
 from .table import Table
@@ -68,6 +70,7 @@ class GameService:
         self.turns = Turns(context, self.table)
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
         self.lobby = Lobby(context, self.table, seeds)
+        self.outbox = Outbox(store, self.registry, self.messages, self.table)
 
     def add_listener(self, listener: Listener) -> None:
         self.listeners.add(listener)
@@ -173,6 +176,21 @@ class GameService:
     ) -> None:
         """Note where a message went; written behind moves (see hosting/messages.py)."""
         await self.messages.remember(self.registry.get(game_id), key, channel_id, message_id)
+
+    async def pending_renders(
+        self, hosts: Callable[[int], bool] | None = None
+    ) -> list[GameUpdate]:
+        """After a restart: each game's committed changes that were never shown (render
+        outbox), finished games included, as updates to show once (of `hosts`' servers)."""
+        return await self.outbox.pending(hosts)
+
+    async def pending_render(self, game_id: int) -> GameUpdate | None:
+        """The game's unshown changes, up to its newest state (a retry); None: all shown."""
+        return await self.outbox.pending_of(game_id)
+
+    async def render_shown(self, game_id: int, seq: int) -> None:
+        """The interface has shown the game up to move `seq` (0: its deal)."""
+        await self.outbox.shown(game_id, seq)
 
     async def show_in_thread(self, game_id: int, thread_id: int) -> GameView:
         """The game shows itself in this thread from now on; commands used there reach it."""

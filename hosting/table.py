@@ -164,7 +164,7 @@ class Table:
         hosted.recent.extend(events)
         if game.is_over:
             hosted.status = Status.FINISHED
-            hosted.ratings = await self._rating_changes(hosted.id)
+            hosted.ratings = await self.rating_changes(hosted.id)
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)
         else:
@@ -172,7 +172,7 @@ class Table:
         return GameUpdate(
             view=hosted.view(),
             events=tuple(events),
-            notices=tuple(notices),
+            notices=tuple(replace(n, seq=hosted.seq) for n in notices),  # about this move
             hands=hosted.hands(),
             actor_seat=seat_index,
         )
@@ -189,7 +189,7 @@ class Table:
         events += last_events
         return stored_result(final_results(hosted.seats, game.scores, game.winners, events))
 
-    async def _rating_changes(self, game_id: int) -> tuple[SeatRating, ...]:
+    async def rating_changes(self, game_id: int) -> tuple[SeatRating, ...]:
         """The committed rating changes of a finished game's humans (none if unrated)."""
         try:
             changes = await self._store.ratings.changes_of_game(game_id)

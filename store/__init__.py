@@ -59,12 +59,14 @@ from store.records import (
     MessageRef,
     Move,
     NewSeat,
+    PendingRender,
     PlayerResult,
     PlayerStats,
     RecentResult,
     Seat,
     SeatResult,
 )
+from store.renders import RenderStore
 from store.seasons import SeasonStore
 from store.settings import SettingsStore
 from store.site import SiteAccess, SiteStore
@@ -84,6 +86,7 @@ class Store:
     seasons: SeasonStore
     site: SiteStore
     tournaments: TournamentStore
+    renders: RenderStore
 
     @classmethod
     async def open(cls, location: Location, *, rules: RatingRules | None = None) -> Store:
@@ -91,7 +94,7 @@ class Store:
         finished games; None stores games unrated (some tests)."""
         db = await open_database(location)
         return cls(db, GameStore(db, rules), StatsStore(db), SettingsStore(db), RatingStore(db),
-                   SeasonStore(db, rules), SiteStore(db), TournamentStore(db))
+                   SeasonStore(db, rules), SiteStore(db), TournamentStore(db), RenderStore(db))
 
     async def close(self) -> None:
         await self.db.close()
@@ -124,6 +127,7 @@ __all__ = [
     "Migration",
     "Move",
     "NewSeat",
+    "PendingRender",
     "PlayerKey",
     "PlayerRating",
     "PlayerResult",
@@ -134,6 +138,7 @@ __all__ = [
     "RatingRules",
     "RatingStore",
     "RecentResult",
+    "RenderStore",
     "SchemaTooNew",
     "Season",
     "SeasonStore",

@@ -21,6 +21,7 @@ from store.records import (
     NewSeat,
     Seat,
 )
+from store.renders import needs_showing_statement
 
 ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
 
@@ -247,4 +248,5 @@ def move_statements(
     timeout_sql = timeout_count_sql(move.actor) if move.seat is not None else None
     if timeout_sql is not None:
         statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
+    statements.append(needs_showing_statement(move.game_id, move.seq, move.created_at))
     return statements

@@ -45,6 +45,7 @@ from store.records import (
     NewSeat,
     Seat,
 )
+from store.renders import mark_shown, needs_showing
 from store.tournaments import TableKey, link_table_game
 
 
@@ -158,6 +159,7 @@ class GameStore:
                 (seed, state_json, now, now, game_id),
             )
             await set_timer(tx, game_id, timer)
+            await needs_showing(tx, game_id, 0, now)  # the deal
             return await load_game(tx, game_id)
 
     async def cancel_game(self, game_id: int, *, now: int) -> None:
@@ -227,6 +229,7 @@ class GameStore:
             await set_timer(tx, game_id, None if finished is not None else timer)
             if seat is not None:
                 await count_timeout(tx, game_id, seat, Actor(actor))
+            await needs_showing(tx, game_id, expected_seq, now)
             if finished is not None:
                 await self._finish(tx, game, finished, now)
         return move
@@ -316,12 +319,18 @@ class GameStore:
             await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
             await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
-    async def save_message_refs(self, refs: Sequence[MessageRef]) -> None:
-        """Many games' message ids in one transaction (hosting writes them behind moves).
+    async def save_message_refs(
+        self, refs: Sequence[MessageRef], shown: Sequence[tuple[int, int]] = ()
+    ) -> None:
+        """Many games' message ids in one transaction (hosting writes them behind moves),
+        and `shown`: (game, seq) pairs, each game shown on Discord up to that move. Both in
+        one transaction: a crash never keeps the mark without the ids of what showed it.
 
         updated_at stays: it is the time of the game's last move, which turn timers count from.
         """
         async with self._db.transaction() as tx:
+            for game_id, seq in shown:
+                await mark_shown(tx, game_id, seq)
             for ref in refs:
                 if ref.kind == "lobby":
                     await tx.execute(

@@ -127,6 +127,17 @@ class MessageRef:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingRender:
+    """A game whose moves `from_seq`..`to_seq` are committed and not yet shown (0: its
+    start); `created_at`: when its row was written (the oldest change waiting to show)."""
+
+    game_id: int
+    from_seq: int
+    to_seq: int
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     game_id: int
     seq: int  # 1, 2, 3, … per game

@@ -365,6 +365,21 @@ async def test_table_is_reposted_at_the_bottom(fake_discord, lamabot):
     assert "drew a card" in fake.public_messages(channel)[-1].text
 
 
+async def test_a_reposted_table_leaves_the_old_one_without_buttons_pointing_down(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    _game_id, channel = await two_humans(fake, bot)
+    old = tables(fake, channel)[-1]
+    assert old.buttons
+    await fake.slash(fake.user("carol"), channel, "lama table")
+    await wait_until(lambda: fake.public_messages(channel)[-1].id != old.id)
+    await bot.renderer.flush_all()
+    new = fake.public_messages(channel)[-1]
+    assert not old.buttons and new.buttons
+    assert f"/{channel.id}/{new.id}" in old.text and "moved down" in old.text
+
+
 @pytest.mark.parametrize(
     ("variant", "title", "words"),
     [("classic", "LAMA", "llama"), ("party", "Party", "pink"), ("komarami", "Komarami", "")],

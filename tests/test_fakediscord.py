@@ -440,6 +440,32 @@ async def test_a_500_is_retried_by_discord_py(fake_discord, bot) -> None:
     assert [c.status for c in fake_discord.rest_calls(CHANNEL_MESSAGES)] == [500, 200]
 
 
+async def test_five_429s_in_a_row_make_discord_py_give_up(fake_discord, bot) -> None:
+    fake_discord.rate_limit_next(CHANNEL_MESSAGES, times=5)
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    with pytest.raises(discord.HTTPException) as raised:
+        await lama.send("hi")
+    assert raised.value.status == 429 and fake_discord.public_messages("lama") == []
+
+
+async def test_a_proxys_429_is_raised_by_discord_py_at_once(fake_discord, bot) -> None:
+    fake_discord.rate_limit_next(CHANNEL_MESSAGES, from_discord=False)
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    with pytest.raises(discord.HTTPException) as raised:
+        await lama.send("hi")
+    assert raised.value.status == 429
+    assert [c.status for c in fake_discord.rest_calls(CHANNEL_MESSAGES)] == [429]
+
+
+async def test_a_message_sent_again_with_its_nonce_is_not_posted_twice(fake_discord, bot) -> None:
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    first = await lama.send("hi", nonce="game-7-end")
+    again = await lama.send("hi", nonce="game-7-end")
+    other = await lama.send("hi", nonce="game-8-end")
+    assert again.id == first.id != other.id
+    assert len(fake_discord.public_messages("lama")) == 2
+
+
 async def test_a_missing_channel_permission_is_403_50013(fake_discord, bot) -> None:
     lama = fake_discord.channel("lama")
     await fake_discord.deny_bot(lama, "send_messages")

@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from hosting import (
+    LOBBY,
     TABLE,
     FakeClock,
     GameOptions,
@@ -484,13 +485,23 @@ async def test_message_ids_are_written_behind_in_one_batch(service, store, clock
     writer = asyncio.create_task(service.run_message_writer())
     await asyncio.sleep(0)
     await service.remember_message(game_id, TABLE, CHANNEL, 555)
-    await service.remember_message(game_id, MessageKey.hand(0), 77, 666)
+    await service.remember_message(game_id, LOBBY, CHANNEL, 444)
     assert service.message_ref(game_id, TABLE) == (CHANNEL, 555)  # known at once
     assert (await store.games.get_game(game_id)).table_message_id is None  # stored later
     await asyncio.sleep(0.7)
     record = await store.games.get_game(game_id)
-    assert record.table_message_id == 555
-    assert record.seats[0].hand_message_id == 666
+    assert (record.table_message_id, record.lobby_message_id) == (555, 444)
+    writer.cancel()
+
+
+async def test_a_hand_message_id_is_written_at_once_as_a_restart_must_close_it(
+    service, store
+):
+    game_id = await started(service)
+    writer = asyncio.create_task(service.run_message_writer())
+    await asyncio.sleep(0)
+    await service.remember_message(game_id, MessageKey.hand(0), 77, 666)
+    assert (await store.games.get_game(game_id)).seats[0].hand_message_id == 666
     writer.cancel()
 
 
@@ -617,7 +628,7 @@ async def test_message_ids_are_kept_when_storing_them_fails(service, store, monk
     game_id = await started(service)
     real = store.games.save_message_refs
 
-    async def locked(refs):
+    async def locked(refs, shown=()):
         raise sqlite3.OperationalError("database is locked")
 
     monkeypatch.setattr(store.games, "save_message_refs", locked)

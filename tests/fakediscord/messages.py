@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import mimetypes
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,6 +24,7 @@ _SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMP
 
 CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
 MISSING_PERMISSIONS = DiscordError(403, 50013, "Missing Permissions")
+NONCE_WINDOW = 120.0  # seconds Discord remembers an enforced nonce ("a few minutes")
 
 
 def _attachments(
@@ -178,10 +180,31 @@ async def create_message(fake: FakeDiscord, call: RestCall) -> Any:
     if (body.get("flags") or 0) & EPHEMERAL:
         fake.record_error("invalid_body", f"{call.route}: ephemeral outside interactions", call)
         raise DiscordError(400, 50035, "Invalid Form Body")
+    sent = _sent_with_nonce(fake, channel, body)
+    if sent is not None:
+        return sent.to_json()
     await threads.reopen_for_message(fake, channel)
     message = new_message(fake, channel, body, call.files)
+    if body.get("enforce_nonce") and body.get("nonce") is not None:
+        fake.nonces[(channel.id, str(body["nonce"]))] = (time.monotonic(), message)
     await announce(fake, "MESSAGE_CREATE", message)
     return message.to_json()
+
+
+def _sent_with_nonce(
+    fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any]
+) -> FakeMessage | None:
+    """Discord's `enforce_nonce`: a message created with the same nonce in the last few
+    minutes is returned instead of creating another (a retried send posts once)."""
+    if not body.get("enforce_nonce") or body.get("nonce") is None:
+        return None
+    now = time.monotonic()
+    if len(fake.nonces) > 10_000:
+        fake.nonces = {k: v for k, v in fake.nonces.items() if v[0] > now - NONCE_WINDOW}
+    sent = fake.nonces.get((channel.id, str(body["nonce"])))
+    if sent is None or sent[0] <= now - NONCE_WINDOW or sent[1].deleted:
+        return None
+    return sent[1]
 
 
 def _message(fake: FakeDiscord, call: RestCall) -> tuple[FakeChannel, FakeMessage]:

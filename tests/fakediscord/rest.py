@@ -109,6 +109,8 @@ def handles(*operation_ids: str) -> Callable[[Handler], Handler]:
 def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
     if status == 204 or body is None:
         return web.Response(status=204 if status < 300 else status, headers=headers)
+    if isinstance(body, str):  # not Discord's answer: a proxy's page
+        return web.Response(status=status, text=body, content_type="text/html", headers=headers)
     return web.Response(
         status=status, body=json.dumps(body).encode(), content_type=JSON, headers=headers
     )
@@ -141,6 +143,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
 
 
 def _fault_reply(fault: dict[str, Any], route: str) -> Reply:
+    if fault["status"] == 429 and not fault.get("from_discord", True):
+        return Reply(429, "<html><body>429 Too Many Requests</body></html>", {})
     if fault["status"] == 429:
         scope = "global" if fault["global"] else "user"
         hit = ratelimits.Hit(route, scope, fault["retry_after"], time.monotonic())

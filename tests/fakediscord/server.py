@@ -20,6 +20,7 @@ from .model import (
     FakeAttachment,
     FakeChannel,
     FakeGuild,
+    FakeMessage,
     FakeRole,
     FakeUser,
 )
@@ -73,6 +74,8 @@ class FakeDiscord(Driver):
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.uploads: dict[int, FakeAttachment] = {}
         self.application_emojis: dict[int, dict[str, Any]] = {}  # emojis.py
+        # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message)
+        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
         self.gateway = Gateway(self)
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
@@ -263,11 +266,12 @@ class FakeDiscord(Driver):
         user.dms_open = False
 
     def rate_limit_next(self, route: str, *, retry_after: float = 0.05, is_global: bool = False,
-                        times: int = 1) -> None:
+                        times: int = 1, from_discord: bool = True) -> None:
         """The next ``times`` calls of ``route`` (e.g. "POST /channels/{channel_id}/messages")
-        get a 429 with ``retry_after`` and Discord's rate-limit headers."""
+        get a 429 with ``retry_after`` and Discord's rate-limit headers; ``from_discord``
+        False: a proxy's 429 instead (no ``Via`` header, a text body)."""
         self.faults.append({"route": route, "status": 429, "retry_after": retry_after,
-                            "global": is_global, "times": times})
+                            "global": is_global, "times": times, "from_discord": from_discord})
 
     def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
         self.faults.append({"route": route, "status": status, "times": times})

@@ -1,0 +1,125 @@
+"""What players see survives a crash (issue 12): the real bot.py is killed with SIGKILL in the
+50 ms after a move and started again; what the move committed is then shown exactly once.
+
+Two moments per case: before the move's render began (the renderer's usual batching delay)
+and while it runs (no delay, killed 30 ms in), where a message may be on Discord already but
+not yet marked shown."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from lama import events as ev
+from tests.crash_support import (
+    effect_of_quit,
+    hands_of,
+    live_hands,
+    on_turn,
+    outbox_empty,
+    press,
+    rematch_posts,
+    running_bot,
+    stored_game,
+    tables_of_round,
+    wait_for,
+)
+from tests.test_e2e_restart import wait_disconnected
+
+GAME = 1
+MOMENTS = [pytest.param("0.3", 0.0, id="before-its-render"),
+           pytest.param("0", 0.03, id="during-its-render")]
+ROUND_OVER = "Round {} is over"
+
+
+async def start(fake, channel, host, guest, **options):
+    await fake.slash(host, channel, "lama new", **options)
+    await fake.slash(guest, channel, "lama join")
+    await fake.slash(host, channel, "lama start")
+
+
+async def kill_after(bot, fake, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    bot.kill()
+    await wait_disconnected(fake)
+
+
+async def all_shown(db_path) -> None:
+    """Everything committed is on Discord (the outbox is empty), and a moment more for any
+    duplicate to show up."""
+    await wait_for(lambda: outbox_empty(db_path), what="the outbox to empty")
+    await asyncio.sleep(1.0)
+
+
+@pytest.mark.parametrize("render_delay, kill_at", MOMENTS)
+async def test_a_round_ended_just_before_a_crash_is_summed_up_once(
+    fake_discord, tmp_path, render_delay, kill_at
+):
+    fake, db = fake_discord, tmp_path / "lama.sqlite3"
+    channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
+    async with running_bot(fake, db, render_delay) as bot:
+        await start(fake, channel, *players)
+        for _ in range(2):  # a quit ends the round once nobody else may play on
+            user = await on_turn(fake, players, GAME, db)
+            ends = ev.RoundEnded in effect_of_quit(stored_game(db, GAME)[1])
+            await press(fake, user, GAME, "quit")
+            if ends:
+                break
+        assert stored_game(db, GAME)[1].round_number == 2
+        await kill_after(bot, fake, kill_at)
+
+    async with running_bot(fake, db, render_delay):
+        await all_shown(db)
+        summaries = [m for m in fake.public_messages(channel) if ROUND_OVER.format(1) in m.text]
+        assert len(summaries) == 1
+        assert not summaries[0].buttons  # the round's table, closed
+        assert len(tables_of_round(fake, channel, GAME, 2)) == 1
+        starter = await on_turn(fake, players, GAME, db)
+        assert len(live_hands(fake, starter, GAME)) == 1
+
+
+@pytest.mark.parametrize("render_delay, kill_at", MOMENTS)
+async def test_a_game_ended_just_before_a_crash_is_announced_once_with_its_rematch(
+    fake_discord, tmp_path, render_delay, kill_at
+):
+    fake, db = fake_discord, tmp_path / "lama.sqlite3"
+    channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
+    async with running_bot(fake, db, render_delay) as bot:
+        await start(fake, channel, *players, target=10)
+        for _ in range(40):  # both quit each round until a round's end ends the game
+            user = await on_turn(fake, players, GAME, db)
+            over = ev.GameEnded in effect_of_quit(stored_game(db, GAME)[1])
+            await press(fake, user, GAME, "quit")
+            if over:
+                break
+        assert stored_game(db, GAME)[0] == "finished"
+        await kill_after(bot, fake, kill_at)
+
+    async with running_bot(fake, db, render_delay):
+        await all_shown(db)
+        assert len(rematch_posts(fake, channel, GAME)) == 1
+        for user in players:  # the game is over: no hand keeps live buttons
+            assert live_hands(fake, user, GAME) == []
+
+
+@pytest.mark.parametrize("render_delay, kill_at", MOMENTS)
+async def test_the_next_player_is_pinged_once_after_a_crash_right_after_a_turn(
+    fake_discord, tmp_path, render_delay, kill_at
+):
+    fake, db = fake_discord, tmp_path / "lama.sqlite3"
+    channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
+    async with running_bot(fake, db, render_delay) as bot:
+        await start(fake, channel, *players)
+        mover = await on_turn(fake, players, GAME, db)
+        (following,) = (u for u in players if u is not mover)
+        await wait_for(lambda: hands_of(fake, following, GAME), what="the deal")
+        dms_before = len(fake.dms(following))
+        await press(fake, mover, GAME, "draw")
+        await kill_after(bot, fake, kill_at)
+
+    async with running_bot(fake, db, render_delay):
+        await all_shown(db)
+        assert await on_turn(fake, players, GAME, db) is following
+        assert len(fake.dms(following)) == dms_before + 1  # one ping
+        assert len(live_hands(fake, following, GAME)) == 1  # the deal's hand was closed
