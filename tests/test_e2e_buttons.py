@@ -14,6 +14,7 @@ from tests.e2e_support import (
     on_turn,
     open_game,
     refused,
+    settle,
     wait_until,
 )
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
@@ -109,7 +110,13 @@ async def test_a_player_pressing_against_instant_ais_gets_a_live_hand_each_time_
                 await wait_until(lambda: live_hand() is not None or
                                  bot.service.view(game_id).status is not Status.RUNNING)
             except TimeoutError:
-                raise AssertionError("the player is on turn but has no live hand") from None
+                # The REST budget holds a sixth DM in 5 s until Discord's channel window
+                # (5.15 s) has passed: the hand is missing only if it still is once the AIs
+                # have moved and every update is on Discord.
+                await settle(bot, game_id)
+                running = bot.service.view(game_id).status is Status.RUNNING
+                assert live_hand() is not None or not running, (
+                    "the player is on turn but has no live hand")
             if (hand := live_hand()) is not None:
                 live = enabled_hand_buttons(hand)
                 cards = [c for c in live if c.rsplit(":", 1)[1] not in ("draw", "quit", "back")]
