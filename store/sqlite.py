@@ -98,10 +98,16 @@ class SqliteDatabase(Database):
 
     dialect = Dialect.SQLITE
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path,
+                 reader: aiosqlite.Connection | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
+        # Reads go through a read-only connection of their own: in WAL mode it reads the
+        # last commit while a writer (ours, stalled, or another process's) holds the write
+        # lock, so a leaderboard or a player's stats never wait behind a stalled move.
+        self._reader = reader or conn
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
         self._closed = False
         self.path = path
         self.location = str(path)
@@ -120,7 +126,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Transaction]:
         """A read-only snapshot: several queries that see the same committed state."""
-        async with self._locked("BEGIN DEFERRED") as tx:
+        async with self._locked("BEGIN DEFERRED", reading=True) as tx:
             yield tx
 
     def migration(self) -> AbstractAsyncContextManager[Transaction]:
@@ -128,27 +134,32 @@ class SqliteDatabase(Database):
         return self.transaction()
 
     @asynccontextmanager
-    async def _locked(self, begin: str) -> AsyncIterator[Transaction]:
+    async def _locked(self, begin: str, *, reading: bool = False) -> AsyncIterator[Transaction]:
         if self._owner is not None and self._owner is asyncio.current_task():
             # The lock is not re-entrant: waiting for it here would wait forever.
             raise RuntimeError("nested store transaction: pass the open Transaction down instead")
-        async with self._lock:
-            self._owner = asyncio.current_task()
-            tx = SqliteTransaction(self._conn)
+        conn, lock = (self._reader, self._read_lock) if reading else (self._conn, self._lock)
+        async with lock:
+            owner = lock is self._lock
+            if owner:
+                self._owner = asyncio.current_task()
+            tx = SqliteTransaction(conn)
             try:
-                if self._conn.in_transaction:  # only after a cancelled _settle(): be safe
+                if conn.in_transaction:  # only after a cancelled _settle(): be safe
                     log.warning("rolling back a transaction left open on %s", self.path)
-                    await self._conn.execute("ROLLBACK")
-                await self._conn.execute(begin)
+                    await conn.execute("ROLLBACK")
+                await conn.execute(begin)
                 yield tx
-                await self._conn.execute("COMMIT")
+                await conn.execute("COMMIT")
             except BaseException as error:
-                await self._settle()
-                self._raise_typed(error)
+                await _settle(conn)
+                if not reading:  # a write through read() is a bug, not a disk to fix
+                    self._raise_typed(error)
                 raise
             finally:
                 tx._close()
-                self._owner = None
+                if owner:
+                    self._owner = None
 
     async def batch(self, statements: Sequence[Statement]) -> bool:
         """Committed with the other batches waiting, in one trip to SQLite's thread
@@ -175,17 +186,6 @@ class SqliteDatabase(Database):
             log.log(level, "nothing saved: %s", typed)
             raise typed from error
 
-    async def _settle(self) -> None:
-        """Roll back whatever transaction is still open on the connection.
-
-        A cancelled await does not unqueue its statement from aiosqlite's worker thread, so
-        BEGIN or an UPDATE may still run after our coroutine gave up on it. A no-op statement
-        queued behind them is a barrier: once it has run, `in_transaction` tells the truth.
-        """
-        await self._conn.execute("SELECT 1")
-        if self._conn.in_transaction:
-            await self._conn.execute("ROLLBACK")
-
     async def close(self) -> None:
         """Close the connection (waiting for a running transaction and the batches already
         submitted); a second call is a no-op."""
@@ -197,6 +197,21 @@ class SqliteDatabase(Database):
             # Lets SQLite refresh its planner statistics where they went stale; cheap.
             await self._conn.execute("PRAGMA optimize")
             await self._conn.close()
+        if self._reader is not self._conn:
+            async with self._read_lock:
+                await self._reader.close()
+
+
+async def _settle(conn: aiosqlite.Connection) -> None:
+    """Roll back whatever transaction is still open on the connection.
+
+    A cancelled await does not unqueue its statement from aiosqlite's worker thread, so
+    BEGIN or an UPDATE may still run after our coroutine gave up on it. A no-op statement
+    queued behind them is a barrier: once it has run, `in_transaction` tells the truth.
+    """
+    await conn.execute("SELECT 1")
+    if conn.in_transaction:
+        await conn.execute("ROLLBACK")
 
 
 async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
@@ -227,7 +242,21 @@ async def open_sqlite(path: Path) -> SqliteDatabase:
     try:
         conn.row_factory = sqlite3.Row
         await _configure(conn, path)
+        reader = await _open_reader(path)
     except BaseException:
         await conn.close()
         raise
-    return SqliteDatabase(conn, path)
+    return SqliteDatabase(conn, path, reader)
+
+
+async def _open_reader(path: Path) -> aiosqlite.Connection:
+    """A second connection for `read()`, read-only by SQLite's own check (`mode=ro`)."""
+    reader = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                     isolation_level=None)
+    try:
+        reader.row_factory = sqlite3.Row
+        await reader.execute("PRAGMA busy_timeout = 5000")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader

@@ -56,7 +56,7 @@ async def migrated(location, count: int | None = None):
 
 
 async def pragma(db, name: str):
-    async with db.read() as tx:
+    async with db.transaction() as tx:  # the writing connection's settings
         row = await tx.fetchone(f"PRAGMA {name}")
     return row[0]
 
@@ -455,6 +455,48 @@ async def test_a_lock_held_past_the_busy_timeout_is_store_busy_and_saves_nothing
         assert await tx.fetchone("SELECT 1 FROM meta WHERE key = 'k'") is None
     async with db.transaction() as tx:  # the connection is usable again
         await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+
+
+async def test_a_read_is_answered_while_another_connection_holds_the_write_lock(sqlite_db):
+    db = sqlite_db
+    await db.batch([insert("before")])
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # e.g. a backup script; held until the read is done
+    other.execute("INSERT INTO meta (key, value) VALUES ('uncommitted', 'x')")
+    try:
+        seen = await keys(db)  # the last commit, not the open write
+        assert "before" in seen and "uncommitted" not in seen
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+async def test_a_read_does_not_wait_behind_our_own_stalled_write(sqlite_db):
+    db = sqlite_db
+    await db.batch([insert("before")])
+    writing, release = asyncio.Event(), asyncio.Event()
+
+    async def stalled_write():
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('stalled', 'x')")
+            writing.set()
+            await release.wait()
+
+    writer = asyncio.create_task(stalled_write())
+    await writing.wait()
+    try:
+        seen = await keys(db)
+        assert "before" in seen and "stalled" not in seen
+    finally:
+        release.set()
+        await writer
+    assert {"before", "stalled"} <= set(await keys(db))
+
+
+async def test_the_read_connection_cannot_write(sqlite_db):
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        async with sqlite_db.read() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
 
 
 async def test_a_lock_released_within_the_busy_timeout_just_waits(sqlite_db):
