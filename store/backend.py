@@ -36,6 +36,18 @@ class Transaction(ABC):
 
     dialect: Dialect
 
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+        self._open = True
+
+    def _check(self) -> None:
+        if not self._open:
+            raise RuntimeError("this transaction has ended")
+
+    def _close(self) -> None:
+        """Called by its database when the block ends: later statements are refused."""
+        self._open = False
+
     @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""

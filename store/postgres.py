@@ -48,14 +48,6 @@ def _rowcount(status: str) -> int:
 class PostgresTransaction(Transaction):
     dialect = Dialect.POSTGRESQL
 
-    def __init__(self, conn: Any) -> None:
-        self._conn = conn
-        self._open = True
-
-    def _check(self) -> None:
-        if not self._open:
-            raise RuntimeError("this transaction has ended")
-
     async def execute(self, sql: str, params: Params = ()) -> int:
         self._check()
         statement = to_numbered(sql)
@@ -165,7 +157,7 @@ class PostgresDatabase(Database):
                     async with conn.transaction(isolation=isolation, readonly=readonly):
                         yield tx
                 finally:
-                    tx._open = False
+                    tx._close()
         finally:
             if task is not None:
                 self._owners.discard(task)

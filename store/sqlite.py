@@ -30,14 +30,7 @@ log = logging.getLogger(__name__)
 
 class SqliteTransaction(Transaction):
     dialect = Dialect.SQLITE
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-        self._open = True
-
-    def _check(self) -> None:
-        if not self._open:
-            raise RuntimeError("this transaction has ended")
+    _conn: aiosqlite.Connection
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
@@ -88,9 +81,6 @@ class SqliteTransaction(Transaction):
     async def write_schema_version(self, version: int) -> None:
         # PRAGMA takes no parameters; the version is an int we produced ourselves.
         await self.execute(f"PRAGMA user_version = {int(version)}")
-
-    def _close(self) -> None:
-        self._open = False
 
 
 class SqliteDatabase(Database):
