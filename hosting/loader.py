@@ -16,9 +16,17 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from store import GameStatus, InteractionAlreadyApplied, SeqConflict, WrongGameStatus
+from store import (
+    DueTimer,
+    Game,
+    GameStatus,
+    InteractionAlreadyApplied,
+    SeqConflict,
+    WrongGameStatus,
+)
 
 from .context import Context
+from .deadlines import to_ms
 from .errors import HostingError, Problem
 from .hosted import HostedGame
 from .views import Status
@@ -61,9 +69,10 @@ class GameLoader:
         return stored is not None and (stored[1] != hosted.seq
                                        or stored[0].value != hosted.status.value)
 
-    async def reload(self, hosted: HostedGame) -> None:
-        """Bring this copy up to the stored row, in place (its lock stays the one held)."""
-        record = await self._store.games.get_game(hosted.id)
+    async def reload(self, hosted: HostedGame, record: Game | None = None) -> None:
+        """Bring this copy up to the stored row (`record`: read already), in place (its lock
+        stays the one held)."""
+        record = record or await self._store.games.get_game(hosted.id)
         if record is None:
             return
         log.info("game %s changed elsewhere: move %s here, %s stored", hosted.id, hosted.seq,
@@ -107,15 +116,36 @@ class GameLoader:
         here = self._registry.in_channel(channel_id) if channel_id is not None else None
         await self.refresh(here, *mine)
 
+    async def catch_up(self, hosted: HostedGame) -> None:
+        """After a due timer of this copy was not claimed: if the stored game differs (another
+        process moved it, claimed the reminder or ended it), reload this copy; if not, a peer
+        is firing that timer right now and this copy waits to hear of it."""
+        record = await self._store.games.get_game(hosted.id)
+        if record is not None and not _same(hosted, record.status, record.last_seq,
+                                            record.timer):
+            await self.reload(hosted, record)
+
     async def adopt_overdue(self, now: float) -> list[int]:
-        """Hold every running game whose timers are overdue (by `ADOPT_GRACE_S`) and that this
-        process does not hold: its own process died, so its AI moves and time-outs fire here
-        (a double fire is one move: the commit checks the version). Returns the ids adopted."""
+        """Fire here every running game's timer that is overdue (by `ADOPT_GRACE_S`): the
+        process that held the game died, or held a copy behind the stored game. Such a game is
+        loaded (this process did not hold it) or its copy brought up to the stored row, and its
+        timers armed; the claim makes each fire once. Returns the ids taken up."""
         adopted = []
-        for game_id in await self._store.games.overdue_game_ids(int(now), ADOPT_GRACE_S):
-            if self._registry.find(game_id) is None and await self.hosted(game_id) is not None:
-                log.info("game %s is overdue: its timers fire in this process", game_id)
-                adopted.append(game_id)
+        due_by = to_ms(now - ADOPT_GRACE_S)
+        for due in await self._store.timers.due_games(due_by):
+            hosted = self._registry.find(due.game_id)
+            if hosted is None:
+                if await self.hosted(due.game_id) is None:
+                    continue
+            elif _same(hosted, GameStatus.RUNNING, due.last_seq, due.timer):
+                if self._timers.pending(hosted.id):
+                    continue  # this process fires it (late, or after a failure)
+                self._timers.arm(hosted)  # its timer lost a claim to a process that died
+            else:
+                async with hosted.lock:
+                    await self.reload(hosted)  # re-arms the stored deadline
+            log.info("game %s is overdue: its timers fire in this process", due.game_id)
+            adopted.append(due.game_id)
         return adopted
 
     async def load_games_of(self, user_id: int) -> None:
@@ -129,3 +159,9 @@ class GameLoader:
                     await self.reload(hosted)
         for game_id in stored:
             await self.hosted(game_id)
+
+
+def _same(hosted: HostedGame, status: GameStatus, seq: int, timer: DueTimer | None) -> bool:
+    """Whether this copy is the stored game: its status, move and stored timer."""
+    deadline = hosted.deadline.row() if hosted.deadline else None
+    return (hosted.status.value, hosted.seq, deadline) == (status.value, seq, timer or deadline)

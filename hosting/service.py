@@ -5,6 +5,7 @@
 - `Lobby` (lobby.py): opening, seats, start, cancel, kick, rematch;
 - `Table` (table.py): the moves, each committed before it is told;
 - `Turns` (turns.py) over `TimerQueue` (timers.py): AI turns, reminders, time-outs;
+- `TimerSweeper` (sweeper.py): due timers a dead process left, taken up here;
 - `Preferences` (preferences.py): server settings and every language choice;
 - `MessageRefs` (messages.py): where the interface put each game's messages;
 - `Outbox` (outbox.py): what committed changes are not shown yet, after a crash too;
@@ -14,7 +15,6 @@ Nothing is announced that is not committed; listeners hear every committed chang
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -35,6 +35,7 @@ from .options import TIMEOUTS_BEFORE_AI
 from .outbox import Outbox
 from .preferences import Preferences
 from .registry import GameRegistry, seat_of
+from .sweeper import TimerSweeper
 from .table import Table
 from .timers import TimerQueue
 from .turns import Turns
@@ -43,7 +44,6 @@ from .views import GameOptions, GameUpdate, GameView, MessageKey, Status
 __all__ = ["TIMEOUTS_BEFORE_AI", "GameService"]
 
 log = logging.getLogger(__name__)
-SWEEP_S = 2.0  # how often a process looks for games whose own process died
 
 
 class GameService:
@@ -67,7 +67,8 @@ class GameService:
         context = Context(store, clock, self.registry, self.timers, self.listeners)
         self.loader = GameLoader(context)  # games another process opened or moved
         self.table = Table(context, self.loader)
-        self.turns = Turns(context, self.table)
+        self.turns = Turns(context, self.table, self.loader)
+        self.sweeper = TimerSweeper(store, clock, self.loader)  # games whose process died
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
         self.lobby = Lobby(context, self.table, seeds)
         self.outbox = Outbox(store, self.registry, self.messages, self.table)
@@ -297,15 +298,10 @@ class GameService:
         """Run every timer that is due now; returns how many fired."""
         return await self.turns.fire_due()
 
-    async def run_sweeper(self, every: float = SWEEP_S) -> None:
-        """With several processes on one database: every `every` seconds, take over the
-        timers of games whose process stopped firing them (a crash)."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.loader.adopt_overdue(self._clock.now())
-            except Exception:  # a database hiccup must not end the sweeping
-                log.exception("could not look for overdue games")
+    async def run_sweeper(self) -> None:
+        """With several processes on one database: take over the timers of games whose
+        process stopped firing them (a crash), soon after they fall due."""
+        await self.sweeper.run()
 
     async def run_timers(self) -> None:
         """Fire timers as they fall due, for as long as the service runs."""

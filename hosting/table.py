@@ -14,7 +14,7 @@ from dataclasses import replace
 from lama import DRAW, QUIT, Card, Game, IllegalAction, Observation, Play, Reason, game_to_dict
 from lama.actions import Action, action_from_dict, action_to_dict
 from lama.events import Event
-from store import Actor, FinishedGame
+from store import Actor, FinishedGame, TimerClaim
 
 from .context import Context
 from .errors import HostingError, Problem
@@ -132,9 +132,11 @@ class Table:
         actor: Actor,
         notices: Iterable[Notice] = (),
         interaction_id: int | None = None,
+        claim: TimerClaim | None = None,
     ) -> GameUpdate:
         """Apply one action under the game's lock and commit it. Raises on illegal moves,
-        and MovedElsewhere (this copy reloaded) when another process committed first.
+        and MovedElsewhere (this copy reloaded) when another process committed first;
+        `claim`: a due timer's move, committed only with its claim (else TimerNotClaimed).
 
         The action is applied to a draft of the game, which replaces the live game only once
         it is committed: whoever looks meanwhile (a view, autocomplete) sees committed state.
@@ -158,6 +160,7 @@ class Table:
                 finished=finished,
                 interaction_id=interaction_id,
                 timer=deadline.row() if deadline else None,
+                claim=claim,
             )
         hosted.game, hosted.deadline = game, deadline
         hosted.seq += 1

@@ -2,9 +2,13 @@
 reminded halfway and timed out at the end (quitting the round; an AI after several in a row).
 
 Each game's next deadline is stored with the commit that sets it (hosting/deadlines.py) and
-queued by `TimerQueue.arm`; a timer that moves the game is claimed by its commit (the move's
-sequence number), a reminder by `claim_timer`, so each fires once. A timer that fails (a
-store or AI error) is tried again after `TIMER_RETRY_S`, so one failure never stalls a game.
+queued by `TimerQueue.arm` in every process that holds the game. Whoever fires it claims the
+stored timer in the transaction that applies it (store/timers.py): the AI's move or the
+time-out commits only with its claim, the reminder is its claim. So of two processes holding
+a game, one fires each timer and the other stays silent (and catches its copy up if the game
+moved on), and a process that dies mid-claim leaves the timer due for a peer's sweep
+(hosting/sweeper.py). A timer that fails (a store or AI error) is tried again after
+`TIMER_RETRY_S`, so one failure never stalls a game.
 """
 
 from __future__ import annotations
@@ -18,12 +22,13 @@ from dataclasses import replace
 from lama import QUIT
 from lama.actions import Action
 from lama.ai import get_policy
-from store import Actor
+from store import Actor, TimerClaim, TimerNotClaimed
 
 from . import options as limits
 from .context import Context
+from .deadlines import to_ms
 from .hosted import HostedGame, Seat
-from .loader import MovedElsewhere
+from .loader import GameLoader, MovedElsewhere
 from .table import Table
 from .timers import Timer, TimerKind
 from .views import GameUpdate, Notice, NoticeKind, Status
@@ -34,13 +39,14 @@ TIMER_RETRY_S = 5.0  # a timer that failed (store or AI error) tries again after
 
 
 class Turns:
-    def __init__(self, context: Context, table: Table) -> None:
+    def __init__(self, context: Context, table: Table, loader: GameLoader) -> None:
         self._store = context.store
         self._clock = context.clock
         self._registry = context.registry
         self._timers = context.timers
         self._listeners = context.listeners
         self._table = table
+        self._loader = loader
 
     async def run(self) -> None:
         """Fire timers as they fall due, for as long as the service runs."""
@@ -77,6 +83,9 @@ class Turns:
                 update = await self._fire_locked(hosted, timer)
             except MovedElsewhere:  # another process moved first; reloaded and re-armed
                 return
+            except TimerNotClaimed:  # a peer fires it, or fired it: nothing to tell here
+                await self._loader.catch_up(hosted)
+                return
         if update is not None:
             await self._listeners.publish(update)
 
@@ -102,12 +111,18 @@ class Turns:
         if due is None or due.kind is not TimerKind.REMINDER:
             return None
         end = due.turn_end(hosted.options)
-        if not await self._store.games.claim_timer(hosted.id, hosted.seq, due.row(), end.row()):
-            return None  # claimed already (another process), or the game moved on
+        if not await self._store.timers.claim_timer(hosted.id, hosted.seq, self._claim(hosted),
+                                                    end.row()):
+            raise TimerNotClaimed(hosted.id)  # claimed by another process, or moved on
         hosted.deadline = end
         left = max(1, math.ceil(end.due_at - self._clock.now()))
         notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id, seconds_left=left)
         return GameUpdate(view=hosted.view(), notices=(notice,))
+
+    def _claim(self, hosted: HostedGame) -> TimerClaim:
+        """The claim of the game's stored timer, due now (what this copy knows of it)."""
+        stored = hosted.deadline.row() if hosted.deadline else None
+        return TimerClaim(stored, to_ms(self._clock.now()))
 
     async def _ai_move(self, hosted: HostedGame, seat: Seat) -> GameUpdate:
         game = hosted.running_game
@@ -122,7 +137,8 @@ class Turns:
                 action = await asyncio.to_thread(policy.choose, observation, rng)
             else:
                 action = policy.choose(observation, rng)
-        return await self._table.apply(hosted, seat.index, action, actor=Actor.AI)
+        return await self._table.apply(hosted, seat.index, action, actor=Actor.AI,
+                                       claim=self._claim(hosted))
 
     async def recall_time_outs(self, hosted: HostedGame) -> None:
         """After a restart: whom the turn timer put out of the current round, so their hand
@@ -140,10 +156,13 @@ class Turns:
         """The turn time is over: the bot quits the round for them; after
         `TIMEOUTS_BEFORE_AI` in a row, an AI takes the seat."""
         notices = [Notice(NoticeKind.TIMED_OUT, seat.index, seat.user_id)]
-        seat.timed_out_round = hosted.running_game.round_number  # their hand says why
+        round_number = hosted.running_game.round_number
         update = await self._table.apply(
-            hosted, seat.index, QUIT, actor=Actor.TIMER, notices=notices
+            hosted, seat.index, QUIT, actor=Actor.TIMER, notices=notices,
+            claim=self._claim(hosted),
         )
+        seat.timed_out_round = round_number  # committed: their hand says why
+        update = replace(update, view=hosted.view())
         seat.timeouts_in_a_row += 1
         if seat.timeouts_in_a_row < limits.TIMEOUTS_BEFORE_AI:
             return update

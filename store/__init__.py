@@ -27,6 +27,7 @@ from store.errors import (
     StoreBusy,
     StoreError,
     StoreUnwritable,
+    TimerNotClaimed,
     WrongGameStatus,
 )
 from store.games import GameStore
@@ -47,6 +48,7 @@ from store.ratings import RatingStore
 from store.records import (
     RESULT_SORTS,
     Actor,
+    DueGame,
     DueTimer,
     FinishedGame,
     Game,
@@ -65,12 +67,14 @@ from store.records import (
     RecentResult,
     Seat,
     SeatResult,
+    TimerClaim,
 )
 from store.renders import RenderStore
 from store.seasons import SeasonStore
 from store.settings import SettingsStore
 from store.site import SiteAccess, SiteStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
+from store.timers import TimerStore
 from store.tournaments import TournamentStore
 
 
@@ -87,6 +91,7 @@ class Store:
     site: SiteStore
     tournaments: TournamentStore
     renders: RenderStore
+    timers: TimerStore
 
     @classmethod
     async def open(cls, location: Location, *, rules: RatingRules | None = None) -> Store:
@@ -94,7 +99,8 @@ class Store:
         finished games; None stores games unrated (some tests)."""
         db = await open_database(location)
         return cls(db, GameStore(db, rules), StatsStore(db), SettingsStore(db), RatingStore(db),
-                   SeasonStore(db, rules), SiteStore(db), TournamentStore(db), RenderStore(db))
+                   SeasonStore(db, rules), SiteStore(db), TournamentStore(db), RenderStore(db),
+                   TimerStore(db))
 
     async def close(self) -> None:
         await self.db.close()
@@ -110,6 +116,7 @@ __all__ = [
     "Database",
     "DatabaseUnusable",
     "Dialect",
+    "DueGame",
     "DueTimer",
     "FinishedGame",
     "Game",
@@ -156,6 +163,9 @@ __all__ = [
     "StoreError",
     "StoreUnwritable",
     "StoredSeat",
+    "TimerClaim",
+    "TimerNotClaimed",
+    "TimerStore",
     "TournamentStore",
     "Transaction",
     "WrongGameStatus",

@@ -104,6 +104,13 @@ class Transaction(ABC):
         return " FOR UPDATE" if self.dialect is Dialect.POSTGRESQL else ""
 
 
+def skip_locked(dialect: Dialect) -> str:
+    """Append to a SELECT that claims rows as a job queue does: PostgreSQL locks the rows it
+    returns and passes over rows another transaction holds, instead of waiting for it; SQLite
+    needs nothing (BEGIN IMMEDIATE: no other transaction writes meanwhile)."""
+    return " FOR UPDATE SKIP LOCKED" if dialect is Dialect.POSTGRESQL else ""
+
+
 @dataclass(frozen=True)
 class Statement:
     """One statement of `Database.batch`; a `guard` must change a row or its batch is undone."""

@@ -58,6 +58,16 @@ class SeqConflict(StoreError):
         )
 
 
+class TimerNotClaimed(StoreError):
+    """A due timer's move or reminder was not applied: another transaction holds the game's
+    row (a peer is firing it), or the row moved on (another move, claim or timer). Nothing
+    was written; the caller compares its copy with the stored game."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {game_id}: its due timer was not claimed")
+
+
 class InteractionAlreadyApplied(StoreError):
     """This interaction's move is already in the move log (delivered twice, or to two
     processes): it is never applied again."""

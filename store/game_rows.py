@@ -7,9 +7,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from store.backend import Statement
+from store.backend import Params, Statement
 from store.db import Row, Transaction
-from store.errors import AlreadySeated, GameNotFound, WrongGameStatus
+from store.errors import (
+    AlreadySeated,
+    GameNotFound,
+    InteractionAlreadyApplied,
+    TimerNotClaimed,
+    WrongGameStatus,
+)
 from store.records import (
     Actor,
     DueTimer,
@@ -129,6 +135,27 @@ async def lock_game_row(tx: Transaction, game_id: int) -> Row | None:
     return await tx.fetchone(f"SELECT * FROM games WHERE id = ?{tx.for_update}", (game_id,))
 
 
+async def lock_for_move(
+    tx: Transaction, game_id: int, claimed: tuple[str, Params] | None
+) -> Row:
+    """The running game's row, locked until `tx` ends (`check_status`); `claimed`: only if
+    this transaction claims its due timer (store/timers.py), else TimerNotClaimed."""
+    if claimed is None:
+        return await check_status(tx, game_id, GameStatus.RUNNING)
+    row = await tx.fetchone(f"SELECT * FROM games WHERE {claimed[0]}", claimed[1])
+    if row is None:
+        raise TimerNotClaimed(game_id)  # another transaction holds it, or it moved on
+    return row
+
+
+async def refuse_applied(tx: Transaction, interaction_id: int) -> None:
+    """InteractionAlreadyApplied if this interaction's move is in the log already."""
+    done = await tx.fetchone(
+        "SELECT game_id, seq FROM moves WHERE interaction_id = ?", (interaction_id,))
+    if done is not None:
+        raise InteractionAlreadyApplied(done["game_id"], done["seq"], interaction_id)
+
+
 async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> Row:
     """The game's row, locked (`lock_game_row`), if its status is one of `allowed`."""
     row = await lock_game_row(tx, game_id)
@@ -220,12 +247,15 @@ async def write_results(
 
 def move_statements(
     move: Move, action_json: str, state_json: str, interaction_id: int | None,
-    timer: DueTimer | None,
+    timer: DueTimer | None, claimed: tuple[str, Params] | None = None,
 ) -> list[Statement]:
     """commit_move's usual case as one batch: the state (and the next turn's timer) is saved
     only if the game is running, at the expected seq and the interaction not applied yet (the
-    guard); then the move and the seat's timeout count. Plain statements, whose parameters
-    both dialects type by column."""
+    guard; `claimed`: a due timer's claim instead, store/timers.py); then the move and the
+    seat's timeout count. Plain statements, whose parameters both dialects type by column."""
+    where, where_params = claimed or (
+        "id = ? AND status = ? AND last_seq = ?",
+        (move.game_id, GameStatus.RUNNING.value, move.seq - 1))
     once, once_params = "", tuple[int, ...]()
     if interaction_id is not None:
         once = " AND NOT EXISTS (SELECT 1 FROM moves WHERE interaction_id = ?)"
@@ -233,9 +263,9 @@ def move_statements(
     statements = [
         Statement(
             "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ?, timer_kind = ?, "
-            "timer_due_ms = ? WHERE id = ? AND status = ? AND last_seq = ?" + once,
+            f"timer_due_ms = ? WHERE {where}{once}",
             (state_json, move.seq, move.created_at, timer and timer.kind, timer and timer.due_ms,
-             move.game_id, GameStatus.RUNNING.value, move.seq - 1, *once_params),
+             *where_params, *once_params),
             guard=True,
         ),
         Statement(

@@ -1,6 +1,7 @@
 """Hosted games: lobbies, seats, the move log, state and message ids (issue 4).
 
-Timers are not stored: hosting derives them from a game's state and its last commit time."""
+Each running game's next timer is stored with the commit that sets it; store/timers.py
+claims due ones."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from store.backend import Row, Transaction
 from store.db import Database
 from store.errors import (
     ChannelHasActiveGame,
-    InteractionAlreadyApplied,
     LobbyFull,
     SeatNotFound,
     SeqConflict,
@@ -24,8 +24,10 @@ from store.game_rows import (
     games_where,
     insert_seat,
     load_game,
+    lock_for_move,
     move_from_row,
     move_statements,
+    refuse_applied,
     seat_from_row,
     set_timer,
     touch,
@@ -44,8 +46,10 @@ from store.records import (
     Move,
     NewSeat,
     Seat,
+    TimerClaim,
 )
 from store.renders import mark_shown, needs_showing
+from store.timers import claim_condition
 from store.tournaments import TableKey, link_table_game
 
 
@@ -167,8 +171,8 @@ class GameStore:
         async with self._db.transaction() as tx:
             await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
             await tx.execute(
-                "UPDATE games SET status = 'cancelled', finished_at = ?, updated_at = ? "
-                "WHERE id = ?",
+                "UPDATE games SET status = 'cancelled', finished_at = ?, updated_at = ?, "
+                "timer_kind = NULL, timer_due_ms = NULL WHERE id = ?",
                 (now, now, game_id),
             )
 
@@ -188,6 +192,7 @@ class GameStore:
         finished: FinishedGame | None = None,
         interaction_id: int | None = None,
         timer: DueTimer | None = None,
+        claim: TimerClaim | None = None,
     ) -> Move:
         """Append move `expected_seq` and save the state it led to, and the timer of the turn
         it starts (None: no timer, e.g. the game is over), in one transaction.
@@ -196,24 +201,23 @@ class GameStore:
         first; reload). A move of an `interaction_id` already in the log raises
         InteractionAlreadyApplied instead (the same interaction delivered twice). A timer move
         counts towards the seat's timeouts_in_a_row, a human move resets it. `finished` ends
-        the game: status finished, finished_games and game_results written.
-        Any failure rolls back all of it.
+        the game: status finished, finished_games and game_results written. `claim`: a due
+        timer's move (AI, time-out), applied only by the transaction that claims the timer
+        (store/timers.py), else TimerNotClaimed. Any failure rolls back all of it.
         """
         action_json, state_json = dumps(action), dumps(new_state)
         move = Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
+        claimed = claim_condition(game_id, expected_seq - 1, claim, self._db.dialect)
         if finished is None and await self._db.batch(
-            move_statements(move, action_json, state_json, interaction_id, timer)
+            move_statements(move, action_json, state_json, interaction_id, timer, claimed)
         ):
             return move
         # A game's last move (results, ratings), or the guard found the game not as expected:
-        # statement by statement, which raises the precise error.
+        # statement by statement, which raises the precise error (a timer's: not claimed).
         async with self._db.transaction() as tx:
-            game = await check_status(tx, game_id, GameStatus.RUNNING)
+            game = await lock_for_move(tx, game_id, claimed)
             if interaction_id is not None:  # after the game's row: a racing twin has committed
-                done = await tx.fetchone(
-                    "SELECT game_id, seq FROM moves WHERE interaction_id = ?", (interaction_id,))
-                if done is not None:
-                    raise InteractionAlreadyApplied(done["game_id"], done["seq"], interaction_id)
+                await refuse_applied(tx, interaction_id)
             if expected_seq != game["last_seq"] + 1:
                 raise SeqConflict(game_id, expected_seq, game["last_seq"] + 1)
             await tx.execute(
@@ -244,18 +248,6 @@ class GameStore:
         if self._rules is not None:
             await rate_stored_game(tx, self._rules, game, finished, now)
 
-    async def claim_timer(
-        self, game_id: int, seq: int, due: DueTimer, then: DueTimer | None
-    ) -> bool:
-        """Take a due timer that does not move the game (the reminder) and set the next one,
-        exactly once: False if another claim, a move or a new timer came first."""
-        async with self._db.transaction() as tx:
-            return await tx.execute(
-                "UPDATE games SET timer_kind = ?, timer_due_ms = ? WHERE id = ? "
-                "AND status = 'running' AND last_seq = ? AND timer_kind = ? AND timer_due_ms = ?",
-                (then and then.kind, then and then.due_ms, game_id, seq, due.kind, due.due_ms),
-            ) == 1
-
     async def list_moves(self, game_id: int) -> list[Move]:
         """The game's move log in order, for replays."""
         async with self._db.read() as tx:
@@ -276,16 +268,6 @@ class GameStore:
         async with self._db.read() as tx:
             row = await tx.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
         return None if row is None else (GameStatus(row["status"]), row["last_seq"])
-
-    async def overdue_game_ids(self, now: int, grace_s: int) -> list[int]:
-        """Running games whose last commit is older than their turn time plus `grace_s`: any
-        timer they had (an AI's delay is never longer than a turn) should have fired, so the
-        process that held them may be gone."""
-        async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT id FROM games WHERE status = 'running' "
-                "AND updated_at + turn_timeout_s + ? < ? ORDER BY id", (grace_s, now))
-        return [row["id"] for row in rows]
 
     async def active_game_ids_of(self, user_id: int) -> list[int]:
         """The lobbies and running games where this user holds a seat, whichever process

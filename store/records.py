@@ -67,6 +67,27 @@ class DueTimer:
 
 
 @dataclass(frozen=True, slots=True)
+class TimerClaim:
+    """A move or reminder that a due timer fires: it is applied only while the game is running
+    at the expected move, its row still holds `timer` (None, or a row from before migration
+    0013 that holds none: the move's version alone decides), due by `now_ms`, and no other
+    transaction holds the row (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so a claim never waits
+    for a peer that is firing the same timer)."""
+
+    timer: DueTimer | None
+    now_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class DueGame:
+    """A running game whose stored timer is due, as the sweep finds it."""
+
+    game_id: int
+    last_seq: int
+    timer: DueTimer
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     id: int
     guild_id: int

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import asyncpg
+
+from store import Store
 
 BACKENDS = ["sqlite", "postgresql"]  # the params of the store fixtures (tests/conftest.py)
 
@@ -23,3 +27,15 @@ async def vacuum_analyze(location) -> None:
         await conn.execute("VACUUM ANALYZE")
     finally:
         await conn.close()
+
+
+@asynccontextmanager
+async def two_stores(location) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one database (each its own connections), as two processes have."""
+    first = await Store.open(location)
+    second = await Store.open(location)
+    try:
+        yield first, second
+    finally:
+        await second.close()
+        await first.close()

@@ -18,7 +18,7 @@ import pytest
 
 from store import Store
 from store.db import open_database
-from tests.backends import BACKENDS
+from tests.backends import BACKENDS, two_stores
 from tests.postgres_cluster import PostgresCluster, PostgresMissing, start_cluster
 
 pytest_plugins = ["tests.fakediscord.fixtures", "tests.lamabot"]
@@ -100,3 +100,10 @@ async def store(db_location):
     store = await Store.open(db_location)
     yield store
     await store.close()
+
+
+@pytest.fixture
+async def stores(db_location):
+    """Two stores on one database, as two bot processes have: on SQLite and on PostgreSQL."""
+    async with two_stores(db_location) as pair:
+        yield pair

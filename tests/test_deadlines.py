@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hosting import FakeClock, GameOptions, GameService
 from hosting.views import NoticeKind
-from store import Actor, DueTimer
+from store import Actor, DueTimer, TimerClaim
 
 GUILD, CHANNEL = 1000, 10
 ALICE, BOB, CAROL = 1, 2, 3
@@ -130,9 +130,11 @@ async def test_claiming_a_stored_timer_is_a_compare_and_set(store):
     _service, game_id, _ = await started(store, clock)
     due = (await store.games.get_game(game_id)).timer
     end = DueTimer("turn", due.due_ms + 5000)
-    assert await store.games.claim_timer(game_id, 0, due, end)
-    assert not await store.games.claim_timer(game_id, 0, due, end)  # taken already
-    assert not await store.games.claim_timer(game_id, 1, end, None)  # not at this move
+    now = TimerClaim(due, end.due_ms)
+    assert not await store.timers.claim_timer(game_id, 0, TimerClaim(due, due.due_ms - 1), end)
+    assert await store.timers.claim_timer(game_id, 0, now, end)  # due: not before
+    assert not await store.timers.claim_timer(game_id, 0, now, end)  # taken already
+    assert not await store.timers.claim_timer(game_id, 1, TimerClaim(end, end.due_ms), None)
     assert (await store.games.get_game(game_id)).timer == end
 
 

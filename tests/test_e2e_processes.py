@@ -3,9 +3,10 @@ real PostgreSQL and the loopback Discord.
 
 The game's server lives on shard 1. Discord sends its slash commands to process 1 and every DM
 button to process 0, so both processes move the same game: the game row's version decides. A
-second game goes on when process 1 is SIGKILLed: process 0, which never held it, takes it over
-once its turn time is past (its AI turns and a turn time-out fire there, and a DM button moves
-it), and process 1, started again, serves its server. Afterwards each move log has no
+second game goes on when process 1 is SIGKILLed while an AI's move is due: process 0, which
+never held it, takes it over once that timer is overdue — after the AI's delay plus a few
+seconds, not a turn time — and its AI turns and a turn time-out fire there, a DM button moves
+it, and process 1, started again, serves its server. Afterwards each move log has no
 gap and no duplicate, and holds every move a player saw acknowledged.
 """
 
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.timeout(300)
 REPO = Path(__file__).resolve().parents[1]
 ARGS = [sys.executable, "bot.py"]
 CHANNEL_PERIOD = 0.5
+TURN_2 = 20  # game 2's turn time: a dead process's AI turn goes on long before it passes
 
 
 def bot_env(url: str, shard: int) -> dict[str, str]:
@@ -139,11 +141,12 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
             assert record.status is GameStatus.FINISHED
             assert await move_log(store, game.id) == list(range(1, acknowledged + 1))
 
-            # ---- game 2: carol and an AI; process 1 dies mid-game, process 0 goes on. (Carol:
-            # alice and bob played game 1 by slash command too, so the bot pings them with a
-            # link to the table instead of a DM hand; carol plays from her DMs.)
-            opened = await fake.slash(carol, channel, "lama new", target=200, turn_timeout=10,
-                                      ai_seats=1)  # a long game: it is still on after a kill
+            # ---- game 2: carol and an AI; process 1 dies mid-game while the AI is due, and
+            # process 0 goes on. (Carol: alice and bob played game 1 by slash command too, so
+            # the bot pings them with a link to the table instead of a DM hand; carol plays
+            # from her DMs once process 0 hosts the game.)
+            opened = await fake.slash(carol, channel, "lama new", target=200,
+                                      turn_timeout=TURN_2, ai_seats=1)  # on after a kill
             assert not opened.ephemeral, opened.text
             started = await fake.slash(carol, channel, "lama start")
             assert started.ephemeral and started.refused is None, started.text
@@ -153,9 +156,24 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
                 record = await store.games.get_game(second.id)
                 return user_on_turn(record) == carol.id and record
 
-            await wait_for(carols_turn)
+            async def an_ai_on_turn():  # its move is due in process 1, which set its timer
+                record = await store.games.get_game(second.id)
+                if user_on_turn(record) == carol.id:  # not her DMs: process 0 would hold it
+                    assert await quit_by_slash(fake, carol, channel)
+                    return None
+                return record.timer.kind == "ai" and record
+
+            at_kill = await wait_for(an_ai_on_turn, every=0.02)
             one.kill()  # process 0 has never held game 2: its sweeper must take it over
-            killed_at = (await store.games.get_game(second.id)).last_seq
+            killed_at = at_kill.last_seq
+
+            async def moved_since_the_kill():
+                return (await store.games.list_moves(second.id))[killed_at:]
+
+            taken_over = (await wait_for(moved_since_the_kill, timeout=60))[0]
+            assert taken_over.actor is Actor.AI and taken_over.seq == killed_at + 1
+            # the AI's delay plus the grace and a sweep, not a turn time (whole seconds stored)
+            assert taken_over.created_at - at_kill.updated_at < TURN_2
 
             async def ai_and_time_out_since_the_kill():
                 moves = (await store.games.list_moves(second.id))[killed_at:]
@@ -163,7 +181,7 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
                 return Actor.AI in actors and Actor.TIMER in actors
 
             await wait_for(ai_and_time_out_since_the_kill, timeout=60)
-            await wait_for(carols_turn)
+            await wait_for(carols_turn, timeout=60)  # the AI may finish the round alone first
             before = (await store.games.get_game(second.id)).last_seq
             assert await press_on_dm_hand(fake, carol, second.id)  # acknowledged by process 0
             pressed = (await store.games.list_moves(second.id))[before]

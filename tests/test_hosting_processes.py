@@ -19,24 +19,12 @@ from hosting import (
     Problem,
     Status,
 )
-from hosting.loader import ADOPT_GRACE_S
 from hosting.preferences import CACHE_TTL_S
 from lama import DRAW, QUIT, Game, IllegalAction, Reason, action_from_dict, game_to_dict
-from store import Actor, GuildSettings, Store
+from store import GuildSettings, Store
 
 GUILD, CHANNEL = 1000, 10
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@pytest.fixture
-async def stores(db_location):
-    """Two stores on one database (each its own connections), as two processes have: on
-    SQLite and on PostgreSQL."""
-    first = await Store.open(db_location)
-    second = await Store.open(db_location)
-    yield first, second
-    await second.close()
-    await first.close()
 
 
 @pytest.fixture
@@ -202,20 +190,3 @@ async def test_a_channel_whose_game_ended_in_another_process_takes_a_new_lobby(s
     assert here.view(game_id).status is Status.RUNNING  # this copy has not heard yet
     reopened = await here.open_lobby(GUILD, CHANNEL, ALICE, "host", GameOptions())
     assert reopened.view.game_id != game_id and here.view(game_id).status is Status.FINISHED
-
-
-async def test_a_game_whose_process_died_is_taken_over_once_its_deadline_is_past(stores) -> None:
-    clock = FakeClock()
-    died, survivor = (GameService(store, clock, seed_source=lambda: 7) for store in stores)
-    options = GameOptions(turn_timeout=60, ai_delay=1)
-    game_id = (await died.open_lobby(GUILD, CHANNEL, ALICE, "a", options)).view.game_id
-    await died.join(game_id, BOB, "b")
-    await died.start(game_id, ALICE)  # then its process is gone: nobody fires its timers
-    clock.advance(60 + ADOPT_GRACE_S - 1)
-    assert await survivor.loader.adopt_overdue(clock.now()) == []  # its own process may fire
-    clock.advance(2)
-    assert await survivor.loader.adopt_overdue(clock.now()) == [game_id]
-    assert await survivor.loader.adopt_overdue(clock.now()) == []  # held now: not twice
-    await survivor.fire_due_timers()  # the turn time-out, in the surviving process
-    [moved] = await stores[0].games.list_moves(game_id)
-    assert moved.actor is Actor.TIMER and survivor.view(game_id).move_count == 1
