@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -59,6 +59,11 @@ class PostgresTransaction(Transaction):
         args = [statement.args(row) for row in rows]
         if args:
             await self._conn.executemany(statement.sql, args)
+
+    async def load(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+                   ) -> None:
+        self._check()
+        await self._conn.copy_records_to_table(table, columns=list(columns), records=rows)
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         self._check()
