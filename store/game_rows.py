@@ -4,7 +4,7 @@ share (status checks, seats, timeouts, results). Used by store/games.py only."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from store.backend import Params, Statement
@@ -133,6 +133,17 @@ async def lock_game_row(tx: Transaction, game_id: int) -> Row | None:
     locks the row (FOR UPDATE); SQLite's BEGIN IMMEDIATE already shuts out every other writer.
     """
     return await tx.fetchone(f"SELECT * FROM games WHERE id = ?{tx.for_update}", (game_id,))
+
+
+async def lock_game_rows(tx: Transaction, game_ids: Iterable[int]) -> None:
+    """Lock several games' rows, in id order: a transaction that writes to many games (their
+    message ids, their render marks) takes each game's lock before any of its other rows, as a
+    move does, and in one order, so two of them never wait for each other (a deadlock)."""
+    ordered = sorted(game_ids)
+    if ordered and tx.for_update:
+        marks = ", ".join("?" * len(ordered))
+        await tx.fetchall(
+            f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY id{tx.for_update}", ordered)
 
 
 async def lock_for_move(

@@ -25,6 +25,7 @@ from store.game_rows import (
     insert_seat,
     load_game,
     lock_for_move,
+    lock_game_rows,
     move_from_row,
     move_statements,
     refuse_applied,
@@ -311,6 +312,7 @@ class GameStore:
         updated_at stays: it is the time of the game's last move, which turn timers count from.
         """
         async with self._db.transaction() as tx:
+            await lock_game_rows(tx, {g for g, _ in shown} | {ref.game_id for ref in refs})
             for game_id, seq in shown:
                 await mark_shown(tx, game_id, seq)
             for ref in refs:

@@ -3,9 +3,13 @@ due until the interface marks it shown (issue 12)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from store import PendingRender, RenderStore, SeqConflict
+from store import GameStore, MessageRef, PendingRender, RenderStore, SeqConflict
+from store.db import open_database
+from store.renders import needs_showing
 from tests.test_store_games import T0, all_results, lobby, move, running
 
 
@@ -78,3 +82,38 @@ async def test_a_refused_move_notes_nothing(games, renders):
     with pytest.raises(SeqConflict):
         await move(games, game.id, 1)
     assert await renders.pending() == []
+
+
+async def _until_a_transaction_waits_for_a_lock(db) -> None:
+    """Poll PostgreSQL until some session waits for a row lock (a condition, not a sleep)."""
+    for _ in range(1000):
+        async with db.read() as tx:
+            row = await tx.fetchone(
+                "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        if row is not None and row["n"]:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("nothing ever waited for the lock")
+
+
+async def test_marking_shown_while_a_move_commits_waits_for_it_instead_of_deadlocking(
+        postgres_url):
+    """A move locks its game, then notes it must be shown; marking a game shown (with its
+    message ids) used to lock the note first, then the game: two processes' ordinary work
+    deadlocked and a player's /play failed. Both now lock the game first."""
+    db = await open_database(postgres_url)
+    games = GameStore(db)
+    try:
+        game = await running(games)
+        async with db.transaction() as move_half_done:
+            await move_half_done.execute(
+                "UPDATE games SET updated_at = ? WHERE id = ?", (T0 + 50, game.id))
+            marking = asyncio.create_task(games.save_message_refs(
+                [MessageRef(game.id, "table", 900, 901)], shown=[(game.id, 0)]))
+            await asyncio.create_task(_until_a_transaction_waits_for_a_lock(db))
+            await needs_showing(move_half_done, game.id, 1, T0 + 50)
+        await marking
+        stored = await games.get_game(game.id)
+        assert stored is not None and stored.table_message_id == 901
+    finally:
+        await db.close()
