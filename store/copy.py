@@ -93,8 +93,9 @@ async def _refuse_unless_empty(tx: Transaction) -> None:
             continue
         row = await tx.fetchone(f"SELECT COUNT(*) AS n FROM {table.name}")
         if row is not None and row["n"]:
+            rows = "1 row" if row["n"] == 1 else f"{row['n']:,} rows"
             raise CopyRefused(
-                f"the destination already holds data ({row['n']} rows in {table.name}): "
+                f"the destination already holds data ({rows} in {table.name}): "
                 "copy into a new, empty database"
             )
 

@@ -199,7 +199,9 @@ def test_the_command_line_refuses_a_destination_with_data_in_one_line(tmp_path, 
     with pytest.raises(SystemExit) as exited:
         main([str(tmp_path / "lama.sqlite3"), str(tmp_path / "copy.sqlite3")])
     assert exited.value.code == 2
-    assert capsys.readouterr().err.startswith("Nothing copied: the destination already holds")
+    last_line = capsys.readouterr().err.splitlines()[-1]
+    assert last_line == ("Nothing copied: the destination already holds data (1 row in "
+                         "guild_settings): copy into a new, empty database.")
 
 
 def test_the_command_line_names_a_missing_source(tmp_path, capsys):
