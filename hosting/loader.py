@@ -69,9 +69,10 @@ class GameLoader:
         return stored is not None and (stored[1] != hosted.seq
                                        or stored[0].value != hosted.status.value)
 
-    async def reload(self, hosted: HostedGame, record: Game | None = None) -> None:
+    async def reload(self, hosted: HostedGame, record: Game | None = None, *,
+                     arm: bool = True) -> None:
         """Bring this copy up to the stored row (`record`: read already), in place (its lock
-        stays the one held)."""
+        stays the one held), and arm its timers (`arm`)."""
         record = record or await self._store.games.get_game(hosted.id)
         if record is None:
             return
@@ -81,7 +82,8 @@ class GameLoader:
         hosted.refresh(record)
         if hosted.is_active:
             self._registry.register(hosted)
-            self._timers.arm(hosted)
+            if arm:
+                self._timers.arm(hosted)
         elif was_active:
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)
@@ -117,13 +119,16 @@ class GameLoader:
         await self.refresh(here, *mine)
 
     async def catch_up(self, hosted: HostedGame) -> None:
-        """After a due timer of this copy was not claimed: if the stored game differs (another
-        process moved it, claimed the reminder or ended it), reload this copy; if not, a peer
-        is firing that timer right now and this copy waits to hear of it."""
+        """After a due timer of this copy was not claimed: the claimer fires the game's
+        timers from now on, so this process stands by (no timers of it queued here; the
+        sweep arms them again if one is overdue, its claimer dead) and brings its copy up to
+        the stored game if it differs (another process moved it, claimed the reminder or
+        ended it). It fires them again once it commits to the game itself."""
+        self._timers.clear(hosted.id)
         record = await self._store.games.get_game(hosted.id)
         if record is not None and not _same(hosted, record.status, record.last_seq,
                                             record.timer):
-            await self.reload(hosted, record)
+            await self.reload(hosted, record, arm=False)
 
     async def adopt_overdue(self, now: float) -> list[int]:
         """Fire here every running game's timer that is overdue (by `ADOPT_GRACE_S`): the

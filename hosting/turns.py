@@ -5,9 +5,9 @@ Each game's next deadline is stored with the commit that sets it (hosting/deadli
 queued by `TimerQueue.arm` in every process that holds the game. Whoever fires it claims the
 stored timer in the transaction that applies it (store/timers.py): the AI's move or the
 time-out commits only with its claim, the reminder is its claim. So of two processes holding
-a game, one fires each timer and the other stays silent (and catches its copy up if the game
-moved on), and a process that dies mid-claim leaves the timer due for a peer's sweep
-(hosting/sweeper.py). A timer that fails (a store or AI error) is tried again after
+a game, one fires each timer and the other stays silent, catches its copy up and stands by
+(`GameLoader.catch_up`), and a process that dies mid-claim leaves the timer due for a peer's
+sweep (hosting/sweeper.py). A timer that fails (a store or AI error) is tried again after
 `TIMER_RETRY_S`, so one failure never stalls a game.
 """
 

@@ -151,7 +151,7 @@ async def test_a_copy_whose_timer_was_fired_elsewhere_catches_up_with_the_stored
     assert elsewhere.view(game_id).move_count == here.view(game_id).move_count
 
 
-async def test_a_reminder_claimed_elsewhere_leaves_the_turns_end_to_either_process(
+async def test_a_process_that_lost_a_claim_leaves_the_games_next_timers_to_the_claimer(
     services, stores, clock
 ) -> None:
     here, elsewhere = services
@@ -160,12 +160,30 @@ async def test_a_reminder_claimed_elsewhere_leaves_the_turns_end_to_either_proce
     clock.advance(TURN / 2)
     await here.fire_due_timers()  # the reminder
     await elsewhere.fire_due_timers()  # lost: catches up (the turn's end is stored now)
+    assert elsewhere.timers.pending(game_id) == [] and here.timers.pending(game_id)
     told = [heard(here), heard(elsewhere)]
     clock.advance(TURN / 2)
     await elsewhere.fire_due_timers()
     await here.fire_due_timers()
     assert await actors(stores[0], game_id) == [Actor.TIMER]
     assert len(notices(told[0] + told[1], NoticeKind.TIMED_OUT)) == 1
+
+
+async def test_a_game_whose_claimer_died_goes_on_in_the_process_that_lost_the_claim(
+    services, stores, clock
+) -> None:
+    standing_by, died = services
+    game_id = await with_the_ai_on_turn(standing_by)
+    await died.find_route(ALICE, None, None)
+    clock.advance(AI_DELAY)
+    await died.fire_due_timers()  # the AI's move; then that process is gone
+    await standing_by.fire_due_timers()  # lost the claim: stands by
+    moved = await actors(stores[0], game_id)
+    assert standing_by.timers.pending(game_id) == []
+    clock.advance(TURN + ADOPT_GRACE_S)  # whatever came next is overdue, unfired
+    assert await standing_by.loader.adopt_overdue(clock.now()) == [game_id]
+    await standing_by.fire_due_timers()
+    assert len(await actors(stores[1], game_id)) == len(moved) + 1
 
 
 async def test_a_stale_copy_of_a_game_whose_process_died_is_brought_up_to_date_and_fired(
