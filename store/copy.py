@@ -9,13 +9,16 @@ would be missing. Both databases are brought to the code's schema first, as the 
 it starts. The destination must hold no games yet, and it is written in one transaction: a
 copy that fails leaves it as it was. Ids are kept, so buttons and links made before the move
 (they name games and tournaments by id, and the database by the identity in `meta`) keep
-working, and the destination numbers new games and tournaments after the copied ones.
+working there, and the destination numbers new games and tournaments after the copied ones.
+The source gets a new identity: if it is ever started again, it refuses those buttons politely
+rather than applying them to a game of its own with the same number.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -24,7 +27,10 @@ from pathlib import Path
 
 from store.backend import Database, Dialect, Row, Transaction
 from store.db import Location, open_database
+from store.postgres import is_postgres_url
+from store.settings import IDENTITY_KEY, new_identity
 
+URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")  # a mistyped URL is no SQLite file name
 PAGE = 2000  # rows read and written at a time: memory stays flat on big tables
 
 
@@ -84,7 +90,17 @@ async def copy_database(source: Database, destination: Database) -> CopyReport:
             rows[table.name] = await _copy_table(reader, writer, table)
         for name in NUMBERED_BY_ID:
             await set_next_id(writer, name, await next_id(reader, name))
+    await _hand_over_identity(source)
     return CopyReport(rows, time.perf_counter() - started)
+
+
+async def _hand_over_identity(source: Database) -> None:
+    """The copy carries the database's identity (buttons name it); the source gets a new one.
+    Started again, the old bot then refuses buttons posted before the move, instead of
+    applying them to its own game of the same number after the two have numbered apart."""
+    async with source.transaction() as tx:
+        await tx.execute("UPDATE meta SET value = ? WHERE key = ?",
+                         (new_identity(), IDENTITY_KEY))
 
 
 async def _refuse_unless_empty(tx: Transaction) -> None:
@@ -220,8 +236,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("source", help="a SQLite file or a postgresql:// URL, to read")
     parser.add_argument("destination", help="a SQLite file or a postgresql:// URL, empty")
     args = parser.parse_args(argv)
-    is_url = args.source.startswith(("postgresql://", "postgres://"))
-    if not is_url and not Path(args.source).is_file():
+    for location in (args.source, args.destination):
+        if not is_postgres_url(location) and URL_LIKE.match(location):
+            parser.error(f"{location} is neither a file nor a postgresql://… URL")
+    if not is_postgres_url(args.source) and not Path(args.source).is_file():
         parser.error(f"no database at {args.source}")
     try:
         report = asyncio.run(copy(args.source, args.destination))

@@ -13,6 +13,12 @@ IDENTITY_ALPHABET = string.digits + string.ascii_lowercase
 IDENTITY_LENGTH = 6
 
 
+def new_identity() -> str:
+    """A database identity: a letter, then letters or digits (see `SettingsStore.identity`)."""
+    return secrets.choice(string.ascii_lowercase) + "".join(
+        secrets.choice(IDENTITY_ALPHABET) for _ in range(IDENTITY_LENGTH - 1))
+
+
 class SettingsStore:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -101,8 +107,7 @@ class SettingsStore:
         """This database's identity: a letter and five letters or digits, random, made on first
         use, then the same for every process that shares the database (the first writer wins
         a race). Custom ids carry it; the letter keeps it apart from the numbers beside it."""
-        made = secrets.choice(string.ascii_lowercase) + "".join(
-            secrets.choice(IDENTITY_ALPHABET) for _ in range(IDENTITY_LENGTH - 1))
+        made = new_identity()
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",

@@ -86,8 +86,9 @@ async def source(tmp_path):
 
 async def test_every_row_of_every_table_arrives_as_it_was(source, postgres_url):
     path, _ = source
+    before = await dump(path)
     report = await copy(path, postgres_url)
-    before, after = await dump(path), await dump(postgres_url)
+    after = await dump(postgres_url)
     assert after == before
     assert report.rows == {name: len(rows) for name, rows in before.items()}
     assert all(before[t] for t in ("moves", "game_results", "ratings", "rating_changes",
@@ -101,21 +102,27 @@ async def test_every_row_of_every_table_arrives_as_it_was(source, postgres_url):
 
 async def test_a_copy_goes_back_from_postgresql_to_sqlite(source, postgres_url, tmp_path):
     path, _ = source
+    before = await dump(path)
     await copy(path, postgres_url)
     await copy(postgres_url, tmp_path / "back.sqlite3")
-    assert await dump(tmp_path / "back.sqlite3") == await dump(path)
+    assert await dump(tmp_path / "back.sqlite3") == before
 
 
-async def test_the_copy_keeps_the_databases_identity_so_old_buttons_still_work(
+async def test_the_copy_takes_the_identity_along_and_the_source_gets_a_new_one(
         source, postgres_url):
+    """Buttons posted before the move name the database: they work on the copy, and are
+    refused by the old file if it is ever started again (its games number on apart)."""
     path, _ = source
+    old = await Store.open(path)
+    before = await old.settings.identity()
+    await old.close()
     await copy(path, postgres_url)
     identities = []
     for location in (path, postgres_url):
         store = await Store.open(location)
         identities.append(await store.settings.identity())
         await store.close()
-    assert identities[0] == identities[1]
+    assert identities[0] != identities[1] == before
 
 
 @pytest.mark.parametrize("into", ["postgresql", "sqlite"])
@@ -210,3 +217,16 @@ def test_the_command_line_names_a_missing_source(tmp_path, capsys):
     assert "no database at" in capsys.readouterr().err
     assert not (tmp_path / "copy.sqlite3").exists()
 
+
+
+@pytest.mark.parametrize("mistyped", ["postgresql:/db", "postgres:lamabot", "postgresq://db"])
+def test_the_command_line_refuses_a_mistyped_url_instead_of_making_a_file(
+        mistyped, tmp_path, capsys, monkeypatch):
+    import asyncio
+
+    asyncio.run(fill(tmp_path / "lama.sqlite3"))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "lama.sqlite3"), mistyped])
+    assert "neither a file nor a postgresql://" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("postgres")] == []
