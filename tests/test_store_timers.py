@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import asyncpg
 import pytest
 
 from store import (
@@ -164,7 +165,23 @@ async def test_a_claimer_skips_a_row_a_peer_holds_instead_of_waiting(pg_stores):
             await asyncio.wait_for(fire(peer, game_id), timeout=60)
         reminded = peer.timers.claim_timer(game_id, 0, TimerClaim(DUE, NOW), NEXT)
         assert not await asyncio.wait_for(reminded, timeout=60)
-    # the holder's process died before its commit: the timer is the peer's to fire
+    await fire(peer, game_id)  # the holder wrote nothing: the timer is still due
+    assert await log_of(peer, game_id) == [(1, Actor.AI)]
+
+
+async def test_a_claim_whose_process_died_before_its_commit_is_claimable_again(pg_stores):
+    """The claimer's connection dies inside the transaction (its process was killed): the
+    server rolls it back and frees the row, and a peer claims the timer."""
+    holder, peer = pg_stores
+    game_id = await running(holder.games)
+    claimed = claim_condition(game_id, 0, CLAIM, holder.db.dialect)
+    with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError)):
+        async with holder.db.transaction() as tx:
+            await lock_for_move(tx, game_id, claimed)
+            pid = (await tx.fetchone("SELECT pg_backend_pid() AS pid"))["pid"]
+            async with peer.db.transaction() as killer:  # waits until the backend is gone
+                await killer.fetchone("SELECT pg_terminate_backend(?, 30000)", (pid,))
+            await tx.execute("SELECT 1")  # its connection is gone
     await fire(peer, game_id)
     assert await log_of(peer, game_id) == [(1, Actor.AI)]
 
