@@ -6,6 +6,10 @@ newer moves only replace the state it will show, so a busy process edits each ta
 often and a quiet one shows every move at once. When a game's jobs ran out, `ShownGames`
 hears it (a game counts as shown only once its table is); a failed call is told there too.
 `/lama table` posts the table anew (`repost`) and closes the old one: no buttons, a link down.
+
+Closing a round edits *that round's* table, which is not always the game's newest: a close
+retried after its failure (cogs/outbox.py) comes after the next round's table was posted.
+So each round's table message is remembered as it is posted.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from hosting import TABLE
-from hosting.views import GameView
+from hosting.views import GameView, Status
 from lama import events as ev
 
 from .outbox import ShownGames
@@ -51,6 +55,7 @@ class Tables:
         self._jobs: dict[int, deque[_Job]] = {}
         self._tasks: dict[int, asyncio.Task] = {}
         self.shown_at: dict[int, float] = {}  # game -> loop time of its last table edit/post
+        self._of_round: dict[int, dict[int, tuple[int, int]]] = {}  # game -> round -> table
 
     def post(self, view: GameView, *, nonce: str | None = None) -> None:
         self._add(_Job("post", view, nonce=nonce))
@@ -97,6 +102,8 @@ class Tables:
                 async with self.budget.slot(Priority.TABLE, job.view.shown_in, kind):
                     job = jobs.popleft()  # the newest state, if edits coalesced meanwhile
                     await self._do(job)
+                    if job.view.status is not Status.RUNNING:  # over: the last is the game's
+                        self._of_round.pop(game_id, None)
         except Exception as error:
             log.exception("showing the table of game %s failed", game_id)
             self.shown.failed(game_id, error)
@@ -127,6 +134,14 @@ class Tables:
         if job.nonce is not None:
             content["nonce"] = job.nonce
         message = await self.bot.get_partial_messageable(view.shown_in).send(**content)
+        older = self.service.message_ref(view.game_id, TABLE)
+        new = (view.shown_in, message.id)
+        tables = self._of_round.setdefault(view.game_id, {})
+        if job.nonce is not None and older is not None and older != new:
+            tables.setdefault(view.round_number - 1, older)  # a round's table: the last one's
+        tables[view.round_number] = new
+        for old_round in [r for r in tables if r < view.round_number - 1]:
+            del tables[old_round]
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id)
 
     async def _moved(self, job: _Job, locale: str) -> None:
@@ -140,8 +155,21 @@ class Tables:
         await self.bot.get_partial_messageable(job.old[0]).get_partial_message(
             job.old[1]).edit(view=closed)
 
+    def _table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The message showing that round's table: the game's table, unless a later round's
+        was posted since (then the one remembered for the round, if any)."""
+        tables = self._of_round.get(game_id, {})
+        if round_number in tables:
+            return tables[round_number]
+        if any(later > round_number for later in tables):
+            return None  # never this process's to know: better unclosed than the wrong one
+        return self.service.message_ref(game_id, TABLE)
+
     async def _edit(self, job: _Job, locale: str) -> None:
-        ref = self.service.message_ref(job.view.game_id, TABLE)
+        if job.ended is not None:
+            ref = self._table_of(job.view.game_id, job.ended.round_number)
+        else:
+            ref = self.service.message_ref(job.view.game_id, TABLE)
         if ref is None:
             return
         content = await table_message(job.view, locale, edit=True, ended=job.ended)

@@ -3,7 +3,7 @@ committed is shown after all, once, with the game's newest state."""
 
 from __future__ import annotations
 
-from lama import QUIT
+from lama import DRAW, QUIT
 from lama import events as ev
 from tests.crash_support import rematch_posts
 from tests.e2e_support import enabled_hand_buttons, hand_messages, open_game, two_humans, wait_until
@@ -11,6 +11,7 @@ from tests.e2e_support import enabled_hand_buttons, hand_messages, open_game, tw
 CREATE = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 WAIT = 30.0  # seconds: the first retry comes after 1 s; a loaded machine may take long
+TABLE_BUTTONS = ["My hand", "Draw", "Quit round", "Rules"]
 
 
 def user_on_turn(fake, bot, game_id):
@@ -23,6 +24,17 @@ async def quit_for(bot, game_id) -> list:
     view = bot.service.view(game_id)
     update = await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, QUIT)
     return list(update.events)
+
+
+async def quit_until_a_quit_would_end(bot, game_id, what: type) -> None:
+    """Seats quit until the next quit would lead to a `what` event (RoundEnded, GameEnded);
+    then everything shown so far is on Discord."""
+    while True:
+        game = bot.service.registry.get(game_id).running_game.clone()
+        if any(isinstance(e, what) for e in game.apply(game.current_seat, QUIT)):
+            break
+        await quit_for(bot, game_id)
+    await bot.renderer.flush_all()
 
 
 def live_hands(fake, user, game_id):
@@ -46,17 +58,46 @@ async def test_a_turn_ping_refused_six_times_with_429_is_sent_once_after_all(
     assert len(fake.dms(next_player)) == dms_before + 1
 
 
-async def test_an_edit_met_by_a_proxys_429_is_shown_after_all(fake_discord, lamabot):
+def tables(fake, channel) -> list:
+    return [m for m in fake.public_messages(channel) if m.components_v2]
+
+
+async def test_a_rounds_table_whose_close_met_a_proxys_429_is_closed_after_all(
+    fake_discord, lamabot
+):
+    """The quit leaves one player alone: round 1 ends (its table is closed, the edit that
+    fails) and round 2's table is posted before the retry. The retry closes round 1's table,
+    not the table that is the game's newest by then."""
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
-    table = fake.public_messages(channel)[-1]
+    first = tables(fake, channel)[-1]
+    await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
+    fake.rate_limit_next(EDIT, times=1, from_discord=False, message_id=first.id)
+    events = await quit_for(bot, game_id)
+    assert any(isinstance(e, ev.RoundStarted) and e.round_number == 2 for e in events)
+    await wait_until(lambda: "Round 1 is over" in first.text, timeout=WAIT)
+    await bot.renderer.flush_all()
+    assert not fake.faults and first.buttons == []
+    second = tables(fake, channel)[-1]
+    assert second.id != first.id
+    assert "round 2" in second.text and "Round 1 is over" not in second.text
+    assert [b.label for b in second.buttons] == TABLE_BUTTONS  # live, for round 2
+
+
+async def test_a_hand_edit_met_by_a_proxys_429_is_shown_after_all(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    game_id, _channel = await two_humans(fake, bot)
     mover = user_on_turn(fake, bot, game_id)
-    shown_before = table.text
-    fake.rate_limit_next(EDIT, times=1, from_discord=False)  # not Discord's: raised at once
-    await quit_for(bot, game_id)  # edits the table and the mover's hand (one of them fails)
-    await wait_until(lambda: not fake.faults, timeout=WAIT)
-    await wait_until(lambda: table.text != shown_before, timeout=WAIT)
-    await wait_until(lambda: not live_hands(fake, mover, game_id), timeout=WAIT)
+    hand = live_hands(fake, mover, game_id)[-1]
+    shown_before = hand.text
+    fake.rate_limit_next(EDIT, times=1, from_discord=False, message_id=hand.id)
+    view = bot.service.view(game_id)
+    await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, DRAW)
+    await wait_until(lambda: not fake.faults, timeout=WAIT)  # the redraw of the mover's hand
+    await wait_until(lambda: not enabled_hand_buttons(hand), timeout=WAIT)  # not their turn
+    await bot.renderer.flush_all()
+    assert hand.text != shown_before  # the card drawn is in it
+    assert not live_hands(fake, mover, game_id)
 
 
 async def test_a_game_end_refused_with_503_is_posted_once_with_its_rematch(
@@ -66,12 +107,7 @@ async def test_a_game_end_refused_with_503_is_posted_once_with_its_rematch(
     channel = fake.channel("lama")
     game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"),
                               target=10)
-    while True:
-        game = bot.service.registry.get(game_id).running_game.clone()
-        if any(isinstance(e, ev.GameEnded) for e in game.apply(game.current_seat, QUIT)):
-            break
-        await quit_for(bot, game_id)
-    await bot.renderer.flush_all()
+    await quit_until_a_quit_would_end(bot, game_id, ev.GameEnded)
     fake.fail_next(CREATE, status=503)  # discord.py retries 500, 502, 504 itself, not 503
     await quit_for(bot, game_id)
 

@@ -266,18 +266,24 @@ class FakeDiscord(Driver):
         user.dms_open = False
 
     def rate_limit_next(self, route: str, *, retry_after: float = 0.05, is_global: bool = False,
-                        times: int = 1, from_discord: bool = True) -> None:
+                        times: int = 1, from_discord: bool = True,
+                        message_id: int | None = None) -> None:
         """The next ``times`` calls of ``route`` (e.g. "POST /channels/{channel_id}/messages")
         get a 429 with ``retry_after`` and Discord's rate-limit headers; ``from_discord``
-        False: a proxy's 429 instead (no ``Via`` header, a text body)."""
+        False: a proxy's 429 instead (no ``Via`` header, a text body). ``message_id``: only
+        calls about that message (an edit of it), so a test decides which of two edits fails."""
         self.faults.append({"route": route, "status": 429, "retry_after": retry_after,
-                            "global": is_global, "times": times, "from_discord": from_discord})
+                            "global": is_global, "times": times, "from_discord": from_discord,
+                            "message_id": message_id})
 
     def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
         self.faults.append({"route": route, "status": status, "times": times})
 
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         for fault in self.faults:
+            wanted = fault.get("message_id")
+            if wanted is not None and call.params.get("message_id") != str(wanted):
+                continue
             if fault["route"] == call.route:
                 fault["times"] -= 1
                 if fault["times"] <= 0:
