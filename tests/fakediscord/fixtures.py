@@ -56,12 +56,14 @@ async def _wait_ready(bot: discord.Client, task: asyncio.Task, timeout: float) -
 @asynccontextmanager
 async def run_bot(
     fake: FakeDiscord, bot: discord.Client, token: str = BOT_TOKEN, *,
-    sync_commands: bool = True, timeout: float = 5.0,
+    sync_commands: bool = True, timeout: float = 30.0,
 ) -> AsyncIterator[discord.Client]:
     """Run ``bot`` in-process against ``fake`` until the block ends, then close it cleanly.
 
     Waits for ``on_ready`` (build the bot with ``guild_ready_timeout=0.05`` or ready takes 2 s)
     and, with ``sync_commands``, syncs ``bot.tree`` globally so the driver knows the commands.
+    ``timeout``: LamaBot is ready in ~0.25 s on a quiet machine, but a test process's first
+    start (imports, the spec's first validations) took over 5 s with both cores busy.
     """
     point_discord_at(fake.base_url)
     task = asyncio.create_task(bot.start(token), name=f"run_bot:{type(bot).__name__}")
