@@ -159,7 +159,8 @@ class Database(ABC):
         """A write transaction of fixed statements (a move's usual commit). A statement marked
         `guard` must change a row, else the batch is undone and False returned (the caller then
         looks at why, in a `transaction()`); an error undoes it and is raised. Here: one
-        `transaction()`; SQLite commits batches together in one trip (store/batches.py)."""
+        `transaction()`; SQLite commits batches together in one trip (store/batches.py),
+        PostgreSQL sends a batch as one statement where it can (store/postgres_batch.py)."""
         try:
             async with self.transaction() as tx:
                 for statement in statements:

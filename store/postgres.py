@@ -4,7 +4,9 @@ Unlike SQLite's single connection, transactions run side by side, so a transacti
 a row and then changes it locks the row first (`tx.for_update`, e.g. the game row in
 store/game_rows.py): another transaction on the same game, from this process or another one,
 waits for the commit instead of overwriting it. Writes run at READ COMMITTED, PostgreSQL's
-default, with those row locks; `read()` is a REPEATABLE READ, read-only snapshot.
+default, with those row locks; `read()` is a REPEATABLE READ, read-only snapshot. A move's
+usual commit (`batch`) is one statement where it can be (store/postgres_batch.py): one round
+trip instead of BEGIN, four statements, COMMIT and the pool's reset.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from store.backend import Database, Dialect, Params, Row, Transaction
+from store.backend import Database, Dialect, Params, Row, Statement, Transaction
 from store.placeholders import to_numbered
+from store.postgres_batch import guards_lead, one_statement
 
 log = logging.getLogger(__name__)
 
@@ -145,8 +148,38 @@ class PostgresDatabase(Database):
             )
             yield tx
 
+    async def batch(self, statements: Sequence[Statement]) -> bool:
+        """One statement, one round trip (store/postgres_batch.py) where the statements allow
+        it; if that fails, the transaction statement by statement says why (False or the
+        error), unless a leading guard's division by zero already did."""
+        one = one_statement(statements)
+        if one is None:
+            return await super().batch(statements)
+        sql, args = one
+        try:
+            async with self._pooled() as conn:
+                await conn.fetchval(to_numbered(sql).sql, *args)
+        except asyncpg.DivisionByZeroError:
+            if guards_lead(statements):
+                return False
+        except asyncpg.PostgresError:
+            pass  # undone whole; the transaction below raises it again, or finds it refused
+        else:
+            return True
+        return await super().batch(statements)
+
     @asynccontextmanager
     async def _connection(self, *, isolation: str, readonly: bool) -> AsyncIterator[Transaction]:
+        async with self._pooled() as conn:
+            tx = PostgresTransaction(conn)
+            try:
+                async with conn.transaction(isolation=isolation, readonly=readonly):
+                    yield tx
+            finally:
+                tx._close()
+
+    @asynccontextmanager
+    async def _pooled(self) -> AsyncIterator[Any]:
         task = asyncio.current_task()
         if task is not None and task in self._owners:
             # Same rule as SQLite's: a second connection could wait on this one's row locks.
@@ -157,12 +190,7 @@ class PostgresDatabase(Database):
             self._owners.add(task)
         try:
             async with self._pool.acquire() as conn:
-                tx = PostgresTransaction(conn)
-                try:
-                    async with conn.transaction(isolation=isolation, readonly=readonly):
-                        yield tx
-                finally:
-                    tx._close()
+                yield conn
         finally:
             if task is not None:
                 self._owners.discard(task)
@@ -174,11 +202,21 @@ class PostgresDatabase(Database):
         await self._pool.close()  # waits for the connections in use to come back
 
 
+async def _nothing_to_reset(conn: Any) -> None:
+    """A connection goes back to the pool as it is: the store leaves nothing in a session
+    that outlives its transaction (advisory locks are pg_advisory_xact_lock, settings SET
+    LOCAL, no cursor or LISTEN on a pooled connection; asyncpg itself rolls back a transaction
+    left open and drops listeners). asyncpg's default reset (RESET ALL, UNLISTEN *, CLOSE
+    ALL, pg_advisory_unlock_all) would be one more round trip at the end of every
+    transaction, a move's included."""
+
+
 async def open_postgres(url: str, *, max_connections: int = 10) -> PostgresDatabase:
     """Connect a pool to the database at `url` (postgresql://user:password@host:port/name)."""
     pool = await asyncpg.create_pool(
         url, min_size=1, max_size=max_connections,
         # The store has a few hundred distinct statements; keep them all prepared.
         statement_cache_size=1024,
+        reset=_nothing_to_reset,
     )
     return PostgresDatabase(pool, url)
