@@ -26,6 +26,7 @@ from hosting.views import MessageKind
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
 from store import LeaderboardSort
 from tests import driver
+from tests.e2e_support import wait_until
 
 GUILD, OTHER_GUILD = 1000, 2000
 CHANNEL, OTHER_CHANNEL = 10, 11
@@ -480,17 +481,26 @@ async def test_message_ids_are_stored_at_once_without_a_writer(service, store, c
     assert fresh.message_ref(game_id, MessageKey.hand(1)) == (77, 666)
 
 
-async def test_message_ids_are_written_behind_in_one_batch(service, store, clock):
+async def test_message_ids_are_written_behind_in_one_batch(service, store, monkeypatch):
     game_id = await started(service)
+    batches = []
+    real = store.games.save_message_refs
+
+    async def counted(refs, shown):
+        await real(refs, shown)
+        batches.append(sorted(r.message_id for r in refs))  # written
+
+    monkeypatch.setattr(store.games, "save_message_refs", counted)
     writer = asyncio.create_task(service.run_message_writer())
     await asyncio.sleep(0)
     await service.remember_message(game_id, TABLE, CHANNEL, 555)
     await service.remember_message(game_id, LOBBY, CHANNEL, 444)
     assert service.message_ref(game_id, TABLE) == (CHANNEL, 555)  # known at once
-    assert (await store.games.get_game(game_id)).table_message_id is None  # stored later
-    await asyncio.sleep(0.7)
+    assert batches == []  # stored later
+    await wait_until(lambda: batches, timeout=10)  # the writer waits 0.5 s for more
     record = await store.games.get_game(game_id)
     assert (record.table_message_id, record.lobby_message_id) == (555, 444)
+    assert batches == [[444, 555]]  # both ids, one transaction
     writer.cancel()
 
 
