@@ -53,10 +53,14 @@ async def stored(db_path, game_id=1):
         await store.close()
 
 
-async def wait_disconnected(fake, timeout=5.0):
+async def wait_disconnected(fake, timeout=30.0):
+    """Until the fake has seen the killed bot's connection close. (Returning with it still
+    open would let the next start's wait for a connection take the dead one.)"""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while fake.gateway.is_connected() and loop.time() < deadline:
+    while fake.gateway.is_connected():
+        if loop.time() > deadline:
+            raise AssertionError("the bot's gateway connection did not close")
         await asyncio.sleep(0.02)
 
 

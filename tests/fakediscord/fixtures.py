@@ -96,14 +96,17 @@ class BotProcess:
 @asynccontextmanager
 async def run_bot_process(
     fake: FakeDiscord, args: Sequence[str], *, env: dict[str, str] | None = None,
-    cwd: str | Path | None = None, wait_connected: bool = True, timeout: float = 15.0,
+    cwd: str | Path | None = None, wait_connected: bool = True, timeout: float = 60.0,
     shard_id: int | None = None,
 ) -> AsyncIterator[BotProcess]:
     """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with the bot's settings
     DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL pointing at the fake; optionally wait until
     it is connected to the gateway (its session of shard ``shard_id``, when given: another
     process may hold the others). Output goes to ``BotProcess.log_path`` (deleted after a
-    clean exit, kept when the block fails). On exit the process is killed if still running."""
+    clean exit, kept when the block fails). On exit the process is killed if still running.
+    ``timeout``: a fresh bot.py (its imports alone take 1.2-1.6 s on a quiet machine, then
+    migrations, the card emojis, the command list) can need more than 15 s with both cores
+    busy; waiting longer costs nothing when it connects sooner."""
     log = tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False)  # noqa: SIM115
     full_env = {
         **os.environ, **discord_env_for(fake.base_url), "PYTHONUNBUFFERED": "1", **(env or {})
