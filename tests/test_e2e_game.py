@@ -47,7 +47,9 @@ async def test_two_humans_play_a_whole_game_with_slash_commands(
     assert bot.store.db.dialect is (Dialect.POSTGRESQL if bot_database_url else Dialect.SQLITE)
     alice, bob = fake.user("alice"), fake.user("bob")
     channel = fake.channel("lama")
-    lobby = await fake.slash(alice, channel, "lama new", variant="classic")
+    # To 20 points, not the default 40: a whole game still, in about half the moves (each
+    # waits for its renders under the channel's rate limit).
+    lobby = await fake.slash(alice, channel, "lama new", variant="classic", target=20)
     assert not lobby.ephemeral
     await fake.slash(bob, channel, "lama join")
     await fake.slash(alice, channel, "lama start")
