@@ -18,6 +18,15 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import run_bot, run_bot_process
 from tests.fakediscord.server import BAD_TOKEN
 
+
+async def eventually(condition, timeout: float = 10.0) -> None:
+    """Until `condition()` holds: what the bot does after an answer comes when it comes."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "not reached in time"
+        await asyncio.sleep(0.005)
+
 CHANNEL_MESSAGES = "POST /channels/{channel_id}/messages"
 CARDS = [f"card {n}" for n in range(1, 31)]
 
@@ -389,7 +398,7 @@ async def test_a_late_answer_is_caught(fake_discord, bot) -> None:
 async def test_a_second_answer_is_caught(fake_discord, bot) -> None:
     result = await fake_discord.slash(fake_discord.user("alice"), "lama", "misbehave",
                                       how="double")
-    await asyncio.sleep(0.05)
+    await eventually(lambda: bot.errors)  # the second answer, refused
     assert result.content == "once"
     assert bot.errors[0].code == 40060
     assert [e.kind for e in fake_discord.take_errors()] == ["double_response"]
@@ -399,7 +408,7 @@ async def test_the_interaction_token_expires_after_15_minutes(fake_discord, bot)
     result = await fake_discord.slash(fake_discord.user("alice"), "lama", "slow", wait=True)
     fake_discord.clock.advance(15 * 60 + 1)
     bot.release.set()
-    await asyncio.sleep(0.1)
+    await eventually(lambda: bot.errors)  # the late follow-up, refused
     assert bot.errors[0].status == 401 and bot.errors[0].code == 50027
     assert result.followups == []
     assert [e.kind for e in fake_discord.take_errors()] == ["expired_token"]
@@ -471,7 +480,8 @@ async def test_a_missing_channel_permission_is_403_50013(fake_discord, bot) -> N
     await fake_discord.deny_bot(lama, "send_messages")
     result = await fake_discord.slash(fake_discord.user("alice"), lama, "announce", text="hi")
     assert (await result.followup()).content == "failed: 403 50013"
-    await asyncio.sleep(0.05)
+    await eventually(lambda: not bot.get_channel(lama.id).permissions_for(
+        bot.get_guild(fake_discord.guild.id).me).send_messages)
     assert not bot.get_channel(lama.id).permissions_for(bot.get_guild(fake_discord.guild.id).me
                                                         ).send_messages  # saw CHANNEL_UPDATE
 
