@@ -199,8 +199,9 @@ class LamaBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         # Before any timer moves a game: what was committed and never shown (the outbox) is
         # queued first, to go out with what comes next once the bot is connected.
-        runs = self.settings.shards.runs_guild
-        await self.renderer.restart(await self.service.restore(runs), runs)
+        shards = self.settings.shards
+        await self.renderer.restart(await self.service.restore(shards.runs_guild),
+                                    alone=not shards.split)
         await self.tournaments.resume()  # a table that ended while the bot was away
         await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
         await self.sync_commands_if_changed()
@@ -210,6 +211,8 @@ class LamaBot(commands.AutoShardedBot):
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
         if self.settings.shards.split:  # other processes: take over a dead one's timers
             self._background.append(asyncio.create_task(self.service.run_sweeper(), name="sweep"))
+            self._background.append(asyncio.create_task(  # and show what it left unshown
+                self.service.run_render_repairs(self.renderer.repair), name="render-repairs"))
         self._background.append(asyncio.create_task(self.season_keeper.run(), name="seasons"))
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")

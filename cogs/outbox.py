@@ -1,13 +1,15 @@
-"""The renderer's side of the render outbox (hosting/outbox.py): how far each game is shown,
-retrying what Discord refused for now, and nonces that make showing something twice harmless.
+"""The renderer's side of the render outbox (hosting/outbox.py): which moves each game has
+shown, retrying what Discord refused for now, and nonces that make showing something twice
+harmless.
 
-A game is shown up to a move once the renderer's flush of it is done *and* its table jobs ran
-out (`Tables` works in a task of its own); only then is the service told (`render_shown`),
-which drops the game's outbox row. A call that failed in a way worth retrying (a 429 after
-discord.py's own five tries, a 429 or 5xx from a proxy, a lost connection) holds the mark
-back and schedules a retry with backoff: the service rebuilds the game's unshown changes up
-to its *newest* state, so a game that moved on meanwhile shows where it is now. Refusals that
-no retry can change (closed DMs, a deleted message, a missing permission) count as shown.
+The moves a flush showed (each update names its own, `GameUpdate.seqs`) are shown once the
+renderer's flush of them is done *and* the game's table jobs ran out (`Tables` works in a
+task of its own); only then is the service told (`render_shown`), which drops exactly those
+moves' outbox rows. A call that failed in a way worth retrying (a 429 after discord.py's own
+five tries, a 429 or 5xx from a proxy, a lost connection) holds the mark back and schedules a
+retry with backoff: the service rebuilds the game's changes this process has not shown, up to
+its *newest* state, so a game that moved on meanwhile shows where it is now. Refusals that no
+retry can change (closed DMs, a deleted message, a missing permission) count as shown.
 
 Every message the renderer creates carries a nonce named after what it shows (game 7's table
 of round 2, its game-end post, seat 1's turn at move 12): Discord's `enforce_nonce` then
@@ -20,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import discord
@@ -45,7 +47,7 @@ def worth_retrying(error: BaseException) -> bool:
 
 
 class ShownGames:
-    """Which games are shown up to which move, which failed, and their retries."""
+    """Which moves of which games are shown, which games failed, and their retries."""
 
     def __init__(
         self, service: Any, replay: Callable[[Any], None], tables_busy: Callable[[int], bool]
@@ -53,7 +55,7 @@ class ShownGames:
         self._service = service
         self._replay = replay  # hands a rebuilt update to the renderer, as a retry
         self._tables_busy = tables_busy
-        self._flushed: dict[int, int] = {}  # game -> newest flushed move, its tables pending
+        self._flushed: dict[int, set[int]] = {}  # game -> moves flushed, its tables pending
         self._retried: set[int] = set()  # games whose flushed work was a retry
         self._failed: set[int] = set()  # games with a call to retry since their last settle
         self._attempts: dict[int, int] = {}  # games waiting for a retry: attempts so far
@@ -64,9 +66,9 @@ class ShownGames:
         if worth_retrying(error):
             self._failed.add(game_id)
 
-    async def flushed(self, game_id: int, seq: int, *, retry: bool) -> None:
-        """The renderer's flush of the game up to move `seq` is done (its tables maybe not)."""
-        self._flushed[game_id] = max(seq, self._flushed.get(game_id, seq))
+    async def flushed(self, game_id: int, seqs: Collection[int], *, retry: bool) -> None:
+        """The renderer's flush of these moves of the game is done (its tables maybe not)."""
+        self._flushed.setdefault(game_id, set()).update(seqs)
         if retry:
             self._retried.add(game_id)
         if not self._tables_busy(game_id):
@@ -77,17 +79,18 @@ class ShownGames:
             await self._settle(game_id)
 
     async def _settle(self, game_id: int) -> None:
-        seq = self._flushed.pop(game_id)
+        seqs = self._flushed.pop(game_id)
         retried = game_id in self._retried
         self._retried.discard(game_id)
         if game_id in self._failed:
             self._failed.discard(game_id)
             self._retry_later(game_id)
         elif game_id in self._attempts and not retried:
-            return  # a retry is due: it shows everything from the first unshown move
+            return  # a retry is due: it shows every move this process has not shown
         else:
             self._attempts.pop(game_id, None)
-            await self._service.render_shown(game_id, seq)
+            if seqs:
+                await self._service.render_shown(game_id, seqs)
 
     def _retry_later(self, game_id: int) -> None:
         attempts = self._attempts.get(game_id, 0)

@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from hosting import LOBBY, TABLE, MessageKey
-from hosting.views import GameUpdate, GameView, Notice, NoticeKind, Status
-from lama import events as ev
+from hosting.views import GameUpdate, GameView, Notice, Status
 
 from . import embeds
 from .components import lobby_view, rematch_view
 from .hands import HandAnswer, HandMessages, ShownHand
 from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
+from .render_work import Work
 from .scheduler import Priority, RestBudget
 from .tables import Tables
 from .text import jump_link, t
@@ -45,24 +43,6 @@ if TYPE_CHECKING:
     from bot import LamaBot
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class _Work:
-    view: GameView
-    hands: dict = field(default_factory=dict)
-    actor: int | None = None
-    lobby: bool = False
-    table: bool = False
-    ended: list[ev.RoundEnded] = field(default_factory=list)
-    new_round: int = 0  # the round that started (0: none)
-    game_over: bool = False
-    answered: set[int] = field(default_factory=set)  # seats an interaction shows
-    stale: list[tuple[int, ShownHand]] = field(default_factory=list)  # older live hands
-    posts: list[tuple[Notice, int]] = field(default_factory=list)  # notices, at which move
-    reminders: list[Notice] = field(default_factory=list)
-    to_ai: list = field(default_factory=list)  # AI_TOOK_OVER notices: hands to close
-    retry: bool = False  # rebuilt by the outbox after a failed call
 
 
 class Renderer:
@@ -82,7 +62,7 @@ class Renderer:
         self._ready.set()  # `restart` holds flushes until the bot is connected
         self._restored: list[GameView] = []  # tables to refresh once connected
         self._refreshing: asyncio.Task | None = None
-        self._work: dict[int, _Work] = {}
+        self._work: dict[int, Work] = {}
         self._flushing: dict[int, asyncio.Task] = {}
         self._closing: dict[tuple[int, int], asyncio.Task] = {}  # (game, seat): older hand
 
@@ -144,29 +124,32 @@ class Renderer:
         view = update.view
         work = self._work.get(view.game_id)
         if work is None:
-            work = self._work[view.game_id] = _Work(view)
-        work.view, work.hands = view, update.hands
+            work = self._work[view.game_id] = Work(view)
         work.retry = work.retry or retry
-        self._collect(work, update)
+        work.collect(update, self.hands.answered)
         if view.game_id not in self._flushing:
             self._flushing[view.game_id] = asyncio.create_task(self._flush_later(view.game_id))
 
-    async def restart(
-        self, restored: list[GameView], hosts: Callable[[int], bool] | None = None
-    ) -> None:
+    async def restart(self, restored: list[GameView], *, alone: bool) -> None:
         """Before the bot connects: recall which hand messages may still be live, and queue
-        every committed change never shown (the outbox) to show once it is connected (`go`);
-        every other restored game's table is edited to its current state then."""
+        the committed changes never shown (the outbox; `alone`: every one, else those no
+        live process holds) to show once it is connected (`go`); every other restored game's
+        table is edited to its current state then."""
         self._ready.clear()
         for view in restored:
             self._recall_hands(view)
-        pending = await self.service.pending_renders(hosts)  # this process's servers
-        for update in pending:
-            self._recall_hands(update.view)
-            self._enqueue(update)
+        pending = await self.service.claim_renders(alone=alone)
+        self.repair(pending)
         replayed = {update.view.game_id for update in pending}
         self._restored = [v for v in restored if v.game_id not in replayed]
         log.info("Restored %d unfinished games; %d to show again", len(restored), len(pending))
+
+    def repair(self, updates: list[GameUpdate]) -> None:
+        """Show changes rebuilt from the outbox (a restart's, or a dead process's): as they
+        were live, with whatever hand messages of theirs may still be live recalled."""
+        for update in updates:
+            self._recall_hands(update.view)
+            self._enqueue(update)
 
     def go(self) -> None:
         """Connected: show what `restart` queued (once; a reconnect changes nothing)."""
@@ -188,42 +171,6 @@ class Renderer:
             if ref is not None and seat.user_id is not None:
                 self.hands.recall(view.game_id, seat.index, seat.user_id, ref)
 
-    def _collect(self, work: _Work, update: GameUpdate) -> None:
-        view = update.view
-        just_started = any(  # the deal (also when replayed after a crash, moves later)
-            isinstance(e, ev.RoundStarted) and e.round_number == 1 for e in update.events
-        )
-        if view.status in (Status.LOBBY, Status.CANCELLED) or just_started:
-            work.lobby = True  # the lobby message shows who sits, or that the game began
-        if view.status is Status.CANCELLED and view.round_number:
-            work.table, work.game_over = True, True
-        work.actor = update.actor_seat
-        if update.actor_seat is not None or update.notices:
-            work.table = True
-            work.answered.clear()  # a hand an earlier answer showed is out of date now
-        if isinstance(update.shown_by, HandAnswer):
-            seat = view.seat_of(update.shown_by.interaction.user.id)
-            if seat is not None:
-                work.answered.add(seat.index)
-                stale = self.hands.answered(view, seat.index, update.shown_by)
-                if stale is not None:
-                    work.stale.append((seat.index, stale))
-        for event in update.events:
-            if isinstance(event, ev.RoundEnded):
-                work.ended.append(event)
-            elif isinstance(event, ev.RoundStarted):
-                work.new_round = event.round_number
-            elif isinstance(event, ev.GameEnded):
-                work.game_over = True
-        for notice in update.notices:
-            if notice.kind is NoticeKind.REMINDER:
-                work.reminders.append(notice)
-            elif notice.kind in (NoticeKind.TIMED_OUT, NoticeKind.AI_TOOK_OVER):
-                at = view.move_count if notice.seq is None else notice.seq
-                work.posts.append((notice, at))  # a time-out: its move, live or replayed
-                if notice.kind is NoticeKind.AI_TOOK_OVER:
-                    work.to_ai.append(notice)
-
     async def _flush_later(self, game_id: int) -> None:
         try:
             await self._ready.wait()
@@ -236,7 +183,7 @@ class Renderer:
                     log.exception("rendering game %s failed", game_id)
                     self.shown.failed(game_id, error)
                 if work.view.status is not Status.LOBBY:
-                    await self.shown.flushed(game_id, work.view.move_count, retry=work.retry)
+                    await self.shown.flushed(game_id, work.seqs, retry=work.retry)
         finally:
             self._flushing.pop(game_id, None)
 
@@ -248,7 +195,7 @@ class Renderer:
                                  return_exceptions=True)
             await self.tables.wait_idle()
 
-    async def _flush(self, work: _Work) -> None:
+    async def _flush(self, work: Work) -> None:
         view = work.view
         locale = self.locale_for_view(view)
         if work.new_round == 1 and self.service.message_ref(view.game_id, TABLE) is None:
@@ -275,7 +222,7 @@ class Renderer:
             self.hands.forget_game(view.game_id)
         await self.threads.close(view)  # a game that is over: its thread is archived
 
-    def _show_tables(self, work: _Work, view: GameView) -> None:
+    def _show_tables(self, work: Work, view: GameView) -> None:
         for ended in work.ended:
             self.tables.close(view, ended)  # that round's table: its result, no buttons
         if work.new_round and view.status is Status.RUNNING:
@@ -283,7 +230,7 @@ class Renderer:
         elif work.table and not work.ended:
             self.tables.edit(view)
 
-    async def _show_hands(self, work: _Work, view: GameView, locale: str) -> None:
+    async def _show_hands(self, work: Work, view: GameView, locale: str) -> None:
         """Each human's hand where it belongs. A message created carries a nonce naming it:
         the deal once per seat, a turn ping once per seat and move (the turn's first)."""
         header = self._round_over_header(work, view)
@@ -318,7 +265,7 @@ class Renderer:
     async def _dms_on(self, user_id: int | None) -> bool:
         return user_id is not None and await self.bot.preferences.load_turn_dms(user_id)
 
-    def _round_over_header(self, work: _Work, view: GameView):
+    def _round_over_header(self, work: Work, view: GameView):
         """ "Round 2 is over: <link to its closed table>", in each reader's language."""
         if not work.ended:
             return None

@@ -281,7 +281,7 @@ class Lobby:
             events = (RoundStarted(game.round_number, game.seat_on_turn, game.top_card),)
             hosted.recent.extend(events)
             self._timers.arm(hosted)
-            update = GameUpdate(view=hosted.view(), events=events, hands=hosted.hands())
+            update = GameUpdate(view=hosted.view(), events=events, hands=hosted.hands(), seqs=(0,))
         await self._listeners.publish(update)
         return update
 

@@ -2,7 +2,7 @@
 
 A message is named by a typed `MessageKey`: the game's lobby, its table, or one seat's hand.
 Ids are batched (one transaction for all games every `MESSAGE_WRITE_DELAY` s) while
-`run_writer` runs, and flushed on close, together with how far each game is shown (the
+`run_writer` runs, and flushed on close, together with the moves each game has shown (the
 render outbox, outbox.py). A hand's id is written at once (with whatever waits): after a
 restart, its live buttons are closed when the seat's next hand is sent. A crash loses at
 most one batch: the changes not marked shown are shown again after the restart, and Discord
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 
 from store import MessageRef, Store
 
@@ -31,7 +32,7 @@ class MessageRefs:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._unsaved: dict[tuple[int, MessageKey], MessageRef] = {}
-        self._shown: dict[int, int] = {}  # game -> shown up to this move
+        self._shown: dict[int, set[int]] = {}  # game -> its moves shown
         self._waiting = asyncio.Event()
         self._writer_running = False
 
@@ -53,11 +54,12 @@ class MessageRefs:
         else:
             await self._written_soon()
 
-    async def shown(self, game_id: int, seq: int) -> None:
-        """The interface has shown the game up to move `seq`: its outbox row goes (behind
+    async def shown(self, game_id: int, seqs: Collection[int]) -> None:
+        """The interface has shown these moves of the game: their outbox rows go (behind
         moves, like the ids)."""
-        self._shown[game_id] = max(seq, self._shown.get(game_id, seq))
-        await self._written_soon()
+        if seqs:
+            self._shown.setdefault(game_id, set()).update(seqs)
+            await self._written_soon()
 
     async def _written_soon(self) -> None:
         if self._writer_running:
@@ -75,12 +77,13 @@ class MessageRefs:
         shown, self._shown = self._shown, {}
         if not refs and not shown:
             return
+        marks = [(game_id, seq) for game_id, seqs in shown.items() for seq in seqs]
         try:
-            await self._store.games.save_message_refs(list(refs.values()), list(shown.items()))
+            await self._store.games.save_message_refs(list(refs.values()), marks)
         except BaseException:
             self._unsaved = {**refs, **self._unsaved}  # newer ids win; next flush
-            for game_id, seq in shown.items():
-                self._shown[game_id] = max(seq, self._shown.get(game_id, seq))
+            for game_id, seqs in shown.items():
+                self._shown.setdefault(game_id, set()).update(seqs)
             raise
 
     async def run_writer(self) -> None:

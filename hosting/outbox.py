@@ -1,69 +1,114 @@
 """What committed changes still have to show: the store's render outbox, as game updates.
 
-A game's start and each move note in their own transaction that the game must be shown up to
-that move (store/renders.py); the interface says when it has shown a game up to a move
-(`shown`, written behind moves with the message ids, see messages.py). Whatever is left
-after a crash, or after Discord kept refusing a call, comes back from here as one
-`GameUpdate` per game, rebuilt from committed state alone: the game as stored (a finished one
-too) and the events of its unshown moves, replayed from the move log. No Discord types.
+A game's start and each move note in their own transaction that the move must be shown, held
+by the committing process (store/renders.py); that process shows it (its listeners hear the
+update) and the interface says which moves it has shown (`shown`, written behind moves with
+the message ids, see messages.py): exactly those, so one process showing move 6 never clears
+move 5 that another process committed and has not shown yet.
+
+A move whose render was lost comes back from here as a `GameUpdate`, rebuilt from committed
+state alone: the game as stored (a finished one too) and the events of exactly those moves,
+replayed from the move log. Lost how:
+- Discord kept refusing a call: the renderer asks again for what this process holds
+  (`held_of`), with backoff.
+- The process died between commit and Discord. Alone on its database, the next start shows
+  everything left (`claim(alone=True)`). With other processes, each renews what it holds every
+  `RENEW_S` while it lives (a render the REST budget delays is still held) and claims what no
+  process has renewed for `RENDER_LEASE_S` (`run`): a dead process's renders are shown by a
+  peer within about that, each by one process (the store's claim is a compare-and-set), and
+  Discord's nonces keep a message posted just before the death from posting twice.
+No Discord types.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import logging
+from collections.abc import Callable, Collection, Sequence
 
 from lama import Game
 from lama.actions import action_from_dict
 from lama.events import Event, RoundStarted
 from store import Actor, Move, PendingRender, Store
 
+from .clock import Clock
 from .hosted import RECENT_EVENTS, HostedGame
+from .loader import GameLoader
 from .messages import MessageRefs
 from .registry import GameRegistry
 from .table import Table
 from .views import GameUpdate, Notice, NoticeKind
 
+log = logging.getLogger(__name__)
+
+RENEW_S = 2.0  # how often a process renews what it shows and looks for lost renders
+RENDER_LEASE_S = 10  # not renewed for this long: its process is taken for dead
+
 
 class Outbox:
     def __init__(
-        self, store: Store, registry: GameRegistry, messages: MessageRefs, table: Table
+        self, store: Store, clock: Clock, registry: GameRegistry, loader: GameLoader,
+        messages: MessageRefs, table: Table,
     ) -> None:
         self._store = store
+        self._clock = clock
         self._registry = registry
+        self._loader = loader
         self._messages = messages
         self._table = table
 
-    async def pending(self, hosts: Callable[[int], bool] | None = None) -> list[GameUpdate]:
-        """Every game with committed changes not yet shown (after a restart), oldest first;
-        of the servers `hosts` says this process serves (its shards), if given."""
+    async def claim(self, *, alone: bool) -> list[GameUpdate]:
+        """Take the committed changes whose process stopped showing them — `alone` (no other
+        process shares the database, e.g. at its start): every one not shown — and rebuild
+        them, oldest first. This process shows them from now on."""
+        now = int(self._clock.now())
+        rows = await self._store.renders.claim(now, None if alone else now - RENDER_LEASE_S)
         updates = []
-        for row in await self._store.renders.pending():
-            update = await self._update(row, hosts)
+        for row in rows:
+            update = await self._update(row)
             if update is not None:
                 updates.append(update)
         return updates
 
-    async def pending_of(self, game_id: int) -> GameUpdate | None:
-        """The game's unshown changes up to its newest state (a retry), or None if shown."""
-        row = await self._store.renders.pending_of(game_id)
+    async def held_of(self, game_id: int) -> GameUpdate | None:
+        """The game's changes this process holds and has not shown, up to its newest state
+        (a retry), or None if there are none."""
+        row = await self._store.renders.held_of(game_id)
         return None if row is None else await self._update(row)
 
-    async def shown(self, game_id: int, seq: int) -> None:
-        """The interface has shown the game up to move `seq` (0: its deal)."""
-        await self._messages.shown(game_id, seq)
+    async def shown(self, game_id: int, seqs: Collection[int]) -> None:
+        """The interface has shown these moves of the game (0: its deal)."""
+        await self._messages.shown(game_id, seqs)
 
-    async def _update(
-        self, row: PendingRender, hosts: Callable[[int], bool] | None = None
-    ) -> GameUpdate | None:
-        hosted = self._registry.find(row.game_id) or await self._load(row.game_id, hosts)
-        if hosted is None:  # another process's server, or deleted (that row is gone too)
+    async def sweep(self) -> list[GameUpdate]:
+        """With other processes on the database: this process still shows what it holds
+        (renewed), and takes what a dead process left unshown."""
+        await self._store.renders.renew(int(self._clock.now()))
+        return await self.claim(alone=False)
+
+    async def run(self, show: Callable[[list[GameUpdate]], None], every: float = RENEW_S) -> None:
+        """`sweep` every `every` seconds, handing `show` what it took."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                updates = await self.sweep()
+            except Exception:  # a database hiccup must not end the repairs
+                log.exception("could not look for lost renders")
+                continue
+            if updates:
+                log.info("showing %d games another process left unshown", len(updates))
+                show(updates)
+
+    async def _update(self, row: PendingRender) -> GameUpdate | None:
+        hosted = await self._hosted(row.game_id)
+        if hosted is None:  # deleted (its rows are gone too)
             return None
         if hosted.game is None:  # never started: nothing to show
-            await self.shown(row.game_id, row.to_seq)
+            await self.shown(row.game_id, row.seqs)
             return None
         moves = [m for m in await self._store.games.list_moves(hosted.id) if m.seq <= hosted.seq]
-        events, shown = _replay(hosted.game, moves, row.from_seq)
-        unshown = [m for m in moves if m.seq >= row.from_seq]
+        events, shown = _replay(hosted.game, moves, set(row.seqs))
+        unshown = [m for m in moves if m.seq in row.seqs]
         if not hosted.recent:  # restored from the store: its table's last moves, known again
             hosted.recent.extend(events[-RECENT_EVENTS:])
         return GameUpdate(
@@ -72,14 +117,22 @@ class Outbox:
             notices=tuple(_time_outs(hosted, unshown)),
             hands=hosted.hands(),
             actor_seat=unshown[-1].seat if unshown else None,
+            seqs=row.seqs,
         )
 
-    async def _load(
-        self, game_id: int, hosts: Callable[[int], bool] | None
-    ) -> HostedGame | None:
-        """A game that ended before the restart: in memory again, for its last messages."""
+    async def _hosted(self, game_id: int) -> HostedGame | None:
+        """The game as stored now: this process's copy brought up to date, a running game
+        held here from now on (its timers too), or an ended one for its last messages."""
+        hosted = self._registry.find(game_id)
+        if hosted is not None:
+            await self._loader.refresh(hosted)  # another process may have moved it on
+            return hosted
+        return await self._loader.hosted(game_id) or await self._ended(game_id)
+
+    async def _ended(self, game_id: int) -> HostedGame | None:
+        """A game that ended unshown: in memory again, for its last messages."""
         record = await self._store.games.get_game(game_id)
-        if record is None or (hosts is not None and not hosts(record.guild_id)):
+        if record is None:
             return None
         hosted = HostedGame.from_record(record)
         hosted.ratings = await self._table.rating_changes(hosted.id)
@@ -89,18 +142,18 @@ class Outbox:
         return hosted
 
 
-def _replay(game: Game, moves: Sequence[Move], from_seq: int) -> tuple[list[Event], list[Event]]:
-    """Every event of the game, and those of moves `from_seq`.. (0: the deal too)."""
+def _replay(game: Game, moves: Sequence[Move], seqs: set[int]) -> tuple[list[Event], list[Event]]:
+    """Every event of the game, and those of the moves `seqs` (0: the deal)."""
     replay = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
     deal = RoundStarted(replay.round_number, replay.seat_on_turn, replay.top_card)
     events: list[Event] = [deal]
-    shown: list[Event] = [deal] if from_seq == 0 else []
+    shown: list[Event] = [deal] if 0 in seqs else []
     for move in moves:
         if move.seat is None:
             continue
         happened = replay.apply(move.seat, action_from_dict(move.action))
         events += happened
-        if move.seq >= from_seq:
+        if move.seq in seqs:
             shown += happened
     return events, shown
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from lama import Card, Observation
 from lama.actions import Action
@@ -71,7 +71,7 @@ class GameService:
         self.sweeper = TimerSweeper(store, clock, self.loader)  # games whose process died
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
         self.lobby = Lobby(context, self.table, seeds)
-        self.outbox = Outbox(store, self.registry, self.messages, self.table)
+        self.outbox = Outbox(store, clock, self.registry, self.loader, self.messages, self.table)
 
     def add_listener(self, listener: Listener) -> None:
         self.listeners.add(listener)
@@ -178,20 +178,25 @@ class GameService:
         """Note where a message went; written behind moves (see hosting/messages.py)."""
         await self.messages.remember(self.registry.get(game_id), key, channel_id, message_id)
 
-    async def pending_renders(
-        self, hosts: Callable[[int], bool] | None = None
-    ) -> list[GameUpdate]:
-        """After a restart: each game's committed changes that were never shown (render
-        outbox), finished games included, as updates to show once (of `hosts`' servers)."""
-        return await self.outbox.pending(hosts)
+    async def claim_renders(self, *, alone: bool) -> list[GameUpdate]:
+        """Committed changes never shown whose process stopped showing them (render outbox;
+        `alone`, e.g. at the start of the only process: every one), finished games included,
+        as updates for this process to show once."""
+        return await self.outbox.claim(alone=alone)
 
     async def pending_render(self, game_id: int) -> GameUpdate | None:
-        """The game's unshown changes, up to its newest state (a retry); None: all shown."""
-        return await self.outbox.pending_of(game_id)
+        """The game's changes this process has not shown, up to its newest state (a retry);
+        None: all shown."""
+        return await self.outbox.held_of(game_id)
 
-    async def render_shown(self, game_id: int, seq: int) -> None:
-        """The interface has shown the game up to move `seq` (0: its deal)."""
-        await self.outbox.shown(game_id, seq)
+    async def render_shown(self, game_id: int, seqs: Collection[int]) -> None:
+        """The interface has shown these moves of the game (0: its deal)."""
+        await self.outbox.shown(game_id, seqs)
+
+    async def run_render_repairs(self, show: Callable[[list[GameUpdate]], None]) -> None:
+        """With other processes on the database: keep what this process shows held, and
+        hand `show` what a dead process committed and never showed (outbox.py)."""
+        await self.outbox.run(show)
 
     async def show_in_thread(self, game_id: int, thread_id: int) -> GameView:
         """The game shows itself in this thread from now on; commands used there reach it."""

@@ -178,6 +178,7 @@ class Table:
             notices=tuple(replace(n, seq=hosted.seq) for n in notices),  # about this move
             hands=hosted.hands(),
             actor_seat=seat_index,
+            seqs=(hosted.seq,),
         )
 
     async def _finished_record(

@@ -133,6 +133,9 @@ class GameUpdate:
     # Discord): e.g. the interaction whose response redraws the mover's hand, so a renderer
     # knows it when it collects the update instead of being told later.
     shown_by: object | None = None
+    # The committed moves this update shows (0: the deal): the renderer marks exactly these
+    # shown in the render outbox (outbox.py) once they are on Discord.
+    seqs: tuple[int, ...] = ()
 
 
 class MessageKind(StrEnum):

@@ -11,6 +11,7 @@ store/rating_records.py).
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from store.db import Database, Dialect, Location, Transaction, open_database
@@ -94,13 +95,18 @@ class Store:
     timers: TimerStore
 
     @classmethod
-    async def open(cls, location: Location, *, rules: RatingRules | None = None) -> Store:
+    async def open(
+        cls, location: Location, *, rules: RatingRules | None = None, process: str | None = None
+    ) -> Store:
         """`location`: a SQLite file's path or a `postgresql://` URL. `rules`: how to rate
-        finished games; None stores games unrated (some tests)."""
+        finished games; None stores games unrated (some tests). `process`: this process's
+        name among those sharing the database, holding the renders of its commits
+        (renders.py); None: a new random one, as each start of a process is another."""
         db = await open_database(location)
-        return cls(db, GameStore(db, rules), StatsStore(db), SettingsStore(db), RatingStore(db),
-                   SeasonStore(db, rules), SiteStore(db), TournamentStore(db), RenderStore(db),
-                   TimerStore(db))
+        process = process or secrets.token_hex(6)
+        return cls(db, GameStore(db, rules, process), StatsStore(db), SettingsStore(db),
+                   RatingStore(db), SeasonStore(db, rules), SiteStore(db), TournamentStore(db),
+                   RenderStore(db, process), TimerStore(db))
 
     async def close(self) -> None:
         await self.db.close()

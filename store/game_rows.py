@@ -258,7 +258,7 @@ async def write_results(
 
 def move_statements(
     move: Move, action_json: str, state_json: str, interaction_id: int | None,
-    timer: DueTimer | None, claimed: tuple[str, Params] | None = None,
+    timer: DueTimer | None, process: str, claimed: tuple[str, Params] | None = None,
 ) -> list[Statement]:
     """commit_move's usual case as one batch: the state (and the next turn's timer) is saved
     only if the game is running, at the expected seq and the interaction not applied yet (the
@@ -289,5 +289,5 @@ def move_statements(
     timeout_sql = timeout_count_sql(move.actor) if move.seat is not None else None
     if timeout_sql is not None:
         statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
-    statements.append(needs_showing_statement(move.game_id, move.seq, move.created_at))
+    statements.append(needs_showing_statement(move.game_id, move.seq, move.created_at, process))
     return statements

@@ -49,7 +49,7 @@ from store.records import (
     Seat,
     TimerClaim,
 )
-from store.renders import mark_shown, needs_showing
+from store.renders import DEFAULT_PROCESS, mark_shown, needs_showing
 from store.timers import claim_condition
 from store.tournaments import TableKey, link_table_game
 
@@ -57,10 +57,14 @@ from store.tournaments import TableKey, link_table_game
 class GameStore:
     """Every query about hosted games. Mutations bump the game's updated_at to `now`."""
 
-    def __init__(self, db: Database, rules: RatingRules | None = None) -> None:
-        """`rules`: rate every finished game with them, in the transaction that stores it."""
+    def __init__(
+        self, db: Database, rules: RatingRules | None = None, process: str = DEFAULT_PROCESS
+    ) -> None:
+        """`rules`: rate every finished game with them, in the transaction that stores it.
+        `process`: this process's name, holding the renders of what it commits (renders.py)."""
         self._db = db
         self._rules = rules
+        self._process = process
 
     # --- lobby ----------------------------------------------------------------------------
 
@@ -164,7 +168,7 @@ class GameStore:
                 (seed, state_json, now, now, game_id),
             )
             await set_timer(tx, game_id, timer)
-            await needs_showing(tx, game_id, 0, now)  # the deal
+            await needs_showing(tx, game_id, 0, now, self._process)  # the deal
             return await load_game(tx, game_id)
 
     async def cancel_game(self, game_id: int, *, now: int) -> None:
@@ -210,7 +214,8 @@ class GameStore:
         move = Move(game_id, expected_seq, round_number, seat, action, Actor(actor), now)
         claimed = claim_condition(game_id, expected_seq - 1, claim, self._db.dialect)
         if finished is None and await self._db.batch(
-            move_statements(move, action_json, state_json, interaction_id, timer, claimed)
+            move_statements(move, action_json, state_json, interaction_id, timer,
+                            self._process, claimed)
         ):
             return move
         # A game's last move (results, ratings), or the guard found the game not as expected:
@@ -234,7 +239,7 @@ class GameStore:
             await set_timer(tx, game_id, None if finished is not None else timer)
             if seat is not None:
                 await count_timeout(tx, game_id, seat, Actor(actor))
-            await needs_showing(tx, game_id, expected_seq, now)
+            await needs_showing(tx, game_id, expected_seq, now, self._process)
             if finished is not None:
                 await self._finish(tx, game, finished, now)
         return move
@@ -306,15 +311,15 @@ class GameStore:
         self, refs: Sequence[MessageRef], shown: Sequence[tuple[int, int]] = ()
     ) -> None:
         """Many games' message ids in one transaction (hosting writes them behind moves),
-        and `shown`: (game, seq) pairs, each game shown on Discord up to that move. Both in
-        one transaction: a crash never keeps the mark without the ids of what showed it.
+        and `shown`: (game, seq) pairs, each a move now shown on Discord (exactly that one:
+        renders.py). Both in one transaction: a crash never keeps the mark without the ids
+        of what showed it.
 
         updated_at stays: it is the time of the game's last move, which turn timers count from.
         """
         async with self._db.transaction() as tx:
             await lock_game_rows(tx, {g for g, _ in shown} | {ref.game_id for ref in refs})
-            for game_id, seq in shown:
-                await mark_shown(tx, game_id, seq)
+            await mark_shown(tx, shown)
             for ref in refs:
                 if ref.kind == "lobby":
                     await tx.execute(

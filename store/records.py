@@ -149,12 +149,11 @@ class MessageRef:
 
 @dataclass(frozen=True, slots=True)
 class PendingRender:
-    """A game whose moves `from_seq`..`to_seq` are committed and not yet shown (0: its
-    start); `created_at`: when its row was written (the oldest change waiting to show)."""
+    """A game whose moves `seqs` are committed and not yet shown (0: its start), in order;
+    `created_at`: when the oldest of them was committed."""
 
     game_id: int
-    from_seq: int
-    to_seq: int
+    seqs: tuple[int, ...]
     created_at: int
 
 

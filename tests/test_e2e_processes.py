@@ -8,6 +8,9 @@ never held it, takes it over once that timer is overdue — after the AI's delay
 seconds, not a turn time — and its AI turns and a turn time-out fire there, a DM button moves
 it, and process 1, started again, serves its server. Afterwards each move log has no
 gap and no duplicate, and holds every move a player saw acknowledged.
+
+A round that process 1 ended is killed with it before its render began: process 0 shows it, once,
+when process 1's hold on it runs out.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 
 from lama import game_from_dict
 from store import Actor, GameStatus, Store
+from tests.crash_support import tables_of_round
 from tests.e2e_support import names_game
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
 
@@ -34,15 +38,15 @@ CHANNEL_PERIOD = 0.5
 TURN_2 = 20  # game 2's turn time: a dead process's AI turn goes on long before it passes
 
 
-def bot_env(url: str, shard: int) -> dict[str, str]:
+def bot_env(url: str, shard: int, render_delay: str) -> dict[str, str]:
     return {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_URL": url, "SHARD_COUNT": "2",
-            "SHARD_IDS": str(shard), "RENDER_DELAY": "0",
+            "SHARD_IDS": str(shard), "RENDER_DELAY": render_delay,
             "DISCORD_CHANNEL_WINDOW": str(CHANNEL_PERIOD)}
 
 
-def start(fake, url: str, shard: int):
-    return run_bot_process(fake, ARGS, env=bot_env(url, shard), cwd=REPO, shard_id=shard,
-                           timeout=60)
+def start(fake, url: str, shard: int, render_delay: str = "0"):
+    return run_bot_process(fake, ARGS, env=bot_env(url, shard, render_delay), cwd=REPO,
+                           shard_id=shard, timeout=60)
 
 
 async def the_game(store: Store, channel_id: int):
@@ -204,5 +208,46 @@ async def test_two_processes_share_one_game_and_survive_a_kill(fake_discord, pos
         log = await move_log(store, second.id)
         assert log == list(range(1, len(log) + 1))
         assert (await store.games.get_game(second.id)).last_seq == len(log)
+    finally:
+        await store.close()
+
+
+async def test_a_round_a_killed_process_ended_is_summed_up_by_the_other_once(
+        fake_discord, postgres_url):
+    fake = fake_discord
+    fake.shard_count = 2
+    fake.ratelimits.channel_period = CHANNEL_PERIOD
+    channel = (await fake.add_guild("Far Club", channels=("lama",), shard=(1, 2))).channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    store = await Store.open(postgres_url)
+
+    async def all_shown():
+        return await store.renders.pending() == []
+
+    async def quit_on_turn(game_id: int) -> None:
+        await wait_for(all_shown)  # what came before is on Discord
+        record = await store.games.get_game(game_id)
+        assert await quit_by_slash(fake, fake.users_by_id[user_on_turn(record)], channel)
+
+    try:
+        async with AsyncExitStack() as processes:
+            await processes.enter_async_context(start(fake, postgres_url, 0))
+            # process 1 shows a change 0.3 s after committing it, as the bot does by default
+            one = await processes.enter_async_context(start(fake, postgres_url, 1, "0.3"))
+            await fake.slash(alice, channel, "lama new")
+            await fake.slash(bob, channel, "lama join")
+            await fake.slash(alice, channel, "lama start")
+            game = await the_game(store, channel.id)
+            await quit_on_turn(game.id)
+            await quit_on_turn(game.id)  # both quit: round 1 ends, committed by process 1 …
+            one.kill()  # … which dies before showing it
+            assert game_from_dict((await store.games.get_game(game.id)).state).round_number == 2
+            assert not await all_shown()
+
+            await wait_for(all_shown, timeout=60)  # process 0 took it over and showed it
+            await asyncio.sleep(1.0)  # a moment more for any duplicate to show up
+            summaries = [m for m in fake.public_messages(channel) if "Round 1 is over" in m.text]
+            assert len(summaries) == 1 and not summaries[0].buttons  # round 1's table, closed
+            assert len(tables_of_round(fake, channel, game.id, 2)) == 1
     finally:
         await store.close()

@@ -47,6 +47,21 @@ async def running(games: GameStore, channel: int = CHANNEL, timer: DueTimer = DU
     return lobby.id
 
 
+async def started_before_the_migration(db, games: GameStore, channel: int = CHANNEL) -> int:
+    """A running game with its AI's timer due, its rows as a start wrote them before migration
+    0015 (today's start_game writes tables of later migrations too)."""
+    lobby = await games.create_lobby(
+        guild_id=GUILD, channel_id=channel, host_user_id=HOST, variant="classic", target=40,
+        turn_timeout_s=120, ai_delay_s=1.5, now=T0,
+        seats=[NewSeat.human(HOST, "Host"), NewSeat.ai("Lama", "normal")])
+    async with db.transaction() as tx:
+        await tx.execute(
+            "UPDATE games SET status = 'running', seed = 42, state_json = '{}', started_at = ?, "
+            "timer_kind = ?, timer_due_ms = ? WHERE id = ?",
+            (T0, DUE.kind, DUE.due_ms, lobby.id))
+    return lobby.id
+
+
 async def fire(store: Store, game_id: int, claim: TimerClaim = CLAIM, *,
                finished: FinishedGame | None = None):
     """The AI's move that the due timer fires, committed with its claim."""
@@ -207,8 +222,8 @@ async def test_the_migration_clears_the_timers_of_games_cancelled_before_it(empt
     step = next(m.version for m in load_migrations(dialect) if m.name == "running_timers")
     db = await open_database(empty_db_location, migrations=load_migrations(dialect)[:step - 1])
     games = GameStore(db)
-    running_id = await running(games)
-    cancelled = await running(games, CHANNEL + 1)
+    running_id = await started_before_the_migration(db, games)
+    cancelled = await started_before_the_migration(db, games, CHANNEL + 1)
     async with db.transaction() as tx:  # a cancel as it was written before 0015
         await tx.execute("UPDATE games SET status = 'cancelled' WHERE id = ?", (cancelled,))
     await db.close()
