@@ -212,7 +212,8 @@ class LamaBot(commands.AutoShardedBot):
         if self.settings.shards.split:  # other processes: take over a dead one's timers
             self._background.append(asyncio.create_task(self.service.run_sweeper(), name="sweep"))
             self._background.append(asyncio.create_task(  # and show what it left unshown
-                self.service.run_render_repairs(self.renderer.repair), name="render-repairs"))
+                self.service.run_render_repairs(self.renderer.repair, self.renderer.showing),
+                name="render-repairs"))
         self._background.append(asyncio.create_task(self.season_keeper.run(), name="seasons"))
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")

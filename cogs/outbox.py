@@ -61,6 +61,10 @@ class ShownGames:
         self._attempts: dict[int, int] = {}  # games waiting for a retry: attempts so far
         self._timers: dict[int, asyncio.Task] = {}
 
+    def busy(self) -> set[int]:
+        """The games flushed but not marked yet, or waiting for a retry."""
+        return {*self._flushed, *self._attempts, *self._timers}
+
     def failed(self, game_id: int, error: BaseException) -> None:
         """A call showing this game failed; a refusal no retry changes is let go."""
         if worth_retrying(error):

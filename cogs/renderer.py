@@ -144,6 +144,11 @@ class Renderer:
         self._restored = [v for v in restored if v.game_id not in replayed]
         log.info("Restored %d unfinished games; %d to show again", len(restored), len(pending))
 
+    def showing(self) -> set[int]:
+        """The games with changes on their way to Discord (queued, flushing, waiting for
+        their tables or a retry): the outbox keeps what this process holds of them."""
+        return {*self._work, *self._flushing, *self.shown.busy()}
+
     def repair(self, updates: list[GameUpdate]) -> None:
         """Show changes rebuilt from the outbox (a restart's, or a dead process's): as they
         were live, with whatever hand messages of theirs may still be live recalled."""

@@ -33,6 +33,7 @@ class MessageRefs:
         self._store = store
         self._unsaved: dict[tuple[int, MessageKey], MessageRef] = {}
         self._shown: dict[int, set[int]] = {}  # game -> its moves shown
+        self._marking: set[int] = set()  # games whose marks are being written
         self._waiting = asyncio.Event()
         self._writer_running = False
 
@@ -61,6 +62,10 @@ class MessageRefs:
             self._shown.setdefault(game_id, set()).update(seqs)
             await self._written_soon()
 
+    def marking(self) -> set[int]:
+        """The games with moves shown whose marks are not written yet."""
+        return {*self._shown, *self._marking}
+
     async def _written_soon(self) -> None:
         if self._writer_running:
             self._waiting.set()
@@ -78,6 +83,7 @@ class MessageRefs:
         if not refs and not shown:
             return
         marks = [(game_id, seq) for game_id, seqs in shown.items() for seq in seqs]
+        self._marking = set(shown)
         try:
             await self._store.games.save_message_refs(list(refs.values()), marks)
         except BaseException:
@@ -85,6 +91,8 @@ class MessageRefs:
             for game_id, seqs in shown.items():
                 self._shown.setdefault(game_id, set()).update(seqs)
             raise
+        finally:
+            self._marking = set()
 
     async def run_writer(self) -> None:
         """Write remembered message ids in batches, for as long as the service runs."""

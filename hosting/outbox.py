@@ -12,11 +12,12 @@ replayed from the move log. Lost how:
 - Discord kept refusing a call: the renderer asks again for what this process holds
   (`held_of`), with backoff.
 - The process died between commit and Discord. Alone on its database, the next start shows
-  everything left (`claim(alone=True)`). With other processes, each renews what it holds every
-  `RENEW_S` while it lives (a render the REST budget delays is still held) and claims what no
-  process has renewed for `RENDER_LEASE_S` (`run`): a dead process's renders are shown by a
-  peer within about that, each by one process (the store's claim is a compare-and-set), and
-  Discord's nonces keep a message posted just before the death from posting twice.
+  everything left (`claim(alone=True)`). With other processes, each renews every `RENEW_S`
+  what it holds of the games its interface is still showing (a render the REST budget delays,
+  a retry waiting for its backoff, a mark not written yet) and claims what no process has
+  renewed for `RENDER_LEASE_S` (`run`): a dead process's renders — or one a live process lost
+  — are shown within about that, each by one process (the store's claim is a compare-and-set),
+  and Discord's nonces keep a message posted just before the death from posting twice.
 No Discord types.
 """
 
@@ -80,23 +81,29 @@ class Outbox:
         """The interface has shown these moves of the game (0: its deal)."""
         await self._messages.shown(game_id, seqs)
 
-    async def sweep(self) -> list[GameUpdate]:
-        """With other processes on the database: this process still shows what it holds
-        (renewed), and takes what a dead process left unshown."""
-        await self._store.renders.renew(int(self._clock.now()))
+    async def sweep(self, showing: Collection[int]) -> list[GameUpdate]:
+        """With other processes on the database: this process still shows these games (what
+        it holds of them is renewed, with the games whose marks are not written yet), and
+        takes what no process has been showing for the lease."""
+        games = {*showing, *self._messages.marking()}
+        await self._store.renders.renew(int(self._clock.now()), games)
         return await self.claim(alone=False)
 
-    async def run(self, show: Callable[[list[GameUpdate]], None], every: float = RENEW_S) -> None:
-        """`sweep` every `every` seconds, handing `show` what it took."""
+    async def run(
+        self, show: Callable[[list[GameUpdate]], None], showing: Callable[[], Collection[int]],
+        every: float = RENEW_S,
+    ) -> None:
+        """`sweep` every `every` seconds (`showing`: the games the interface is showing now),
+        handing `show` what it took."""
         while True:
             await asyncio.sleep(every)
             try:
-                updates = await self.sweep()
+                updates = await self.sweep(showing())
             except Exception:  # a database hiccup must not end the repairs
                 log.exception("could not look for lost renders")
                 continue
             if updates:
-                log.info("showing %d games another process left unshown", len(updates))
+                log.info("showing %d games whose render was lost", len(updates))
                 show(updates)
 
     async def _update(self, row: PendingRender) -> GameUpdate | None:

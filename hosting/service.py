@@ -193,10 +193,13 @@ class GameService:
         """The interface has shown these moves of the game (0: its deal)."""
         await self.outbox.shown(game_id, seqs)
 
-    async def run_render_repairs(self, show: Callable[[list[GameUpdate]], None]) -> None:
-        """With other processes on the database: keep what this process shows held, and
-        hand `show` what a dead process committed and never showed (outbox.py)."""
-        await self.outbox.run(show)
+    async def run_render_repairs(
+        self, show: Callable[[list[GameUpdate]], None], showing: Callable[[], Collection[int]]
+    ) -> None:
+        """With other processes on the database: keep held what this process is `showing`
+        (game ids), and hand `show` what a dead process committed and never showed, or a
+        render this one lost (outbox.py)."""
+        await self.outbox.run(show, showing)
 
     async def show_in_thread(self, game_id: int, thread_id: int) -> GameView:
         """The game shows itself in this thread from now on; commands used there reach it."""

@@ -8,16 +8,17 @@ The interface deletes exactly the moves it showed (`mark_shown`, in the batch th
 message ids, see `GameStore.save_message_refs`): a process that shows move 6 leaves move 5
 due when another process committed it and has not shown it yet.
 
-While a process lives it renews what it holds (`renew`). A row whose holder has not said so
-for a while is a lost render (its process died between commit and Discord): any process may
-`claim` it, exactly once — one UPDATE that moves the row to the claimer, picking rows with
-FOR UPDATE SKIP LOCKED on PostgreSQL (two claimers never wait for each other nor take the
-same row); SQLite has one writer at a time anyway. Plain SQL otherwise, for both dialects.
+While a process shows a game it renews the rows it holds of it (`renew`). A row whose holder
+has not said so for a while is a lost render (its process died between commit and Discord, or
+lost it): any process may `claim` it, exactly once — one UPDATE that moves the row to the
+claimer, picking rows with FOR UPDATE SKIP LOCKED on PostgreSQL (two claimers never wait for
+each other nor take the same row, a renewal never waits for a row being deleted); SQLite has
+one writer at a time anyway. Plain SQL otherwise, for both dialects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from store.backend import Row, Statement, Transaction, skip_locked
 from store.db import Database
@@ -82,24 +83,28 @@ class RenderStore:
         grouped = _grouped(rows)
         return grouped[0] if grouped else None
 
-    async def renew(self, now: int) -> int:
-        """This process is alive and still shows what it holds: its rows are held as of
-        `now`. Returns how many (a row being deleted or claimed meanwhile is skipped)."""
+    async def renew(self, now: int, game_ids: Collection[int]) -> None:
+        """This process is alive and still showing these games: the rows it holds of them
+        are held as of `now` (a row being deleted or claimed meanwhile is skipped)."""
+        if not game_ids:
+            return
         async with self._db.transaction() as tx:
-            return await tx.execute(
-                "UPDATE render_outbox SET held_at = ? WHERE (game_id, seq) IN ("
-                f"SELECT game_id, seq FROM render_outbox WHERE owner = ?{skip_locked(tx.dialect)})",
-                (now, self.process),
+            await tx.executemany(
+                "UPDATE render_outbox SET held_at = ? WHERE (game_id, seq) IN (SELECT game_id, "
+                "seq FROM render_outbox WHERE game_id = ? AND owner = ?"
+                f"{skip_locked(tx.dialect)})",
+                [(now, game_id, self.process) for game_id in sorted(game_ids)],
             )
 
     async def claim(self, now: int, held_before: int | None) -> list[PendingRender]:
-        """Take, for this process to show, every row of another process not held since
-        before `held_before` (None: every row — no other process shares the database, e.g.
-        at a single process's start). Each row is taken once."""
+        """Take, for this process to show, every row not held since before `held_before`,
+        whoever held it (this process too: it lost that render); None: every row (no other
+        process shares the database, e.g. at a single process's start). Each row is taken
+        once."""
         stale, params = "", [self.process, now]
         if held_before is not None:
-            stale = " WHERE owner <> ? AND held_at < ?"
-            params += [self.process, held_before]
+            stale = " WHERE held_at < ?"
+            params.append(held_before)
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(
                 "UPDATE render_outbox SET owner = ?, held_at = ? WHERE (game_id, seq) IN ("

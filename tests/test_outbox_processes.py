@@ -1,7 +1,9 @@
 """Rendering from any process (issue 16 point 4): two or three GameServices, each with a Store
 of its own on one database (a SQLite file, a PostgreSQL server), stand for bot processes. The
-process that commits a move shows it and renews its hold while it lives; a process that dies
-between commit and Discord leaves its moves to a peer, which shows them once, exactly them."""
+process that commits a move shows it and renews its hold while it is showing it; a process
+that dies between commit and Discord leaves its moves to a peer, which shows them once,
+exactly them. Nobody shows anything here (no renderer): a sweep names the games its process's
+renderer would be showing."""
 
 from __future__ import annotations
 
@@ -80,7 +82,7 @@ async def test_a_round_ended_by_a_process_that_died_is_summed_up_by_a_peer(
     game_id = await started(one)
     await round_ended(one, game_id)  # and process one dies before showing any of it
     clock.advance(RENDER_LEASE_S + 1)
-    [update] = await two.outbox.sweep()
+    [update] = await two.outbox.sweep(showing=())
     assert update.view.game_id == game_id and update.seqs == (0, 1, 2)
     assert summaries([update]) == [1] and update.view.round_number == 2
 
@@ -91,9 +93,9 @@ async def test_a_peer_that_showed_a_dead_process_s_round_leaves_nothing_to_show_
     game_id = await started(one)
     await round_ended(one, game_id)
     clock.advance(RENDER_LEASE_S + 1)
-    await shown(two, await two.outbox.sweep())
+    await shown(two, await two.outbox.sweep(showing=()))
     clock.advance(RENDER_LEASE_S + 1)
-    assert await three.outbox.sweep() == [] and await two.outbox.sweep() == []
+    assert await three.outbox.sweep(showing=()) == [] and await two.outbox.sweep(showing=()) == []
 
 
 async def test_two_peers_sweeping_at_once_show_a_lost_round_once(services, clock):
@@ -101,7 +103,7 @@ async def test_two_peers_sweeping_at_once_show_a_lost_round_once(services, clock
     game_id = await started(one)
     await round_ended(one, game_id)
     clock.advance(RENDER_LEASE_S + 1)
-    taken = await asyncio.gather(two.outbox.sweep(), three.outbox.sweep())
+    taken = await asyncio.gather(two.outbox.sweep(showing=()), three.outbox.sweep(showing=()))
     assert summaries([u for updates in taken for u in updates]) == [1]
 
 
@@ -111,8 +113,8 @@ async def test_a_live_process_s_slow_render_is_not_repaired_by_a_peer(services, 
     await round_ended(one, game_id)  # its render waits for the REST budget, for long
     for _ in range(3 * int(RENDER_LEASE_S / RENEW_S)):
         clock.advance(RENEW_S)
-        assert await one.outbox.sweep() == []  # renews its hold
-        assert await two.outbox.sweep() == []
+        assert await one.outbox.sweep(showing={game_id}) == []  # renews its hold
+        assert await two.outbox.sweep(showing=()) == []
 
 
 async def test_a_peer_showing_a_newer_move_leaves_the_older_unshown_one_to_repair(
@@ -124,7 +126,7 @@ async def test_a_peer_showing_a_newer_move_leaves_the_older_unshown_one_to_repai
     newer = await quit_on_turn(two, game_id)  # a DM press at process two, shown at once
     await shown(two, [newer])
     clock.advance(RENDER_LEASE_S + 1)
-    [update] = await three.outbox.sweep()
+    [update] = await three.outbox.sweep(showing=())
     assert update.seqs == lost and summaries([update]) == [1]
     assert newer.seqs[0] not in update.seqs
     assert update.view.move_count == newer.view.move_count  # the table as it is now
@@ -138,7 +140,7 @@ async def test_a_peer_whose_copy_is_behind_repairs_with_the_stored_game(services
     await shown(one, [await one.pending_render(game_id)])
     await quit_on_turn(one, game_id)  # ends the round; process one dies
     clock.advance(RENDER_LEASE_S + 1)
-    [update] = await two.outbox.sweep()
+    [update] = await two.outbox.sweep(showing=())
     assert update.view.move_count == 2 and summaries([update]) == [1]
     assert two.view(game_id).move_count == 2
 
@@ -148,6 +150,26 @@ async def test_a_peer_that_repaired_a_running_game_holds_it_from_then_on(service
     game_id = await started(one)
     await round_ended(one, game_id)
     clock.advance(RENDER_LEASE_S + 1)
-    await two.outbox.sweep()
+    await two.outbox.sweep(showing=())
     update = await quit_on_turn(two, game_id)  # its next turn, moved by the peer
     assert update.view.move_count == 3
+
+
+async def test_a_render_a_live_process_lost_is_taken_up_again(services, clock):
+    one, *_ = services
+    game_id = await started(one)
+    await round_ended(one, game_id)  # its update never reached a renderer
+    clock.advance(RENDER_LEASE_S + 1)
+    [update] = await one.outbox.sweep(showing=())
+    assert update.view.game_id == game_id and summaries([update]) == [1]
+
+
+async def test_a_move_shown_but_not_marked_yet_stays_held(services, clock):
+    one, two, _ = services
+    game_id = await started(one)
+    one.messages._writer_running = True  # marks wait for the writer's next batch
+    await one.render_shown(game_id, [0])
+    clock.advance(RENDER_LEASE_S - 1)
+    assert await one.outbox.sweep(showing=()) == []
+    clock.advance(2)
+    assert await two.outbox.sweep(showing=()) == []

@@ -156,15 +156,33 @@ async def test_a_move_whose_holder_went_quiet_is_claimed_by_another_process(proc
 
 async def test_a_renewed_move_is_not_claimed(processes):
     one, two = processes
-    await running(one.games)
-    assert await one.renders.renew(T0 + 25) == 1
+    game = await running(one.games)
+    await one.renders.renew(T0 + 25, [game.id])
     assert await two.renders.claim(T0 + 30, held_before=T0 + 20) == []
 
 
-async def test_a_process_claims_only_other_processes_moves(processes):
+async def test_renewing_other_games_leaves_a_move_claimable(processes):
+    one, two = processes
+    game = await running(one.games)
+    other = await running(one.games, channel=99)
+    await one.renders.renew(T0 + 25, [other.id])
+    assert await two.renders.claim(T0 + 30, held_before=T0 + 20) == [
+        PendingRender(game.id, (0,), T0 + 10)]
+
+
+async def test_a_process_does_not_renew_another_process_s_move(processes):
+    one, two = processes
+    game = await running(one.games)
+    await two.renders.renew(T0 + 25, [game.id])
+    assert await two.renders.claim(T0 + 30, held_before=T0 + 20) == [
+        PendingRender(game.id, (0,), T0 + 10)]
+
+
+async def test_a_process_takes_back_a_move_of_its_own_it_stopped_renewing(processes):
     one, _ = processes
-    await running(one.games)
-    assert await one.renders.claim(T0 + 30, held_before=T0 + 20) == []
+    game = await running(one.games)
+    assert await one.renders.claim(T0 + 30, held_before=T0 + 20) == [
+        PendingRender(game.id, (0,), T0 + 10)]
 
 
 async def test_a_claimed_move_is_held_anew_and_not_claimed_again(processes):
