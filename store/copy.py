@@ -52,7 +52,7 @@ TABLES = (
     CopiedTable("games", ("id",)),
     CopiedTable("seats", ("game_id", "seat")),
     CopiedTable("moves", ("game_id", "seq")),
-    CopiedTable("render_outbox", ("game_id",)),
+    CopiedTable("render_outbox", ("game_id", "seq")),  # a row per unshown move
     CopiedTable("finished_games", ("game_id",)),
     CopiedTable("game_results", ("game_id", "seat")),
     CopiedTable("seasons", ("guild_id", "number")),

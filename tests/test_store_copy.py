@@ -230,3 +230,17 @@ def test_the_command_line_refuses_a_mistyped_url_instead_of_making_a_file(
         main([str(tmp_path / "lama.sqlite3"), mistyped])
     assert "neither a file nor a postgresql://" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("postgres")] == []
+
+
+async def test_a_game_s_unshown_moves_arrive_whole_however_the_pages_fall(
+        source, postgres_url, monkeypatch):
+    """The render outbox holds a row per unshown move (several per game): paging by the game
+    alone would skip those of a game split across two pages."""
+    import store.copy
+
+    path, _ = source
+    monkeypatch.setattr(store.copy, "PAGE", 2)
+    await copy(path, postgres_url)
+    before, after = await dump(path), await dump(postgres_url)
+    assert len(before["render_outbox"]) > len({row[0] for row in before["render_outbox"]})
+    assert after["render_outbox"] == before["render_outbox"]
