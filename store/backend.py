@@ -171,6 +171,18 @@ class Database(ABC):
             return False
         return True
 
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """The rows of one read-only statement, as committed now. Cheaper than a `read()`
+        block, which is for several queries that must see the same state: SQLite serves
+        every such read waiting in one trip to its thread (store/batches.py)."""
+        async with self.read() as tx:
+            return await tx.fetchall(sql, params)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        """The first row of one read-only statement (`fetchall`), or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
     async def schema_version(self) -> int:
         async with self.migration() as tx:
             return await tx.read_schema_version()

@@ -1,4 +1,5 @@
-"""SQLite's batches (`Database.batch`) committed together: one trip to the thread for all.
+"""SQLite's batches (`Database.batch`) committed together, and its one-statement reads
+(`Database.fetchone`/`fetchall`) served together: one trip to the thread for all.
 
 A move's commit is a few fixed statements (`Statement`), known before it starts. Running
 them statement by statement costs a trip to aiosqlite's thread each, and every trip waits
@@ -7,6 +8,12 @@ the connection is held for all of it. So a batch goes to a queue, and one writer
 everything queued, runs it in the thread as one transaction (each batch inside a SAVEPOINT
 of its own, so one batch's refusal or error undoes only that batch) and commits once:
 however many games move at once, their commits share one trip and one COMMIT.
+
+Reads are the same story on the read-only connection: `read()` costs a trip for BEGIN, each
+statement and COMMIT, holding the reader meanwhile, so under load a queue of one-row reads
+(a move's "did another process move this game?", a player's language) grew for seconds
+while the CPU idled. A one-statement read needs no BEGIN (one SELECT sees one snapshot), so
+every read waiting goes to the thread in one trip (`run_reads`).
 """
 
 from __future__ import annotations
@@ -14,10 +21,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Generic, TypeVar
 
-from store.backend import Statement
+from store.backend import Params, Row, Statement
 
 Outcome = bool | Exception  # done / a guard changed nothing (undone) / an error (undone)
+Query = tuple[str, Params]
+ItemT = TypeVar("ItemT")
+ResultT = TypeVar("ResultT")
 
 
 def run_batches(conn: sqlite3.Connection, batches: Sequence[Sequence[Statement]]) -> list[Outcome]:
@@ -54,23 +65,35 @@ def _run(conn: sqlite3.Connection, statements: Sequence[Statement]) -> bool:
     return True
 
 
-Waiting = tuple[Sequence[Statement], "asyncio.Future[bool]"]
+def run_reads(conn: sqlite3.Connection, queries: Sequence[Query]) -> list[list[Row] | Exception]:
+    """In the connection's thread, outside any transaction: each query's rows (or error)."""
+    results: list[list[Row] | Exception] = []
+    for sql, params in queries:
+        try:
+            results.append(conn.execute(sql, params).fetchall())
+        except Exception as error:
+            results.append(error)
+    return results
 
 
-class GroupCommit:
-    """The queue and its one writer. `run` executes a list of batches in the thread."""
+class GroupCommit(Generic[ItemT, ResultT]):
+    """The queue and its one worker. `run` executes a list of items (batches, or queries)
+    in the thread and returns each one's result or exception."""
 
-    def __init__(self, run: Callable[[list[Sequence[Statement]]], Awaitable[list[Outcome]]]):
+    def __init__(self, run: Callable[[list[ItemT]], Awaitable[Sequence[ResultT | Exception]]],
+                 name: str = "store-writer"):
         self._run = run
-        self._waiting: list[Waiting] = []
+        self._name = name
+        self._waiting: list[tuple[ItemT, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
 
-    async def submit(self, statements: Sequence[Statement]) -> bool:
-        """Commit the batch with whatever else is waiting; False if a guard undid it."""
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._waiting.append((statements, future))
+    async def submit(self, item: ItemT) -> ResultT:
+        """Run the item with whatever else is waiting; its result (for a batch: False if a
+        guard undid it)."""
+        future: asyncio.Future[ResultT] = asyncio.get_running_loop().create_future()
+        self._waiting.append((item, future))
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write(), name="store-writer")
+            self._writer = asyncio.create_task(self._write(), name=self._name)
         return await future
 
     async def drain(self) -> None:
@@ -81,12 +104,12 @@ class GroupCommit:
     async def _write(self) -> None:
         while self._waiting:
             # A waiter cancelled before its batch was taken: it is not written at all.
-            taken = [(s, f) for s, f in self._waiting if not f.cancelled()]
+            taken = [(item, f) for item, f in self._waiting if not f.cancelled()]
             self._waiting = []
             if not taken:
                 continue
             try:
-                outcomes = await self._run([statements for statements, _ in taken])
+                outcomes = await self._run([item for item, _ in taken])
             except Exception as error:
                 outcomes = [error] * len(taken)
             except BaseException:  # the writer itself cancelled (shutdown): nobody hangs

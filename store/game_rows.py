@@ -23,6 +23,7 @@ from store.records import (
     Game,
     GameStatus,
     JsonDict,
+    MessageRef,
     Move,
     NewSeat,
     Seat,
@@ -291,3 +292,20 @@ def move_statements(
         statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
     statements.append(needs_showing_statement(move.game_id, move.seq, move.created_at, process))
     return statements
+
+
+def message_ref_statement(ref: MessageRef) -> Statement:
+    """Store where a game's lobby, table or a seat's hand message is (its ids)."""
+    if ref.kind == "lobby":
+        return Statement("UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                         (ref.message_id, ref.game_id))
+    if ref.kind == "table":
+        return Statement(
+            "UPDATE games SET table_channel_id = ?, table_message_id = ? WHERE id = ?",
+            (ref.channel_id, ref.message_id, ref.game_id))
+    if ref.kind == "hand":
+        return Statement(
+            "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? "
+            "WHERE game_id = ? AND seat = ?",
+            (ref.channel_id, ref.message_id, ref.round_number, ref.game_id, ref.seat))
+    raise ValueError(f"unknown message kind {ref.kind!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from store.backend import Row, Transaction
+from store.backend import Dialect, Row, Transaction
 from store.db import Database
 from store.errors import (
     ChannelHasActiveGame,
@@ -26,6 +26,7 @@ from store.game_rows import (
     load_game,
     lock_for_move,
     lock_game_rows,
+    message_ref_statement,
     move_from_row,
     move_statements,
     refuse_applied,
@@ -49,7 +50,7 @@ from store.records import (
     Seat,
     TimerClaim,
 )
-from store.renders import DEFAULT_PROCESS, mark_shown, needs_showing
+from store.renders import DEFAULT_PROCESS, mark_shown, needs_showing, shown_statements
 from store.timers import claim_condition
 from store.tournaments import TableKey, link_table_game
 
@@ -256,10 +257,8 @@ class GameStore:
 
     async def list_moves(self, game_id: int) -> list[Move]:
         """The game's move log in order, for replays."""
-        async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
+        rows = await self._db.fetchall(
+            "SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
         return [move_from_row(row) for row in rows]
 
     # --- reading games --------------------------------------------------------------------
@@ -271,18 +270,16 @@ class GameStore:
 
     async def version(self, game_id: int) -> tuple[GameStatus, int] | None:
         """A game's status and last_seq as stored now (another process may have moved it)."""
-        async with self._db.read() as tx:
-            row = await tx.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
+        row = await self._db.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
         return None if row is None else (GameStatus(row["status"]), row["last_seq"])
 
     async def active_game_ids_of(self, user_id: int) -> list[int]:
         """The lobbies and running games where this user holds a seat, whichever process
         hosts them."""
-        async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-                "WHERE s.user_id = ? AND s.has_left = 0 AND g.status IN ('lobby', 'running') "
-                "ORDER BY g.id", (user_id,))
+        rows = await self._db.fetchall(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND s.has_left = 0 AND g.status IN ('lobby', 'running') "
+            "ORDER BY g.id", (user_id,))
         return [row["id"] for row in rows]
 
     async def unfinished_games(self) -> list[Game]:
@@ -317,28 +314,17 @@ class GameStore:
 
         updated_at stays: it is the time of the game's last move, which turn timers count from.
         """
+        ids = [message_ref_statement(ref) for ref in refs]
+        if self._db.dialect is Dialect.SQLITE:
+            # one trip, committed with the moves' batches; BEGIN IMMEDIATE makes it the only
+            # writer, so there are no row locks to take in order
+            await self._db.batch([*shown_statements(shown), *ids])
+            return
         async with self._db.transaction() as tx:
             await lock_game_rows(tx, {g for g, _ in shown} | {ref.game_id for ref in refs})
             await mark_shown(tx, shown)
-            for ref in refs:
-                if ref.kind == "lobby":
-                    await tx.execute(
-                        "UPDATE games SET lobby_message_id = ? WHERE id = ?",
-                        (ref.message_id, ref.game_id),
-                    )
-                elif ref.kind == "table":
-                    await tx.execute(
-                        "UPDATE games SET table_channel_id = ?, table_message_id = ? WHERE id = ?",
-                        (ref.channel_id, ref.message_id, ref.game_id),
-                    )
-                elif ref.kind == "hand":
-                    await tx.execute(
-                        "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? "
-                        "WHERE game_id = ? AND seat = ?",
-                        (ref.channel_id, ref.message_id, ref.round_number, ref.game_id, ref.seat),
-                    )
-                else:
-                    raise ValueError(f"unknown message kind {ref.kind!r}")
+            for statement in ids:
+                await tx.execute(statement.sql, statement.params)
 
     async def hand_seat_to_ai(
         self,

@@ -122,10 +122,8 @@ class RatingStore:
 
     async def changes_of_game(self, game_id: int) -> list[RatingChange]:
         """Every seat's rating change in a finished game, by seat (empty if unrated)."""
-        async with self._db.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
+        rows = await self._db.fetchall(
+            "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_change(row) for row in rows]
 
     async def has_ratings(self, guild_id: int, season: int) -> bool:

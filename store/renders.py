@@ -42,12 +42,18 @@ async def needs_showing(tx: Transaction, game_id: int, seq: int, now: int, proce
     await tx.execute(statement.sql, statement.params)
 
 
+SHOWN = "DELETE FROM render_outbox WHERE game_id = ? AND seq = ?"
+
+
+def shown_statements(shown: Sequence[tuple[int, int]]) -> list[Statement]:
+    """`mark_shown` as statements, for SQLite's batch that stores message ids in one trip."""
+    return [Statement(SHOWN, pair) for pair in sorted(set(shown))]
+
+
 async def mark_shown(tx: Transaction, shown: Sequence[tuple[int, int]]) -> None:
     """These (game, move) pairs are on Discord: exactly those rows go, in key order (two
     processes deleting rows of one game never wait for each other in a cycle)."""
-    await tx.executemany(
-        "DELETE FROM render_outbox WHERE game_id = ? AND seq = ?", sorted(set(shown))
-    )
+    await tx.executemany(SHOWN, sorted(set(shown)))
 
 
 def _grouped(rows: Sequence[Row]) -> list[PendingRender]:

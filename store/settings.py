@@ -25,12 +25,11 @@ class SettingsStore:
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings, or the defaults if it never saved any."""
-        async with self._db.read() as tx:
-            row = await tx.fetchone(
-                "SELECT variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale, "
-                "game_threads, season_cadence FROM guild_settings WHERE guild_id = ?",
-                (guild_id,),
-            )
+        row = await self._db.fetchone(
+            "SELECT variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale, "
+            "game_threads, season_cadence FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id, row["variant"], row["target"], row["turn_timeout_s"],
@@ -56,9 +55,8 @@ class SettingsStore:
 
     async def get_user_locale(self, user_id: int) -> str | None:
         """The user's chosen language, or None to follow Discord's locale."""
-        async with self._db.read() as tx:
-            row = await tx.fetchone("SELECT locale FROM user_locales WHERE user_id = ?",
-                                    (user_id,))
+        row = await self._db.fetchone("SELECT locale FROM user_locales WHERE user_id = ?",
+                                      (user_id,))
         return None if row is None else row["locale"]
 
     async def set_user_locale(self, user_id: int, locale: str | None, *, now: int) -> None:
@@ -76,9 +74,8 @@ class SettingsStore:
 
     async def get_turn_dms(self, user_id: int) -> bool:
         """Whether the user gets a DM when it is their turn (the default: yes)."""
-        async with self._db.read() as tx:
-            row = await tx.fetchone("SELECT turn_dms FROM user_notify WHERE user_id = ?",
-                                    (user_id,))
+        row = await self._db.fetchone("SELECT turn_dms FROM user_notify WHERE user_id = ?",
+                                      (user_id,))
         return True if row is None else bool(row["turn_dms"])
 
     async def set_turn_dms(self, user_id: int, on: bool, *, now: int) -> None:

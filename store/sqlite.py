@@ -20,7 +20,7 @@ from typing import Any
 import aiosqlite
 
 from store.backend import Database, Dialect, Params, Row, Statement, Transaction
-from store.batches import GroupCommit, Outcome, run_batches
+from store.batches import GroupCommit, Outcome, Query, run_batches, run_reads
 from store.errors import StoreBusy
 from store.health import check_folder, runtime_error
 from store.migrate import split_statements
@@ -101,7 +101,8 @@ class SqliteDatabase(Database):
         self._closed = False
         self.path = path
         self.location = str(path)
-        self._writes = GroupCommit(self._run_batches)
+        self._writes: GroupCommit[Sequence[Statement], bool] = GroupCommit(self._run_batches)
+        self._reads: GroupCommit[Query, list[Row]] = GroupCommit(self._run_reads, "store-reader")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
@@ -168,6 +169,15 @@ class SqliteDatabase(Database):
                 self._raise_typed(error)
                 raise
 
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Served with every other one-statement read waiting, in one trip (no BEGIN: one
+        SELECT sees one snapshot)."""
+        return await self._reads.submit((sql, params))
+
+    async def _run_reads(self, queries: list[Query]) -> list[list[Row] | Exception]:
+        async with self._read_lock:  # never inside another reader's open snapshot
+            return await self._reader._execute(run_reads, self._reader._conn, queries)
+
     def _raise_typed(self, error: BaseException) -> None:
         """SQLite's busy, read-only or disk-full failure as the store's typed error."""
         typed = runtime_error(error, self.path)
@@ -180,6 +190,7 @@ class SqliteDatabase(Database):
         """Close the connection (waiting for a running transaction and the batches already
         submitted); a second call is a no-op."""
         await self._writes.drain()
+        await self._reads.drain()
         async with self._lock:
             if self._closed:
                 return

@@ -312,15 +312,17 @@ async def test_a_failing_batch_among_others_raises_only_for_itself(db):
 # SQLite: batches waiting together go to the connection's thread in one trip.
 
 
-def count_trips(db, monkeypatch) -> list:
+def count_trips(db, monkeypatch, *, reader: bool = False) -> list:
+    """Trips to the writing connection's thread (or the read-only connection's)."""
     trips = []
-    real = db._conn._execute
+    conn = db._reader if reader else db._conn
+    real = conn._execute
 
     async def counted(fn, *args, **kwargs):
         trips.append(fn)
         return await real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(db._conn, "_execute", counted)
+    monkeypatch.setattr(conn, "_execute", counted)
     return trips
 
 
@@ -359,6 +361,53 @@ async def test_close_writes_the_batches_already_submitted(tmp_path):
     reopened = await open_database(tmp_path / "lama.sqlite3")
     assert await keys(reopened) == ["kept"]
     await reopened.close()
+
+
+# One-statement reads (`Database.fetchone` / `fetchall`): what every move asks the store.
+
+
+async def test_a_one_statement_read_sees_what_is_committed(db):
+    await db.batch([insert("a", "1"), insert("b", "2")])
+    assert [tuple(r) for r in await db.fetchall("SELECT key, value FROM meta ORDER BY key")
+            ] == [("a", "1"), ("b", "2")]
+    row = await db.fetchone("SELECT value FROM meta WHERE key = ?", ("b",))
+    assert row is not None and row["value"] == "2"
+    assert await db.fetchone("SELECT value FROM meta WHERE key = ?", ("none",)) is None
+
+
+async def test_a_failing_read_among_others_raises_only_for_itself(db):
+    await db.batch([insert("a")])
+    outcomes = await asyncio.gather(
+        db.fetchone("SELECT key FROM meta"), db.fetchone("SELECT nothing FROM nowhere"),
+        db.fetchall("SELECT key FROM meta"), return_exceptions=True)
+    assert outcomes[0]["key"] == "a" and [r["key"] for r in outcomes[2]] == ["a"]
+    assert isinstance(outcomes[1], Exception)
+
+
+async def test_a_one_statement_read_is_one_trip_to_the_sqlite_thread(sqlite_db, monkeypatch):
+    trips = count_trips(sqlite_db, monkeypatch, reader=True)
+    await sqlite_db.fetchone("SELECT value FROM meta WHERE key = ?", ("a",))
+    assert len(trips) == 1
+
+
+async def test_reads_waiting_together_share_one_trip(sqlite_db, monkeypatch):
+    """A `read()` block costs a trip for BEGIN, each query and COMMIT, holding the reader
+    throughout: under load, one-row reads queued behind each other for seconds."""
+    await sqlite_db.batch([insert(f"k{n:02}", str(n)) for n in range(20)])
+    trips = count_trips(sqlite_db, monkeypatch, reader=True)
+    rows = await asyncio.gather(*(sqlite_db.fetchone(
+        "SELECT value FROM meta WHERE key = ?", (f"k{n:02}",)) for n in range(20)))
+    assert [row["value"] for row in rows] == [str(n) for n in range(20)]
+    assert len(trips) <= 2  # the first alone, then everyone who queued meanwhile
+
+
+async def test_a_one_statement_read_does_not_wait_for_an_open_write(sqlite_db):
+    await sqlite_db.batch([insert("a", "old")])
+    async with sqlite_db.transaction() as tx:
+        await tx.execute("UPDATE meta SET value = 'new' WHERE key = 'a'")
+        row = await asyncio.wait_for(sqlite_db.fetchone("SELECT value FROM meta"), 10)
+        assert row["value"] == "old"  # the last commit; the open write is not seen
+    assert (await sqlite_db.fetchone("SELECT value FROM meta"))["value"] == "new"
 
 
 async def test_a_nested_transaction_fails_instead_of_deadlocking(db):

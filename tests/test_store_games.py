@@ -245,6 +245,24 @@ async def test_a_move_commits_in_one_trip_to_the_sqlite_thread(tmp_path, monkeyp
     await db.close()
 
 
+async def test_message_ids_and_shown_marks_are_stored_in_one_trip_to_the_sqlite_thread(
+        tmp_path, monkeypatch):
+    """The renderer stores a hand's id at once after each DM; statement by statement that
+    held the one writer for several trips, and every move's commit waited behind it."""
+    db = await open_database(tmp_path / "lama.sqlite3")
+    try:
+        games = GameStore(db)
+        game = await running(games)
+        trips = count_trips(db, monkeypatch)
+        await games.save_message_refs(
+            [MessageRef(game.id, "table", CHANNEL, 777),
+             MessageRef(game.id, "hand", 900, 901, seat=1, round_number=1)], [(game.id, 0)])
+        assert len(trips) == 1
+        assert (await games.get_game(game.id)).seats[1].hand_message_id == 901
+    finally:
+        await db.close()
+
+
 async def test_moves_are_refused_before_the_game_starts(games):
     game = await lobby(games)
     with pytest.raises(WrongGameStatus):
