@@ -41,6 +41,7 @@ from benchmarks.botload import (
     stop_bot,
     wait_for_log,
 )
+from benchmarks.latency_parts import Sample, bot_stamps, decompose, fake_view
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
 from tests.fakediscord.hook import point_discord_at, restore_real_discord
 
@@ -66,14 +67,6 @@ def _bare_moved(result) -> bool:
 
 
 LAMABOT, BARE = Contender("lamabot", _lamabot_moved), Contender("bare", _bare_moved)
-
-
-@dataclass
-class Sample:
-    kind: str  # lobby, autocomplete, move
-    due: float  # perf_counter when it was due (closed loop: when sent)
-    sent: float
-    done: float
 
 
 @dataclass
@@ -109,25 +102,38 @@ class People:
         self.samples: list[Sample] = []
         self.stop = asyncio.Event()
 
-    async def _ask(self, kind: str, call: Callable):
+    async def _ask(self, kind: str, user, call: Callable):
         due = await self.pace.next()
         sent = time.perf_counter()
         result = await call()
-        self.samples.append(Sample(kind, due, sent, time.perf_counter()))
+        sample = Sample(kind, due, sent, time.perf_counter())
+        record = self._record_of(user)
+        if record is not None and record.answered_after is not None:
+            sample.interaction_id, sample.dispatched = record.id, record.started
+            sample.answered = record.started + record.answered_after
+        self.samples.append(sample)
         return result
+
+    def _record_of(self, user):
+        """The fake's record of this user's newest interaction (one at a time per game)."""
+        for record in reversed(self.fake.interactions_by_token.values()):
+            if record.user.id == user.id:
+                return record
+        return None
 
     async def _move(self, user, channel, command: str, **options) -> bool:
         result = await self._ask(
-            "move", lambda: self.fake.slash(user, channel, command, **options))
+            "move", user, lambda: self.fake.slash(user, channel, command, **options))
         return self.contender.moved(result)
 
     async def game(self, channel, users) -> None:
         host, *guests = users
         while not self.stop.is_set():
-            await self._ask("lobby", lambda: self.fake.slash(host, channel, "lama new"))
+            await self._ask("lobby", host, lambda: self.fake.slash(host, channel, "lama new"))
             for guest in guests:
-                await self._ask("lobby", lambda g=guest: self.fake.slash(g, channel, "lama join"))
-            await self._ask("lobby", lambda: self.fake.slash(host, channel, "lama start"))
+                await self._ask("lobby", guest,
+                                lambda g=guest: self.fake.slash(g, channel, "lama join"))
+            await self._ask("lobby", host, lambda: self.fake.slash(host, channel, "lama start"))
             await self._play(channel, users)
 
     async def _play(self, channel, users) -> None:
@@ -154,7 +160,7 @@ class People:
 
     async def _turn(self, user, channel) -> str | None:
         """As a player types: the card autocomplete, then a card, else draw, else quit."""
-        choices = await self._ask("autocomplete", lambda: self.fake.autocomplete(
+        choices = await self._ask("autocomplete", user, lambda: self.fake.autocomplete(
             user, channel, "play", focused="card", card=""))
         if choices and self.rng.random() < 0.9:
             card = self.rng.choice(choices)["value"]
@@ -168,15 +174,20 @@ class People:
 # ------------------------------------------------------------------------ one run
 
 
-async def _start(contender: Contender, fake, workdir: Path):
+async def _start(contender: Contender, fake, workdir: Path, args):
+    extra = dict(pair.split("=", 1) for pair in args.env)
     if contender is BARE:
-        args = [sys.executable, "-m", "benchmarks.minimal_bot"]
-        env = {"DISCORD_TOKEN": BOT_TOKEN, "PYTHONPATH": str(REPO)}
-        return run_bot_process(fake, args, env=env, cwd=REPO, timeout=60), None
+        command = [sys.executable, "-m", "benchmarks.minimal_bot"]
+        env = {"DISCORD_TOKEN": BOT_TOKEN, "PYTHONPATH": str(REPO), **extra}
+        return run_bot_process(fake, command, env=env, cwd=REPO, timeout=60), None
     db = workdir / f"yardstick-{time.monotonic_ns()}.sqlite3"
     await seed_settings(db, fake.guild.id, None)  # turn timers far beyond the window
-    env = bot_env(db, {})
-    return run_bot_process(fake, bot_args(None), env=env, cwd=REPO, timeout=60), "Logged in as"
+    env = bot_env(db, extra)
+    command = bot_args(None)
+    if args.trace:  # the same bot, its answer path timed (benchmarks/answer_trace.py)
+        command = [sys.executable, "-m", "benchmarks.answer_trace"]
+        env.update(LAMABOT_TRACE=str(args.trace), PYTHONPATH=str(REPO))
+    return run_bot_process(fake, command, env=env, cwd=REPO, timeout=60), "Logged in as"
 
 
 async def run_once(contender: Contender, args, workdir: Path, rate: float | None,
@@ -187,7 +198,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     await fake.start()
     point_discord_at(fake.base_url)
     try:
-        starting, ready_log = await _start(contender, fake, workdir)
+        starting, ready_log = await _start(contender, fake, workdir, args)
         async with starting as proc:
             if ready_log is not None:
                 await wait_for_log(proc, ready_log)
@@ -200,8 +211,10 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
             pid = proc.process.pid
             spy = _py_spy(pid, args.window, profile) if profile else None
             cpu_before, start = cpu_seconds(pid), time.perf_counter()
+            driver_before = time.process_time()
             await asyncio.sleep(args.window)
             end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
+            driver_cpu = time.process_time() - driver_before
             people.stop.set()
             for task in games:  # open loop: a game may wait for a ticket that never comes
                 task.cancel()
@@ -213,7 +226,12 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     finally:
         await fake.stop()
         restore_real_discord()
-    return summary(people.samples, (start, end), cpu, rate, errors)
+    figures = summary(people.samples, (start, end), cpu, rate, errors)
+    figures["driver_cpu_share"] = round(driver_cpu / (end - start), 3)
+    figures["fake_dispatch_to_answer"] = fake_view(fake, start, end)
+    stamps = bot_stamps(args.trace) if args.trace and contender is LAMABOT else {}
+    figures["where_the_time_goes"] = decompose(people.samples, (start, end), stamps)
+    return figures
 
 
 def _py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen:
@@ -231,6 +249,8 @@ def summary(samples: list[Sample], window: tuple[float, float], cpu: float,
     inside = [s for s in samples if start <= s.due <= end]
     seconds = end - start
 
+    waits = [s.sent - s.due for s in inside]
+
     def latencies(kinds: tuple[str, ...]) -> dict:
         values = [s.done - s.due for s in inside if not kinds or s.kind in kinds]
         if not values:
@@ -246,6 +266,9 @@ def summary(samples: list[Sample], window: tuple[float, float], cpu: float,
         "interactions_per_s": round(len(inside) / seconds, 1),
         "latency": {"all": latencies(()), "move": latencies(("move",)),
                     "autocomplete": latencies(("autocomplete",))},
+        "ticket_wait": {  # open loop: due, but every game was waiting for an answer
+            "p50_ms": round(1000 * percentile(waits, 50), 2) if waits else None,
+            "p99_ms": round(1000 * percentile(waits, 99), 2) if waits else None},
         "bot_cpu_share": round(cpu / seconds, 3),
         "bot_cpu_ms_per_interaction": round(1000 * cpu / max(1, len(inside)), 3),
         "errors": errors,
@@ -277,6 +300,9 @@ def _run_child(args, contender: Contender, rate: float | None, profile: Path | N
                "--warmup", str(args.warmup)]
     command += ["--rate", str(rate)] if rate else []
     command += ["--profile", str(profile)] if profile else []
+    command += [f"--env={pair}" for pair in args.env]
+    if args.trace and contender is LAMABOT and rate:
+        command += ["--trace", str(args.trace)]
     out = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True,
                          timeout=args.warmup + args.window + 240)  # a stuck run fails, loudly
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -312,6 +338,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--offered-share", type=float, default=0.25)
     parser.add_argument("--profile", type=Path, help="py-spy LamaBot's closed loop: raw "
                         "(collapsed) stacks to this file")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="an environment variable for both bots (e.g. REST_CALLS_PER_SECOND)")
+    parser.add_argument("--trace", type=Path, help="LamaBot's open loop with its answer path "
+                        "timed (benchmarks/answer_trace.py): JSON to this file")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--one", choices=(BARE.name, LAMABOT.name), help=argparse.SUPPRESS)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
