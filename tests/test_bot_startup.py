@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import gc
 import logging
 import os
 import sys
@@ -93,6 +94,31 @@ async def test_an_invalid_token_is_explained_without_a_traceback(fake_discord, t
 def _bot(tmp_path, **kw):
     settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3", render_delay=0)
     return LamaBot(settings, guild_ready_timeout=0.05, **kw)
+
+
+async def test_once_connected_the_bot_process_keeps_start_up_objects_out_of_full_collections(
+        fake_discord, tmp_path):
+    """A full collection re-scanned every module, cache and restored game, pausing every
+    answer meanwhile; frozen once ready, only what changes since is scanned."""
+    assert Settings.from_env({}).freeze_startup  # the bot process
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
+                        render_delay=0, freeze_startup=True)
+    try:
+        async with run_bot(fake_discord, LamaBot(settings, guild_ready_timeout=0.05),
+                           sync_commands=False):
+            for _ in range(500):  # on_ready runs just after the bot counts as ready
+                if gc.get_freeze_count():
+                    break
+                await asyncio.sleep(0.01)
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process must not keep its objects for good
+
+
+async def test_a_bot_built_inside_tests_freezes_nothing(fake_discord, tmp_path):
+    async with run_bot(fake_discord, _bot(tmp_path), sync_commands=False):
+        await asyncio.sleep(0.05)
+    assert gc.get_freeze_count() == 0
 
 
 async def test_commands_are_synced_once_and_not_again_when_unchanged(fake_discord, tmp_path):
