@@ -92,6 +92,18 @@ class TimelyResponse(discord.InteractionResponse):
     def stop_clock(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+            self._timer = None
+
+    @property
+    def clock_running(self) -> bool:
+        """A stand-in is still due (the handler has not answered)."""
+        return self._timer is not None
+
+    def _answered(self, result: Any) -> Any:
+        """The handler's first answer is out: nothing stands in for it any more. (A running
+        clock kept every answered interaction alive for 1.5 s, and then woke a task for it.)"""
+        self.stop_clock()
+        return result
 
     @property
     def stood_in(self) -> bool:
@@ -130,7 +142,7 @@ class TimelyResponse(discord.InteractionResponse):
     async def send_message(self, content: Any = None, **fields: Any) -> Any:
         async with self._lock:
             if not self._stood_in:
-                return await super().send_message(content, **fields)
+                return self._answered(await super().send_message(content, **fields))
             self._claim_late_answer()
             ephemeral = bool(fields.get("ephemeral", False))
             message = await self._deliver_new(ephemeral, {"content": content, **fields})
@@ -139,7 +151,7 @@ class TimelyResponse(discord.InteractionResponse):
     async def edit_message(self, **fields: Any) -> Any:
         async with self._lock:
             if not self._stood_in:
-                return await super().edit_message(**fields)
+                return self._answered(await super().edit_message(**fields))
             self._claim_late_answer()
             # After a silent acknowledgement the original is the button's own message; after
             # a "thinking…" one it is that message, which then shows the edit.
@@ -150,13 +162,14 @@ class TimelyResponse(discord.InteractionResponse):
         async with self._lock:
             if self._stood_in:  # deferred already; the handler follows up as planned
                 return None
-            return await super().defer(ephemeral=ephemeral, thinking=thinking)
+            return self._answered(await super().defer(ephemeral=ephemeral, thinking=thinking))
 
     async def autocomplete(self, choices: Any) -> None:
         async with self._lock:
             if self._stood_in:  # answered with no choices; the user's next keystroke asks again
                 return
             await super().autocomplete(choices)
+            self.stop_clock()  # answered: nothing stands in for it any more
 
     def _claim_late_answer(self) -> None:
         if self._late_answered:
