@@ -9,8 +9,10 @@ made them slow.
 
 from __future__ import annotations
 
+import gc
 import json
 import statistics
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,3 +92,33 @@ def decompose(samples: list[Sample], window: tuple[float, float],
         "p50_ms": {n: ms([r[n] for r in rows if n in r], statistics.median) for n in names},
         "slowest_1pct_mean_ms": {n: ms([r[n] for r in slowest if n in r], mean) for n in names},
     }
+
+
+class GcPauses:
+    """The driver's own garbage collections (the loopback Discord keeps every request it
+    served: the more a bot sends, the longer the driver's full collections), while in use."""
+
+    def __init__(self) -> None:
+        self.full: list[float] = []
+        self.total = 0.0
+        self._started = 0.0
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._started
+        self.total += pause
+        if info["generation"] == 2:
+            self.full.append(pause)
+
+    def figures(self) -> dict:
+        return {"total_ms": round(1000 * self.total, 1), "full_collections": len(self.full),
+                "longest_full_ms": round(1000 * max(self.full, default=0.0), 1)}

@@ -41,7 +41,7 @@ from benchmarks.botload import (
     stop_bot,
     wait_for_log,
 )
-from benchmarks.latency_parts import Sample, bot_stamps, decompose, fake_view
+from benchmarks.latency_parts import GcPauses, Sample, bot_stamps, decompose, fake_view
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
 from tests.fakediscord.hook import point_discord_at, restore_real_discord
 
@@ -212,7 +212,8 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
             spy = _py_spy(pid, args.window, profile) if profile else None
             cpu_before, start = cpu_seconds(pid), time.perf_counter()
             driver_before = time.process_time()
-            await asyncio.sleep(args.window)
+            with GcPauses() as driver_gc:
+                await asyncio.sleep(args.window)
             end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
             driver_cpu = time.process_time() - driver_before
             people.stop.set()
@@ -229,6 +230,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     figures = summary(people.samples, (start, end), cpu, rate, errors)
     figures["driver_cpu_share"] = round(driver_cpu / (end - start), 3)
     figures["fake_dispatch_to_answer"] = fake_view(fake, start, end)
+    figures["driver_gc"] = driver_gc.figures()
     stamps = bot_stamps(args.trace) if args.trace and contender is LAMABOT else {}
     figures["where_the_time_goes"] = decompose(people.samples, (start, end), stamps)
     return figures
