@@ -85,9 +85,10 @@ class TimelyResponse(discord.InteractionResponse):
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def start_clock(self, after: float = DEFER_AFTER) -> None:
+    def start_clock(self, after: float | None = None) -> None:
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(after, self._spawn_stand_in)
+        self._timer = loop.call_later(DEFER_AFTER if after is None else after,
+                                      self._spawn_stand_in)
 
     def stop_clock(self) -> None:
         if self._timer is not None:
@@ -114,6 +115,7 @@ class TimelyResponse(discord.InteractionResponse):
         return not self.is_done() or (self._stood_in and not self._late_answered)
 
     def _spawn_stand_in(self) -> None:
+        self._timer = None  # fired: no stand-in is due any more, one is under way
         task = asyncio.get_running_loop().create_task(self.stand_in(), name="stand-in")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

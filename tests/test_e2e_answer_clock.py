@@ -6,8 +6,17 @@ collector to scan)."""
 
 from __future__ import annotations
 
-from cogs import buttons, tree
+import pytest
+
+from cogs import buttons, timely, tree
 from tests.e2e_support import on_turn, two_humans, wait_until
+
+
+@pytest.fixture(autouse=True)
+def slow_clock(monkeypatch):
+    """A clock far longer than any test: one still running after the answer is seen as
+    such, and no stand-in ever fires because the machine is busy."""
+    monkeypatch.setattr(timely, "DEFER_AFTER", 600.0)
 
 
 def keep_track(monkeypatch, module) -> list:
@@ -35,7 +44,6 @@ async def test_an_answered_slash_command_or_autocomplete_leaves_no_stand_in_due(
     assert choices and drawn.response_type is not None
     assert len(responses) >= 5  # new, join, start, the autocomplete, draw
     await wait_until(lambda: not any(r.clock_running for r in responses))
-    assert not any(r.stood_in for r in responses)
 
 
 async def test_a_refused_slash_command_leaves_no_stand_in_due(fake_discord, lamabot, monkeypatch):
