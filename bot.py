@@ -214,7 +214,7 @@ class LamaBot(commands.AutoShardedBot):
         if self.settings.web_port is not None:
             await self.start_web()
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
-        if self.settings.shards.split:  # other processes: take over a dead one's timers
+        if self.settings.database_url:  # PostgreSQL: a timer left due is taken up by a sweep
             self._background.append(asyncio.create_task(self.service.run_sweeper(), name="sweep"))
             self._background.append(asyncio.create_task(  # and show what it left unshown
                 self.service.run_render_repairs(self.renderer.repair, self.renderer.showing),

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from store import (
+    DueGame,
     DueTimer,
     Game,
     GameStatus,
@@ -118,17 +119,20 @@ class GameLoader:
         here = self._registry.in_channel(channel_id) if channel_id is not None else None
         await self.refresh(here, *mine)
 
-    async def catch_up(self, hosted: HostedGame) -> None:
-        """After a due timer of this copy was not claimed: the claimer fires the game's
-        timers from now on, so this process stands by (no timers of it queued here; the
-        sweep arms them again if one is overdue, its claimer dead) and brings its copy up to
-        the stored game if it differs (another process moved it, claimed the reminder or
-        ended it). It fires them again once it commits to the game itself."""
-        self._timers.clear(hosted.id)
+    async def catch_up(self, hosted: HostedGame) -> bool:
+        """After a due timer of this copy was not claimed. If another process claimed it or
+        moved the game (the stored game differs), the claimer fires the game's timers from
+        now on: this process stands by (no timers of it queued here; the sweep arms them
+        again if one is overdue, its claimer dead), brings its copy up to the stored game, and
+        fires them again once it commits to the game itself. False if the stored game is
+        this copy: nobody claimed the timer, the claim only met a row lock."""
         record = await self._store.games.get_game(hosted.id)
-        if record is not None and not _same(hosted, record.status, record.last_seq,
-                                            record.timer):
+        if record is not None and _same(hosted, record.status, record.last_seq, record.timer):
+            return False
+        self._timers.clear(hosted.id)
+        if record is not None:
             await self.reload(hosted, record, arm=False)
+        return True
 
     async def adopt_overdue(self, now: float) -> list[int]:
         """Fire here every running game's timer that is overdue (by `ADOPT_GRACE_S`): the
@@ -138,20 +142,28 @@ class GameLoader:
         adopted = []
         due_by = to_ms(now - ADOPT_GRACE_S)
         for due in await self._store.timers.due_games(due_by):
-            hosted = self._registry.find(due.game_id)
-            if hosted is None:
-                if await self.hosted(due.game_id) is None:
+            try:
+                if not await self._adopt(due):
                     continue
-            elif _same(hosted, GameStatus.RUNNING, due.last_seq, due.timer):
-                if self._timers.pending(hosted.id):
-                    continue  # this process fires it (late, or after a failure)
-                self._timers.arm(hosted)  # its timer lost a claim to a process that died
-            else:
-                async with hosted.lock:
-                    await self.reload(hosted)  # re-arms the stored deadline
+            except Exception:  # one game that cannot load must not hold up the others
+                log.exception("could not take up overdue game %s", due.game_id)
+                continue
             log.info("game %s is overdue: its timers fire in this process", due.game_id)
             adopted.append(due.game_id)
         return adopted
+
+    async def _adopt(self, due: DueGame) -> bool:
+        hosted = self._registry.find(due.game_id)
+        if hosted is None:
+            return await self.hosted(due.game_id) is not None
+        if _same(hosted, GameStatus.RUNNING, due.last_seq, due.timer):
+            if self._timers.pending(hosted.id):
+                return False  # this process fires it (late, or after a failure)
+            self._timers.arm(hosted)  # its timer lost a claim to a process that died
+            return True
+        async with hosted.lock:
+            await self.reload(hosted)  # re-arms the stored deadline
+        return True
 
     async def load_games_of(self, user_id: int) -> None:
         """Every active game this user sits in, wherever it was opened, and none that ended

@@ -36,6 +36,7 @@ from .views import GameUpdate, Notice, NoticeKind, Status
 log = logging.getLogger(__name__)
 
 TIMER_RETRY_S = 5.0  # a timer that failed (store or AI error) tries again after this
+CLAIM_RETRY_S = 0.5  # a claim that met a row lock and nobody's claim tries again after this
 
 
 class Turns:
@@ -66,6 +67,12 @@ class Turns:
             fired += 1
         return fired
 
+    def _retry_claim(self, timer: Timer) -> None:
+        """The claim met a row lock, not a claim (PostgreSQL skips locked rows: a peer's claim
+        not yet committed, or a write of the game's message ids): try again in a moment. A
+        peer's committed claim makes the next try stand by instead."""
+        self._timers.add(replace(timer, due_at=self._clock.now() + CLAIM_RETRY_S))
+
     def _retry_later(self, timer: Timer) -> None:
         """A failed AI move or time-out must not stall the game: try again in a moment."""
         hosted = self._registry.find(timer.game_id)
@@ -84,7 +91,8 @@ class Turns:
             except MovedElsewhere:  # another process moved first; reloaded and re-armed
                 return
             except TimerNotClaimed:  # a peer fires it, or fired it: nothing to tell here
-                await self._loader.catch_up(hosted)
+                if not await self._loader.catch_up(hosted):
+                    self._retry_claim(timer)
                 return
         if update is not None:
             await self._listeners.publish(update)

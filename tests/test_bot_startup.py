@@ -13,9 +13,11 @@ from pathlib import Path
 import discord
 import discord.gateway
 import discord.http
+import pytest
 
 from bot import LamaBot, Settings, main
 from store import Store
+from tests.backends import BACKENDS
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.fakediscord.hook import discord_env_for, restore_real_discord
 from tests.fakediscord.server import BAD_TOKEN, FakeDiscord
@@ -279,3 +281,20 @@ async def test_a_new_database_in_a_read_only_folder_stops_the_bot_too(fake_disco
         folder.chmod(0o755)
     assert code == 2
     assert f"its folder {folder} is read-only" in _the_one_line(err)
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request) -> str:
+    return "" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+async def test_a_bot_on_postgresql_sweeps_for_timers_left_due_even_as_one_process(
+        database_url, fake_discord, tmp_path):
+    """Another process's crash, or a claim of its own that met a row lock: on PostgreSQL a
+    sweep takes up a timer left due. One SQLite process fires every timer itself."""
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
+                        database_url=database_url, render_delay=0)
+    async with run_bot(fake_discord, LamaBot(settings, guild_ready_timeout=0.05),
+                       sync_commands=False) as bot:
+        tasks = {task.get_name() for task in bot._background}
+    assert ("sweep" in tasks) is bool(database_url)

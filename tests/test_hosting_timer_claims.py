@@ -13,9 +13,11 @@ import pytest
 from hosting import FakeClock, GameOptions, GameService
 from hosting.loader import ADOPT_GRACE_S
 from hosting.sweeper import MIN_GAP_S, TimerSweeper
+from hosting.turns import CLAIM_RETRY_S
 from hosting.views import NoticeKind
 from lama import DRAW
 from store import Actor, Store
+from store.game_rows import lock_game_rows
 
 GUILD, CHANNEL = 1000, 10
 ALICE, BOB = 1, 2
@@ -48,22 +50,24 @@ def notices(updates, kind: NoticeKind) -> list:
     return [n for u in updates for n in u.notices if n.kind is kind]
 
 
-async def started(service: GameService, *, ai_seats: int = 0) -> int:
+async def started(service: GameService, *, ai_seats: int = 0, channel: int = CHANNEL,
+                  host: int = ALICE) -> int:
     options = GameOptions(turn_timeout=TURN, ai_delay=AI_DELAY)
-    opened = await service.open_lobby(GUILD, CHANNEL, ALICE, "Alice", options, ai_seats)
+    opened = await service.open_lobby(GUILD, channel, host, "Alice", options, ai_seats)
     game_id = opened.view.game_id
     if not ai_seats:
         await service.join(game_id, BOB, "Bob")
-    await service.start(game_id, ALICE)
+    await service.start(game_id, host)
     return game_id
 
 
-async def with_the_ai_on_turn(service: GameService) -> int:
+async def with_the_ai_on_turn(service: GameService, channel: int = CHANNEL,
+                              host: int = ALICE) -> int:
     """Alice and an AI; Alice moves if she is first, so the AI's move is the next timer."""
-    game_id = await started(service, ai_seats=1)
+    game_id = await started(service, ai_seats=1, channel=channel, host=host)
     view = service.view(game_id)
-    if view.seats[view.current_seat].user_id == ALICE:
-        await service.human_move(game_id, ALICE, DRAW)
+    if view.seats[view.current_seat].user_id == host:
+        await service.human_move(game_id, host, DRAW)
     view = service.view(game_id)
     assert view.seats[view.current_seat].ai_level is not None
     return game_id
@@ -214,3 +218,48 @@ async def test_the_sweep_waits_until_the_soonest_timer_would_be_overdue(
     assert await sweeper.next_in(every=1) == 1  # a timer set elsewhere is seen within that
     clock.advance(AI_DELAY + ADOPT_GRACE_S + 5)  # overdue, nobody fired it yet
     assert await sweeper.next_in(every=60) == MIN_GAP_S
+
+
+async def test_an_ai_whose_claim_met_a_passing_row_lock_moves_once_the_lock_is_gone(
+    postgres_url, clock
+) -> None:
+    """On PostgreSQL a claim skips a game row another transaction holds (SKIP LOCKED): a
+    peer claiming, or only this process writing the game's message ids. The row unchanged,
+    nobody claimed the timer: it is tried again shortly. (It used to be dropped: with one
+    process and no sweep, the AI never moved and the game stood still for good.)"""
+    store = await Store.open(postgres_url)
+    try:
+        service = GameService(store, clock, seed_source=lambda: 7)
+        game_id = await with_the_ai_on_turn(service)
+        before = await actors(store, game_id)
+        held, release = asyncio.Event(), asyncio.Event()
+
+        async def write_message_ids() -> None:
+            async with store.db.transaction() as tx:
+                await lock_game_rows(tx, [game_id])
+                held.set()
+                await release.wait()
+
+        writer = asyncio.create_task(write_message_ids())
+        await held.wait()
+        clock.advance(AI_DELAY + 0.1)
+        await service.fire_due_timers()  # meets the lock
+        release.set()
+        await writer
+        clock.advance(CLAIM_RETRY_S)
+        await service.fire_due_timers()
+        assert await actors(store, game_id) == [*before, Actor.AI]
+    finally:
+        await store.close()
+
+
+async def test_a_game_that_cannot_be_loaded_does_not_keep_the_sweep_from_the_others(
+    services, stores, clock
+) -> None:
+    died, survivor = services
+    broken = await with_the_ai_on_turn(died)
+    game_id = await with_the_ai_on_turn(died, channel=CHANNEL + 1, host=BOB)
+    async with stores[1].db.transaction() as tx:
+        await tx.execute("UPDATE games SET state_json = 'not json' WHERE id = ?", (broken,))
+    clock.advance(AI_DELAY + ADOPT_GRACE_S + 0.1)
+    assert await survivor.loader.adopt_overdue(clock.now()) == [game_id]
