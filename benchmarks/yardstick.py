@@ -11,7 +11,9 @@ then /play, /draw or /quit), and the same figures come out of both:
   bot's closed-loop rate, i.e. half of what the target asks LamaBot to carry), the next one
   going to any game not waiting for an answer; p50/p99 from the moment it was due.
 The ratios LamaBot/bare are what issue 14 targets: throughput ≥ 0.5×, p99 at the same offered
-load ≤ 2×. `--profile` samples LamaBot with py-spy during its closed-loop window.
+load ≤ 2×. `--profile` samples LamaBot with py-spy during its closed-loop window; `--trace`
+times LamaBot's answer path in its open-loop run (benchmarks/answer_trace.py) and cuts every
+interaction's latency into its segments (benchmarks/latency_parts.py).
 Figures: benchmarks/yardstick.json; docs/performance.md explains them.
 """
 
