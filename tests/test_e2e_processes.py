@@ -10,7 +10,8 @@ it, and process 1, started again, serves its server. Afterwards each move log ha
 gap and no duplicate, and holds every move a player saw acknowledged.
 
 A round that process 1 ended is killed with it before its render began: process 0 shows it, once,
-when process 1's hold on it runs out.
+when process 1's hold on it runs out. A render process 1 is slow to show (longer than that hold)
+stays its own: process 0 takes nothing over.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from hosting.outbox import RENDER_LEASE_S, RENEW_S
 from lama import game_from_dict
 from store import Actor, GameStatus, Store
 from tests.crash_support import tables_of_round
@@ -35,6 +37,7 @@ pytestmark = pytest.mark.timeout(300)
 REPO = Path(__file__).resolve().parents[1]
 ARGS = [sys.executable, "bot.py"]
 CHANNEL_PERIOD = 0.5
+REPAIRED = "whose render was lost"  # what a process logs when it shows another's lost render
 TURN_2 = 20  # game 2's turn time: a dead process's AI turn goes on long before it passes
 
 
@@ -231,9 +234,10 @@ async def test_a_round_a_killed_process_ended_is_summed_up_by_the_other_once(
 
     try:
         async with AsyncExitStack() as processes:
-            await processes.enter_async_context(start(fake, postgres_url, 0))
-            # process 1 shows a change 0.3 s after committing it, as the bot does by default
-            one = await processes.enter_async_context(start(fake, postgres_url, 1, "0.3"))
+            zero = await processes.enter_async_context(start(fake, postgres_url, 0))
+            # process 1 shows a change 2 s after committing it: the kill comes first, even when
+            # this machine is slow to pass the interaction's answer on
+            one = await processes.enter_async_context(start(fake, postgres_url, 1, "2"))
             await fake.slash(alice, channel, "lama new")
             await fake.slash(bob, channel, "lama join")
             await fake.slash(alice, channel, "lama start")
@@ -249,5 +253,38 @@ async def test_a_round_a_killed_process_ended_is_summed_up_by_the_other_once(
             summaries = [m for m in fake.public_messages(channel) if "Round 1 is over" in m.text]
             assert len(summaries) == 1 and not summaries[0].buttons  # round 1's table, closed
             assert len(tables_of_round(fake, channel, game.id, 2)) == 1
+            assert REPAIRED in zero.output()
+    finally:
+        await store.close()
+
+
+async def test_a_live_process_s_slow_render_is_left_to_it(fake_discord, postgres_url):
+    """Process 1 gathers what it shows for longer than the render lease (as a REST budget
+    holding its calls back would delay it): it keeps renewing its hold, so process 0 never
+    takes the game's deal over, and the deal is shown once, by process 1."""
+    fake = fake_discord
+    fake.shard_count = 2
+    fake.ratelimits.channel_period = CHANNEL_PERIOD
+    channel = (await fake.add_guild("Far Club", channels=("lama",), shard=(1, 2))).channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    store = await Store.open(postgres_url)
+    slower_than_the_lease = str(RENDER_LEASE_S + 3 * RENEW_S)
+
+    async def all_shown():
+        return await store.renders.pending() == []
+
+    try:
+        async with AsyncExitStack() as processes:
+            zero = await processes.enter_async_context(start(fake, postgres_url, 0))
+            await processes.enter_async_context(
+                start(fake, postgres_url, 1, slower_than_the_lease))
+            await fake.slash(alice, channel, "lama new")
+            await fake.slash(bob, channel, "lama join")
+            await fake.slash(alice, channel, "lama start")  # committed by process 1
+            game = await the_game(store, channel.id)
+            assert not await all_shown()
+            await wait_for(all_shown, timeout=90)
+            assert len(tables_of_round(fake, channel, game.id, 1)) == 1
+            assert REPAIRED not in zero.output()
     finally:
         await store.close()
