@@ -216,7 +216,7 @@ class LamaBot(commands.AutoShardedBot):
         self._background.append(asyncio.create_task(self.service.run_timers(), name="timers"))
         if self.settings.database_url:  # PostgreSQL: a timer left due is taken up by a sweep
             self._background.append(asyncio.create_task(self.service.run_sweeper(), name="sweep"))
-            self._background.append(asyncio.create_task(  # and show what it left unshown
+            self._background.append(asyncio.create_task(  # and renders a process left unshown
                 self.service.run_render_repairs(self.renderer.repair, self.renderer.showing),
                 name="render-repairs"))
         self._background.append(asyncio.create_task(self.season_keeper.run(), name="seasons"))
