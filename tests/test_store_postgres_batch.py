@@ -130,3 +130,12 @@ async def test_racing_guards_on_one_row_let_exactly_one_batch_through(pg):
     assert done.count(True) == 1
     winner = done.index(True)
     assert await keys(pg) == [(f"k{winner}", "v")]
+
+
+async def test_a_single_read_needs_no_transaction(pg, monkeypatch):
+    await add_user(pg, 7)
+    monkeypatch.setattr(pg, "read", None)  # a read() block would fail
+    assert [tuple(r) for r in await pg.fetchall("SELECT user_id, locale FROM user_locales")] == [
+        (7, "en")]
+    assert (await pg.fetchone("SELECT locale FROM user_locales WHERE user_id = ?", (7,)))[0] == "en"
+    assert await pg.fetchone("SELECT locale FROM user_locales WHERE user_id = ?", (8,)) is None
