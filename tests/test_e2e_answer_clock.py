@@ -38,10 +38,12 @@ async def test_an_answered_slash_command_or_autocomplete_leaves_no_stand_in_due(
     fake, bot = fake_discord, lamabot
     responses = keep_track(monkeypatch, tree)
     game_id, channel = await two_humans(fake, bot)
-    mover, _obs = on_turn(fake, bot, game_id)
+    mover, obs = on_turn(fake, bot, game_id)
     choices = await fake.autocomplete(mover, channel, "play", focused="card")
     drawn = await fake.slash(mover, channel, "draw")
-    assert choices and drawn.response_type is not None
+    # The mover's playable cards (none at all is a deal like any other).
+    assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+    assert drawn.response_type is not None
     assert len(responses) >= 5  # new, join, start, the autocomplete, draw
     await wait_until(lambda: not any(r.clock_running for r in responses))
 
