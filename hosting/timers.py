@@ -32,16 +32,25 @@ class TimerQueue:
         self._clock = clock
         self._heap: list[Timer] = []
         self._live: dict[int, list[Timer]] = {}  # game id -> its pending timers
+        self._live_count = 0  # the heap's other entries are cleared timers not yet dropped
         self._wakeup = asyncio.Event()
 
     def add(self, timer: Timer) -> None:
         heapq.heappush(self._heap, timer)
         self._live.setdefault(timer.game_id, []).append(timer)
+        self._live_count += 1
         self._wakeup.set()
 
     def clear(self, game_id: int) -> None:
-        """Forget every pending timer of a game; the heap drops them lazily."""
-        self._live.pop(game_id, None)
+        """Forget every pending timer of a game. The heap drops them when they reach its top,
+        or all at once when they outnumber the live ones: a human's turn timers fall due a
+        minute on, long after a move replaced them, and every full garbage collection would
+        scan them meanwhile (issue 14). Rebuilding costs at most twice the timers cleared
+        since the last rebuild."""
+        self._live_count -= len(self._live.pop(game_id, ()))
+        if len(self._heap) - self._live_count > self._live_count:
+            self._heap = [timer for timers in self._live.values() for timer in timers]
+            heapq.heapify(self._heap)
 
     def arm(self, hosted: HostedGame) -> None:
         """Schedule what happens next in this game if nobody acts: its stored deadline (an
@@ -75,6 +84,9 @@ class TimerQueue:
             if self._is_live(timer):
                 live = self._live[timer.game_id]
                 live[:] = [t for t in live if t is not timer]  # by identity: timers may tie
+                if not live:
+                    del self._live[timer.game_id]
+                self._live_count -= 1
                 due.append(timer)
         return due
 

@@ -1,0 +1,95 @@
+"""The in-memory timer queue (hosting/timers.py): what fires, in which order, and that timers
+of games that moved on are let go instead of waiting in the heap until their due time
+(issue 14: ~3,900 of them, scanned by every full garbage collection, after a 100-game run)."""
+
+from __future__ import annotations
+
+import weakref
+
+from hosting import FakeClock
+from hosting.deadlines import TimerKind
+from hosting.timers import Timer, TimerQueue
+
+NOW = 1_800_000_000.0
+TURN = 60.0  # a human's turn: its timers fall due long after the game has moved on
+
+
+def queue_at(now: float = NOW) -> tuple[TimerQueue, FakeClock]:
+    clock = FakeClock(now)
+    return TimerQueue(clock), clock
+
+
+def timer(game_id: int, due_in: float, seq: int = 0, kind=TimerKind.TURN) -> Timer:
+    return Timer(NOW + due_in, game_id, kind, seq)
+
+
+def test_a_timer_fires_once_it_is_due_and_not_before() -> None:
+    queue, clock = queue_at()
+    queue.add(first := timer(1, 5))
+    assert queue.pop_due() == []
+    clock.advance(5)
+    assert queue.pop_due() == [first]
+    assert queue.pop_due() == [] and queue.pending(1) == []
+
+
+def test_a_cleared_timer_never_fires() -> None:
+    queue, clock = queue_at()
+    queue.add(timer(1, 5))
+    queue.add(kept := timer(2, 6))
+    queue.clear(1)
+    assert queue.next_due() == kept.due_at
+    clock.advance(10)
+    assert queue.pop_due() == [kept]
+
+
+def test_timers_that_tie_fire_each_once() -> None:
+    queue, clock = queue_at()
+    twins = [timer(1, 5), timer(1, 5, kind=TimerKind.REMINDER)]
+    for each in twins:
+        queue.add(each)
+    clock.advance(5)
+    due = queue.pop_due()
+    assert len(due) == 2 and all(any(d is t for d in due) for t in twins)
+
+
+def test_cleared_timers_are_let_go_once_they_outnumber_the_live_ones() -> None:
+    queue, _ = queue_at()
+    for game_id in range(10):  # ten games waiting for a human: two timers each
+        queue.add(timer(game_id, TURN / 2, kind=TimerKind.REMINDER))
+        queue.add(timer(game_id, TURN))
+    cleared = []
+    for move in range(500):  # other games move on long before their turns would end
+        for kind, due_in in ((TimerKind.REMINDER, TURN / 2), (TimerKind.TURN, TURN)):
+            superseded = timer(100 + move % 20, due_in, move, kind)
+            queue.add(superseded)
+            cleared.append(weakref.ref(superseded))
+        queue.clear(100 + move % 20)
+    del superseded
+    held = sum(ref() is not None for ref in cleared)
+    assert held <= 20  # no more than the live timers, not the 1,000 cleared
+
+
+def test_the_live_timers_fire_in_due_order_after_cleared_ones_were_let_go() -> None:
+    queue, clock = queue_at()
+    live = [timer(game_id, 1 + game_id) for game_id in range(5)]
+    for each in reversed(live):
+        queue.add(each)
+    for game_id in range(100, 400):
+        queue.add(timer(game_id, 0.5))
+        queue.clear(game_id)
+    assert queue.next_due() == live[0].due_at
+    clock.advance(10)
+    assert queue.pop_due() == live
+    assert queue.next_due() is None
+
+
+def test_a_game_re_armed_on_every_move_keeps_only_its_latest_timers() -> None:
+    queue, clock = queue_at()
+    superseded = []
+    for seq in range(300):
+        queue.clear(7)
+        queue.add(latest := timer(7, TURN, seq))
+        superseded.append(weakref.ref(latest))
+    assert sum(ref() is not None for ref in superseded[:-1]) <= 1
+    clock.advance(TURN)
+    assert queue.pop_due() == [latest]
