@@ -220,6 +220,28 @@ async def test_the_sweep_waits_until_the_soonest_timer_would_be_overdue(
     assert await sweeper.next_in(every=60) == MIN_GAP_S
 
 
+async def test_a_timer_left_overdue_by_a_live_process_is_looked_at_less_and_less_often(
+    services, stores, clock
+) -> None:
+    """The process holding the game fires its timer (late: its loop was busy), so the sweep
+    rightly takes nothing up; it looks again after `MIN_GAP_S`, then twice as long after each
+    sweep that took nothing, up to its period, not four times a second for as long as it
+    lasts. Once the timer fired, the next one is waited for as before."""
+    here = services[0]
+    sweeper = TimerSweeper(stores[0], clock, here.loader)
+    game_id = await with_the_ai_on_turn(here)
+    clock.advance(AI_DELAY + ADOPT_GRACE_S + 5)  # overdue; its holder has not fired it yet
+    waits = []
+    for _ in range(5):
+        waits.append(await sweeper.next_in(every=1))
+        assert await sweeper.sweep() == []  # held and queued here: nothing to take up
+    assert waits == [MIN_GAP_S, MIN_GAP_S, 2 * MIN_GAP_S, 1, 1]
+    moved = len(await actors(stores[0], game_id))
+    await here.fire_due_timers()
+    assert len(await actors(stores[0], game_id)) == moved + 1  # Alice's turn: 300 s
+    assert await sweeper.next_in(every=1000) == pytest.approx(TURN / 2 + ADOPT_GRACE_S)
+
+
 async def test_an_ai_whose_claim_met_a_passing_row_lock_moves_once_the_lock_is_gone(
     postgres_url, clock
 ) -> None:
