@@ -275,7 +275,7 @@ class Renderer:
         if not work.ended:
             return None
         ended = work.ended[-1]
-        ref = self.service.message_ref(view.game_id, TABLE)
+        ref = self.tables.table_of(view.game_id, ended.round_number)  # else: the channel
         link = jump_link(view.guild_id, ref[0], ref[1]) if ref else f"<#{view.shown_in}>"
 
         def line(locale: str) -> str:

@@ -8,8 +8,10 @@ hears it (a game counts as shown only once its table is); a failed call is told 
 `/lama table` posts the table anew (`repost`) and closes the old one: no buttons, a link down.
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
-retried after its failure (cogs/outbox.py) comes after the next round's table was posted.
-So each round's table message is remembered as it is posted.
+retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
+a close replayed after a crash may find the next round's table stored already (posted, its id
+written, the round-ending move not yet marked shown). So each round's table message is
+remembered as it is posted, and the stored table says which round it shows.
 """
 
 from __future__ import annotations
@@ -142,7 +144,8 @@ class Tables:
         tables[view.round_number] = new
         for old_round in [r for r in tables if r < view.round_number - 1]:
             del tables[old_round]
-        await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id)
+        await self.service.remember_message(
+            view.game_id, TABLE, view.shown_in, message.id, view.round_number)
 
     async def _moved(self, job: _Job, locale: str) -> None:
         """The table was posted anew: the old one keeps its picture, loses its buttons and
@@ -155,19 +158,20 @@ class Tables:
         await self.bot.get_partial_messageable(job.old[0]).get_partial_message(
             job.old[1]).edit(view=closed)
 
-    def _table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
-        """The message showing that round's table: the game's table, unless a later round's
-        was posted since (then the one remembered for the round, if any)."""
+    def table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The message showing that round's table: the one this process posted for it, else
+        the game's stored table if it shows that round. None: not known here (a later
+        round's table is posted and stored already): better unclosed than the wrong one."""
         tables = self._of_round.get(game_id, {})
         if round_number in tables:
             return tables[round_number]
         if any(later > round_number for later in tables):
-            return None  # never this process's to know: better unclosed than the wrong one
-        return self.service.message_ref(game_id, TABLE)
+            return None
+        return self.service.table_of_round(game_id, round_number)
 
     async def _edit(self, job: _Job, locale: str) -> None:
         if job.ended is not None:
-            ref = self._table_of(job.view.game_id, job.ended.round_number)
+            ref = self.table_of(job.view.game_id, job.ended.round_number)
         else:
             ref = self.service.message_ref(job.view.game_id, TABLE)
         if ref is None:

@@ -82,6 +82,7 @@ class HostedGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     messages: dict[MessageKey, tuple[int, int]] = field(default_factory=dict)  # -> channel, msg
+    table_round: int | None = None  # the round its TABLE message shows (None: not known)
     rematch_of: int | None = None  # the finished game this lobby replays
     thread_id: int | None = None  # the thread it shows itself in (a server setting)
     ratings: tuple[SeatRating, ...] = ()  # set when the finished game was rated
@@ -123,6 +124,7 @@ class HostedGame:
             thread_id=record.thread_id,
         )
         hosted.messages = _message_refs(record)
+        hosted.table_round = record.table_round
         # A row saved before migration 13 has no stored timer: from its last commit, in the
         # whole seconds updated_at keeps, as before.
         stored = Deadline.from_row(record.timer) if record.timer else None
@@ -140,6 +142,8 @@ class HostedGame:
             fresh.status, fresh.seats, fresh.game, fresh.seq, fresh.deadline)
         self.host_id, self.thread_id, self.options = fresh.host_id, fresh.thread_id, fresh.options
         self.messages = {**self.messages, **fresh.messages}
+        if TABLE in fresh.messages:
+            self.table_round = fresh.table_round
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)

@@ -19,7 +19,7 @@ from collections.abc import Collection
 from store import MessageRef, Store
 
 from .hosted import HostedGame
-from .views import MessageKey, MessageKind
+from .views import TABLE, MessageKey, MessageKind
 
 log = logging.getLogger(__name__)
 
@@ -38,17 +38,19 @@ class MessageRefs:
         self._writer_running = False
 
     async def remember(
-        self, hosted: HostedGame, key: MessageKey, channel_id: int, message_id: int
+        self, hosted: HostedGame, key: MessageKey, channel_id: int, message_id: int,
+        round_number: int | None = None,
     ) -> None:
-        """Note where a message went; stored behind moves, not in a transaction of its own."""
+        """Note where a message went, showing `round_number` (default: the game's round now);
+        stored behind moves, not in a transaction of its own."""
+        if round_number is None and hosted.game is not None:
+            round_number = hosted.game.round_number
         hosted.messages[key] = (channel_id, message_id)
+        if key == TABLE:
+            hosted.table_round = round_number
         self._unsaved[(hosted.id, key)] = MessageRef(
-            hosted.id,
-            key.kind.value,
-            channel_id,
-            message_id,
-            seat=key.seat,
-            round_number=hosted.game.round_number if hosted.game else None,
+            hosted.id, key.kind.value, channel_id, message_id, seat=key.seat,
+            round_number=round_number,
         )
         if key.kind is MessageKind.HAND:  # a crash must not forget a live hand: at once
             await self.flush()

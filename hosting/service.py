@@ -39,7 +39,7 @@ from .sweeper import TimerSweeper
 from .table import Table
 from .timers import TimerQueue
 from .turns import Turns
-from .views import GameOptions, GameUpdate, GameView, MessageKey, Status
+from .views import TABLE, GameOptions, GameUpdate, GameView, MessageKey, Status
 
 __all__ = ["TIMEOUTS_BEFORE_AI", "GameService"]
 
@@ -172,11 +172,23 @@ class GameService:
         hosted = self.registry.find(game_id)
         return hosted.messages.get(key) if hosted else None
 
+    def table_of_round(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The game's table message if it shows that round (or a round not known: stored
+        before migration 0017), else None: after a crash the stored table may be the next
+        round's already."""
+        hosted = self.registry.find(game_id)
+        if hosted is None or hosted.table_round not in (None, round_number):
+            return None
+        return hosted.messages.get(TABLE)
+
     async def remember_message(
-        self, game_id: int, key: MessageKey, channel_id: int, message_id: int
+        self, game_id: int, key: MessageKey, channel_id: int, message_id: int,
+        round_number: int | None = None,
     ) -> None:
-        """Note where a message went; written behind moves (see hosting/messages.py)."""
-        await self.messages.remember(self.registry.get(game_id), key, channel_id, message_id)
+        """Note where a message went (showing `round_number`, default: the game's round);
+        written behind moves (see hosting/messages.py)."""
+        await self.messages.remember(
+            self.registry.get(game_id), key, channel_id, message_id, round_number)
 
     async def claim_renders(self, *, alone: bool) -> list[GameUpdate]:
         """Committed changes never shown whose process stopped showing them (render outbox;

@@ -82,6 +82,7 @@ def game_from_row(row: Row, seats: tuple[Seat, ...]) -> Game:
         thread_id=row["thread_id"],
         timer=(DueTimer(row["timer_kind"], row["timer_due_ms"])
                if row["timer_due_ms"] is not None else None),
+        table_round=row["table_round"],
     )
 
 
@@ -301,8 +302,9 @@ def message_ref_statement(ref: MessageRef) -> Statement:
                          (ref.message_id, ref.game_id))
     if ref.kind == "table":
         return Statement(
-            "UPDATE games SET table_channel_id = ?, table_message_id = ? WHERE id = ?",
-            (ref.channel_id, ref.message_id, ref.game_id))
+            "UPDATE games SET table_channel_id = ?, table_message_id = ?, table_round = ? "
+            "WHERE id = ?",
+            (ref.channel_id, ref.message_id, ref.round_number, ref.game_id))
     if ref.kind == "hand":
         return Statement(
             "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? "

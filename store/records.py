@@ -112,6 +112,7 @@ class Game:
     rematch_of: int | None = None  # the finished game this lobby replays
     thread_id: int | None = None  # the thread the game shows itself in (server setting)
     timer: DueTimer | None = None  # a running game's next timer (None before migration 13)
+    table_round: int | None = None  # the round its table message shows (None: not known)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -144,7 +145,7 @@ class MessageRef:
     channel_id: int
     message_id: int
     seat: int | None = None  # for "hand"
-    round_number: int | None = None  # for "hand": the round it shows
+    round_number: int | None = None  # for "hand" and "table": the round it shows
 
 
 @dataclass(frozen=True, slots=True)

@@ -481,6 +481,29 @@ async def test_message_ids_are_stored_at_once_without_a_writer(service, store, c
     assert fresh.message_ref(game_id, MessageKey.hand(1)) == (77, 666)
 
 
+async def test_a_table_is_the_table_of_the_round_it_was_posted_for_also_after_a_restart(
+    service, store, clock
+):
+    game_id = await started(service)
+    await service.remember_message(game_id, TABLE, CHANNEL, 555, round_number=2)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    for hosting in (service, fresh):
+        assert hosting.table_of_round(game_id, 2) == (CHANNEL, 555)
+        assert hosting.table_of_round(game_id, 1) is None  # round 2's: not round 1's to close
+
+
+async def test_a_table_stored_without_its_round_is_taken_for_any_rounds(service, store, clock):
+    """Stored before migration 0017 (its round NULL): as before, the game's table."""
+    game_id = await started(service)
+    await service.remember_message(game_id, TABLE, CHANNEL, 555)
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE games SET table_round = NULL WHERE id = ?", (game_id,))
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    assert fresh.table_of_round(game_id, 1) == (CHANNEL, 555)
+
+
 async def test_message_ids_are_written_behind_in_one_batch(service, store, monkeypatch):
     game_id = await started(service)
     batches = []

@@ -354,12 +354,13 @@ async def test_lobby_table_and_hand_message_ids_are_remembered_in_one_batch(game
     game = await running(games)
     await games.save_message_refs([
         MessageRef(game.id, "lobby", CHANNEL, 555),
-        MessageRef(game.id, "table", CHANNEL + 1, 777),
+        MessageRef(game.id, "table", CHANNEL + 1, 777, round_number=3),
         MessageRef(game.id, "hand", 900, 901, seat=1, round_number=2),
     ])
     reloaded = await games.get_game(game.id)
     assert (reloaded.lobby_message_id, reloaded.table_channel_id, reloaded.table_message_id) == (
         555, CHANNEL + 1, 777)
+    assert reloaded.table_round == 3  # the round the table shows
     seat = reloaded.seats[1]
     assert (seat.dm_channel_id, seat.hand_message_id, seat.hand_round) == (900, 901, 2)
     assert reloaded.updated_at == game.updated_at  # the turn clock counts from the last move

@@ -26,7 +26,7 @@ from store import (
     open_database,
 )
 from store.db import connect
-from store.game_rows import lock_for_move
+from store.game_rows import insert_seat, lock_for_move
 from store.timers import claim_condition
 from tests.backends import two_stores
 
@@ -47,19 +47,20 @@ async def running(games: GameStore, channel: int = CHANNEL, timer: DueTimer = DU
     return lobby.id
 
 
-async def started_before_the_migration(db, games: GameStore, channel: int = CHANNEL) -> int:
+async def started_before_the_migration(db, channel: int = CHANNEL) -> int:
     """A running game with its AI's timer due, its rows as a start wrote them before migration
-    0015 (today's start_game writes tables of later migrations too)."""
-    lobby = await games.create_lobby(
-        guild_id=GUILD, channel_id=channel, host_user_id=HOST, variant="classic", target=40,
-        turn_timeout_s=120, ai_delay_s=1.5, now=T0,
-        seats=[NewSeat.human(HOST, "Host"), NewSeat.ai("Lama", "normal")])
+    0015, in SQL of that schema (today's GameStore reads and writes columns of later
+    migrations too)."""
     async with db.transaction() as tx:
-        await tx.execute(
-            "UPDATE games SET status = 'running', seed = 42, state_json = '{}', started_at = ?, "
-            "timer_kind = ?, timer_due_ms = ? WHERE id = ?",
-            (T0, DUE.kind, DUE.due_ms, lobby.id))
-    return lobby.id
+        game_id = await tx.insert(
+            "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
+            "turn_timeout_s, ai_delay_s, status, seed, state_json, created_at, started_at, "
+            "updated_at, timer_kind, timer_due_ms) "
+            "VALUES (?, ?, ?, 'classic', 40, 120, 1.5, 'running', 42, '{}', ?, ?, ?, ?, ?)",
+            (GUILD, channel, HOST, T0, T0, T0, DUE.kind, DUE.due_ms))
+        for index, seat in enumerate([NewSeat.human(HOST, "Host"), NewSeat.ai("Lama", "normal")]):
+            await insert_seat(tx, game_id, index, seat, T0)
+    return game_id
 
 
 async def fire(store: Store, game_id: int, claim: TimerClaim = CLAIM, *,
@@ -221,9 +222,8 @@ async def test_the_migration_clears_the_timers_of_games_cancelled_before_it(empt
     await probe.close()
     step = next(m.version for m in load_migrations(dialect) if m.name == "running_timers")
     db = await open_database(empty_db_location, migrations=load_migrations(dialect)[:step - 1])
-    games = GameStore(db)
-    running_id = await started_before_the_migration(db, games)
-    cancelled = await started_before_the_migration(db, games, CHANNEL + 1)
+    running_id = await started_before_the_migration(db)
+    cancelled = await started_before_the_migration(db, CHANNEL + 1)
     async with db.transaction() as tx:  # a cancel as it was written before 0015
         await tx.execute("UPDATE games SET status = 'cancelled' WHERE id = ?", (cancelled,))
     await db.close()

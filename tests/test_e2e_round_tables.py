@@ -1,0 +1,93 @@
+"""Each round's table is its own message, also across a restart: the close of round 1 that a
+restart replays from the render outbox edits round 1's table, never round 2's live one.
+
+The crash window: the move that ends round 1 (and deals round 2) is shown, round 2's table is
+posted and its id stored, and the process dies before the move is marked shown. Here the bot
+is stopped with the mark held back (the same database state: the table id stored, the move's
+outbox row left), and a new bot on that database shows what the outbox still holds."""
+
+from __future__ import annotations
+
+from bot import LamaBot, Settings
+from lama import events as ev
+from store import GuildSettings
+from tests.e2e_support import two_humans, wait_until
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
+from tests.lamabot import CHANNEL_PERIOD
+from tests.test_e2e_retries import TABLE_BUTTONS, quit_for, quit_until_a_quit_would_end
+
+WAIT = 30.0  # seconds a loaded machine may take to show the outbox after a start
+
+
+def a_bot(fake, tmp_path) -> LamaBot:
+    """A LamaBot on the test's database file: each call is the same bot started anew."""
+    settings = Settings(
+        token=BOT_TOKEN,
+        database_path=tmp_path / "lama.sqlite3",
+        render_delay=0,
+        channel_window=CHANNEL_PERIOD,
+        discord_api_base_url=discord_env_for(fake.base_url)[API_BASE_ENV],
+        discord_gateway_url=fake.ws_url,
+    )
+    return LamaBot(settings, guild_ready_timeout=0.05)
+
+
+def tables(fake, channel) -> list:
+    return [m for m in fake.public_messages(channel) if m.components_v2]
+
+
+async def round_ended_unmarked(fake, bot, monkeypatch):
+    """A game whose round 1 ended and round 2 began, all of it on Discord, with the move
+    that did it never marked shown (the process dies first)."""
+    fake.ratelimits.channel_period = CHANNEL_PERIOD
+    await bot.service.save_guild_settings(
+        GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+    game_id, channel = await two_humans(fake, bot)
+    await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
+
+    async def dies_before_marking(game_id: int, seqs) -> None:
+        return None
+
+    monkeypatch.setattr(bot.service, "render_shown", dies_before_marking)
+    events = await quit_for(bot, game_id)
+    assert any(isinstance(e, ev.RoundStarted) and e.round_number == 2 for e in events)
+    await bot.renderer.flush_all()
+    return channel
+
+
+async def restarted_in_the_window(fake, tmp_path, monkeypatch) -> tuple:
+    """Round 1's table and round 2's, once a new bot has shown what the outbox held."""
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        channel = await round_ended_unmarked(fake, bot, monkeypatch)
+        first, second = tables(fake, channel)
+        assert "Round 1 is over" in first.text and first.buttons == []
+        assert [b.label for b in second.buttons] == TABLE_BUTTONS
+    monkeypatch.undo()
+
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await wait_until(lambda: not bot.renderer.showing(), timeout=WAIT)
+        await bot.renderer.flush_all()
+        await bot.service.flush_message_refs()
+        assert await bot.store.renders.pending() == []  # the replay was shown and marked
+    assert tables(fake, channel) == [first, second]  # round 2's table not posted twice
+    return first, second
+
+
+async def test_a_round_close_replayed_after_a_restart_closes_that_rounds_table(
+    fake_discord, tmp_path, bot_errors, monkeypatch
+):
+    first, second = await restarted_in_the_window(fake_discord, tmp_path, monkeypatch)
+    assert "Round 1 is over" in first.text and first.buttons == []
+    assert "round 2" in second.text and "Round 1 is over" not in second.text
+    assert [b.label for b in second.buttons] == TABLE_BUTTONS  # live, for round 2
+
+
+async def test_a_hand_replayed_after_a_restart_links_no_later_rounds_table_as_round_over(
+    fake_discord, tmp_path, bot_errors, monkeypatch
+):
+    fake = fake_discord
+    _first, second = await restarted_in_the_window(fake, tmp_path, monkeypatch)
+    summed_up = [m for u in ("alice", "bob") for m in fake.dms(fake.user(u))
+                 if "Round 1 is over" in m.text]
+    assert summed_up and not any(f"/{second.id}" in m.text for m in summed_up)
