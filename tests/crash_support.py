@@ -74,15 +74,22 @@ async def on_turn(fake, users, game_id: int, db_path: Path):
 
 
 async def press(fake, user, game_id: int, action: str):
-    """Draw or quit (with its confirmation) on the user's live hand DM."""
+    """Draw or quit (with its confirmation) on the user's live hand DM; returns once the
+    user sees the answer, which is when a crash test counts the move acknowledged."""
     message = live_hands(fake, user, game_id)[-1]
     if action == "quit":
-        asked = await fake.click(user, message, hand_button(message, "quit"))
-        assert asked.refused is None
-        message = next(m for m in fake.dms(user) if m.id == message.id)
-        action = "quitok"
-    result = await fake.click(user, message, hand_button(message, action))
+        await _answered(await fake.click(user, message, hand_button(message, "quit")))
+        action = "quitok"  # the question is on the same message now
+    return await _answered(await fake.click(user, message, hand_button(message, action)))
+
+
+async def _answered(result):
+    """The bot's answer as the user sees it. A bot slower than 1.5 s stands in with a silent
+    defer (cogs/timely.py), which shows nothing and says nothing about the move: its answer,
+    after the commit, is the hand message's edit through the interaction's token."""
     assert result.refused is None, result.refused
+    if result.deferred:
+        await result.edited(timeout=30.0)
     return result
 
 

@@ -8,6 +8,8 @@ not yet marked shown."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from contextlib import closing, contextmanager
 
 import pytest
 
@@ -19,12 +21,14 @@ from tests.crash_support import (
     on_turn,
     outbox_empty,
     press,
+    read_db,
     rematch_posts,
     running_bot,
     stored_game,
     tables_of_round,
     wait_for,
 )
+from tests.fakediscord.interactions import DEFER_UPDATE
 from tests.test_e2e_restart import wait_disconnected
 
 GAME = 1
@@ -123,3 +127,48 @@ async def test_the_next_player_is_pinged_once_after_a_crash_right_after_a_turn(
         assert await on_turn(fake, players, GAME, db) is following
         assert len(fake.dms(following)) == dms_before + 1  # one ping
         assert len(live_hands(fake, following, GAME)) == 1  # the deal's hand was closed
+
+
+@contextmanager
+def database_write_locked(db_path):
+    """Another program holds the database's write lock (as a backup tool might): the bot's
+    commits wait for it (its busy timeout is 5 s)."""
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as conn:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            conn.execute("ROLLBACK")
+
+
+async def test_a_press_the_bot_answers_late_counts_once_the_player_sees_its_move(
+    fake_discord, tmp_path
+):
+    """The crash tests count a move acknowledged once `press` returns. A bot whose commit
+    waits stands in with a silent defer after 1.5 s (cogs/timely.py): the player has seen
+    nothing yet and the move may not be stored, so `press` waits for the hand's redraw,
+    which comes after the commit. (Counting the defer let a kill right after it lose a
+    move the test thought acknowledged.)"""
+    fake, db = fake_discord, tmp_path / "lama.sqlite3"
+    channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
+    async with running_bot(fake, db, "0"):
+        await start(fake, channel, *players)
+        mover = await on_turn(fake, players, GAME, db)
+
+        async def pressed() -> int:
+            await press(fake, mover, GAME, "draw")
+            return stored_moves(db)
+
+        with database_write_locked(db):
+            pressing = asyncio.create_task(pressed())
+            await wait_for(lambda: deferred_presses(fake, mover), what="the bot to defer")
+        assert await pressing == 1  # stored before `press` returned
+
+
+def stored_moves(db_path) -> int:
+    return read_db(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", (GAME,))[0][0]
+
+
+def deferred_presses(fake, user) -> list:
+    return [r for r in fake.interactions_by_token.values()
+            if r.user is user and r.response_type == DEFER_UPDATE]
