@@ -146,7 +146,10 @@ class LamaBot(commands.AutoShardedBot):
         options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
-            intents=discord.Intents.default(),  # no privileged intents
+            # Servers, channels and threads; interactions need no intent. No message events:
+            # they would only bring the bot's own posts back to be parsed and cached.
+            intents=discord.Intents(guilds=True),
+            max_messages=None,
             help_command=None,
             tree_cls=LamaTree,
             **options,
