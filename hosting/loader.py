@@ -114,8 +114,7 @@ class GameLoader:
 
     async def refresh_around(self, channel_id: int | None, user_id: int, guild_id: int) -> None:
         """`refresh` the game of this channel and the user's games in this server."""
-        mine = [self._registry.find(v.game_id)
-                for v in self._registry.active_games_of(user_id, guild_id)]
+        mine = self._registry.active_hosted_of(user_id, guild_id)
         here = self._registry.in_channel(channel_id) if channel_id is not None else None
         await self.refresh(here, *mine)
 
@@ -169,9 +168,8 @@ class GameLoader:
         """Every active game this user sits in, wherever it was opened, and none that ended
         elsewhere: a DM command must find a game whose server another process runs."""
         stored = await self._store.games.active_game_ids_of(user_id)
-        for view in self._registry.active_games_of(user_id):
-            hosted = self._registry.find(view.game_id)
-            if view.game_id not in stored and hosted is not None:
+        for hosted in self._registry.active_hosted_of(user_id):
+            if hosted.id not in stored:
                 async with hosted.lock:  # it ended, or they left, in another process
                     await self.reload(hosted)
         for game_id in stored:

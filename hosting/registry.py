@@ -21,6 +21,7 @@ RETIRED_KEPT = 256  # ended games kept in memory
 class GameRegistry:
     def __init__(self) -> None:
         self._games: dict[int, HostedGame] = {}
+        self._active: dict[int, HostedGame] = {}  # lobbies and running games: who sits where
         self._by_channel: dict[int, int] = {}
         self._by_thread: dict[int, int] = {}  # a game's thread: commands there reach it
         self._retired: deque[int] = deque()  # ended games still in memory, oldest first
@@ -29,6 +30,7 @@ class GameRegistry:
     def register(self, hosted: HostedGame) -> None:
         self._games[hosted.id] = hosted
         if hosted.is_active:
+            self._active[hosted.id] = hosted
             self._by_channel[hosted.channel_id] = hosted.id
             if hosted.thread_id is not None:
                 self._by_thread[hosted.thread_id] = hosted.id
@@ -40,6 +42,7 @@ class GameRegistry:
         to their buttons; older ones live only in the store (rematch and stale presses
         fall back to it), so a long-running bot's memory stays bounded.
         """
+        self._active.pop(hosted.id, None)
         if self._by_channel.get(hosted.channel_id) == hosted.id:
             del self._by_channel[hosted.channel_id]
         if hosted.thread_id is not None:
@@ -81,12 +84,16 @@ class GameRegistry:
         return self._games[game_id] if game_id is not None else None
 
     def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameView]:
+        return [g.view() for g in self.active_hosted_of(user_id, guild_id)]
+
+    def active_hosted_of(self, user_id: int, guild_id: int | None = None) -> list[HostedGame]:
+        """The lobbies and running games the user sits in (in this server, if given). Looked
+        up before every slash move: only active games are searched, and no view is built."""
         return [
-            g.view()
-            for g in self._games.values()
-            if g.is_active
+            g for g in self._active.values()
+            if (guild_id is None or g.guild_id == guild_id)
+            and g.is_active  # ended in place by a refresh, not yet retired
             and g.seat_of(user_id) is not None
-            and (guild_id is None or g.guild_id == guild_id)
         ]
 
     def route(self, user_id: int, channel_id: int | None, guild_id: int | None) -> GameView:
