@@ -208,3 +208,24 @@ def test_a_clone_plays_on_exactly_like_the_original_and_apart_from_it(variant, s
         assert g.apply(seat, action) == events
         assert game_to_dict(g) == game_to_dict(draft)
         steps += 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seats=st.integers(2, 6), seed=st.integers(0, 10**9))
+def test_the_original_moving_first_leaves_its_clone_to_play_on_alike(variant, seats, seed):
+    """A clone shares the round's RNG until one of the two draws: whichever draws first
+    takes a copy, so neither changes the other's future."""
+    g = Game.new(variant, seats, seed)
+    steps = 0
+    while not g.is_over and steps < 400:
+        seat = g.current_seat
+        actions = g.legal_actions(seat)
+        action = actions[(seed + steps) % len(actions)]
+        draft = g.clone()
+        before = game_to_dict(draft)
+        events = g.apply(seat, action)
+        assert game_to_dict(draft) == before, "a move on the original leaves the clone alone"
+        assert draft.apply(seat, action) == events
+        assert game_to_dict(g) == game_to_dict(draft)
+        g = draft if steps % 2 else g  # play on with either, as a committed draft does
+        steps += 1
