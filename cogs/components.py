@@ -16,6 +16,7 @@ from hosting import HostingError, Problem
 from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
 
+from .button_views import ButtonsView
 from .buttons import LamaButton
 from .emojis import CARD_EMOJIS
 from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t
@@ -120,7 +121,7 @@ def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
         ("start", discord.ButtonStyle.primary, "▶️"),
         ("cancel", discord.ButtonStyle.danger, "✖️"),
     ]
-    ui = discord.ui.View(timeout=None)
+    ui = ButtonsView()
     for action, style, emoji in buttons:
         ui.add_item(
             LobbyButton(
@@ -135,14 +136,14 @@ def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
     return ui
 
 
-class ButtonRows(discord.ui.View):
+class ButtonRows(ButtonsView):
     """Buttons as Discord's JSON, for a message whose every button is a `DynamicItem`: a
     press finds its handler by custom id (`bot.add_dynamic_items`), so no item objects need
     to be built or stored per message. Building a hand's eight ui.Button/DynamicItem objects
     cost more of the bot's time than the rest of the answer (benchmarks.yardstick)."""
 
     def __init__(self, rows: list[list[dict[str, Any]]]) -> None:
-        super().__init__(timeout=None)
+        super().__init__()
         self.rows = rows
 
     def to_components(self) -> list[dict[str, Any]]:
@@ -201,7 +202,7 @@ def hand_view(
 
 
 def rematch_view(view: GameView, locale: str) -> discord.ui.View:
-    ui = discord.ui.View(timeout=None)
+    ui = ButtonsView()
     ui.add_item(
         RematchButton(
             view.game_id,

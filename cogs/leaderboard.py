@@ -26,6 +26,7 @@ from store import LeaderboardRow, LeaderboardSort, RatingRow, Season
 from web.words import PERIOD_KEYS
 from web.words import SORT_KEYS as RESULT_SORT_KEYS
 
+from .button_views import ButtonsView
 from .buttons import LamaButton
 from .mentions import command
 from .text import t
@@ -114,7 +115,7 @@ class PageButton(LamaButton, template=PAGE_TEMPLATE):
 def page_view(board: LeaderboardPage, owner: int) -> discord.ui.View | None:
     if board.pages <= 1:
         return None
-    ui = discord.ui.View(timeout=None)
+    ui = ButtonsView()
     season = board.season.number if board.season else None
     key = (board.guild_id, board.sort.value, board.variant or ALL_VARIANTS, board.period.value,
            season)

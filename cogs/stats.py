@@ -19,6 +19,7 @@ import i18n
 from hosting import options
 
 from . import stats_embeds as render
+from .button_views import ButtonsView
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
 from .language import LANGUAGE_CHOICES
@@ -84,7 +85,7 @@ STATS_ITEMS = (ForgetButton, ReplayButton)  # registered by the Lama cog (their 
 def replay_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
     if pages <= 1:
         return None
-    ui = discord.ui.View(timeout=None)
+    ui = ButtonsView()
     ui.add_item(ReplayButton("p", game_id, max(page - 1, 0), emoji="◀️",
                              style=discord.ButtonStyle.secondary, disabled=page == 0))
     ui.add_item(ReplayButton("n", game_id, min(page + 1, pages - 1), emoji="▶️",
@@ -93,7 +94,7 @@ def replay_view(game_id: int, page: int, pages: int) -> discord.ui.View | None:
 
 
 def forget_view(user_id: int, locale: str) -> discord.ui.View:
-    ui = discord.ui.View(timeout=None)
+    ui = ButtonsView()
     ui.add_item(ForgetButton(user_id, "yes", label=t("forget.button.confirm", locale),
                              style=discord.ButtonStyle.danger, emoji="🗑️"))
     ui.add_item(ForgetButton(user_id, "no", label=t("forget.button.cancel", locale),

@@ -28,6 +28,7 @@ from hosting.views import GameView, Status
 from lama import events as ev
 
 from . import images
+from .button_views import ButtonsLayout
 from .buttons import LamaButton
 from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
 from .text import card_label, seat_name, t, variant_name
@@ -134,7 +135,7 @@ def table_layout(
 
 
 def _wrap(box: discord.ui.Container[discord.ui.LayoutView]) -> discord.ui.LayoutView:
-    layout = discord.ui.LayoutView(timeout=None)
+    layout = ButtonsLayout()
     layout.add_item(box)
     return layout
 

@@ -22,6 +22,7 @@ from hosting.swiss import Standing
 from hosting.tournament import TournamentEvent, TournamentUpdate
 from store.tournaments import TableRecord, Tournament, TournamentStatus
 
+from .button_views import ButtonsView
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES
 from .scheduler import Priority
@@ -63,7 +64,7 @@ class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
 def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:
     if tournament.status is not TournamentStatus.SIGNUP:
         return None
-    ui = discord.ui.View(timeout=None)
+    ui = ButtonsView()
     for action, style in (("join", discord.ButtonStyle.success),
                           ("leave", discord.ButtonStyle.secondary),
                           ("ai", discord.ButtonStyle.secondary),

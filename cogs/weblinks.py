@@ -15,6 +15,7 @@ import i18n
 from store import SiteAccess
 from web import Paths, PublicLinks
 
+from .button_views import ButtonsView
 from .text import t
 
 PUBLIC, PRIVATE = "public", "private"
@@ -35,7 +36,7 @@ def with_web_link(
     """`view` with a link button to `url` added (a new view if there was none)."""
     if url is None:
         return view
-    view = view if view is not None else discord.ui.View(timeout=None)
+    view = view if view is not None else ButtonsView()
     view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url,
                                     label=t("web.link.open", locale)))
     return view
