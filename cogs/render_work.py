@@ -23,6 +23,7 @@ class Work:
     table: bool = False
     ended: list[ev.RoundEnded] = field(default_factory=list)
     new_round: int = 0  # the round that started (0: none)
+    started: set[int] = field(default_factory=set)  # every round that started
     game_over: bool = False
     answered: set[int] = field(default_factory=set)  # seats an interaction shows
     stale: list[tuple[int, ShownHand]] = field(default_factory=list)  # older live hands
@@ -64,6 +65,7 @@ class Work:
                 self.ended.append(event)
             elif isinstance(event, ev.RoundStarted):
                 self.new_round = event.round_number
+                self.started.add(event.round_number)
             elif isinstance(event, ev.GameEnded):
                 self.game_over = True
         for notice in update.notices:

@@ -228,8 +228,10 @@ class Renderer:
         await self.threads.close(view)  # a game that is over: its thread is archived
 
     def _show_tables(self, work: Work, view: GameView) -> None:
-        for ended in work.ended:
-            self.tables.close(view, ended)  # that round's table: its result, no buttons
+        for ended in work.ended:  # that round's table: its result, no buttons
+            began = ended.round_number in work.started  # maybe never posted: its nonce
+            self.tables.close(view, ended, nonce=nonce(
+                view.game_id, "table", ended.round_number) if began else None)
         if work.new_round and view.status is Status.RUNNING:
             self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
         elif work.table and not work.ended:

@@ -141,12 +141,18 @@ def _wrap(box: discord.ui.Container[discord.ui.LayoutView]) -> discord.ui.Layout
 
 
 async def table_message(
-    view: GameView, locale: str, *, edit: bool = False, ended: ev.RoundEnded | None = None
+    view: GameView, locale: str, *, edit: bool = False, ended: ev.RoundEnded | None = None,
+    picture: bool = True,
 ) -> dict[str, Any]:
     """Keyword arguments to post (`edit=False`) or edit a table message: the layout and,
-    when it can be drawn, a fresh picture (an edit replaces the old one)."""
+    when it can be drawn, a fresh picture (an edit replaces the old one). A closed round's
+    table keeps its last picture, or (`picture` False: a round that began and ended unseen,
+    no state of it was drawn) has none."""
     if ended is not None:  # the round's last picture stays (no attachments key: kept)
-        return {"view": table_layout(view, locale, picture=True, ended=ended)}
+        closed: dict[str, Any] = {"view": table_layout(view, locale, picture=picture, ended=ended)}
+        if edit and not picture:
+            closed["attachments"] = []
+        return closed
     file = await images.table_file(view, locale)
     content: dict[str, Any] = {
         "view": table_layout(view, locale, picture=file is not None)

@@ -11,7 +11,8 @@ Closing a round edits *that round's* table, which is not always the game's newes
 retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
 a close replayed after a crash may find the next round's table stored already (posted, its id
 written, the round-ending move not yet marked shown). So each round's table message is
-remembered as it is posted, and the stored table says which round it shows.
+remembered as it is posted, and the stored table says which round it shows. A round that
+began and ended before its table was shown gets its table posted closed (`_unseen`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -46,6 +47,7 @@ class _Job:
     ended: ev.RoundEnded | None = None
     nonce: str | None = None  # a round's table: posted once, also when shown again
     old: tuple[int, int] | None = None  # "moved": the old table's channel and message
+    picture: bool = True  # False: a round that began and ended unseen (no state drawn)
 
 
 class Tables:
@@ -71,8 +73,10 @@ class Tables:
     def edit(self, view: GameView) -> None:
         self._add(_Job("edit", view))
 
-    def close(self, view: GameView, ended: ev.RoundEnded) -> None:
-        self._add(_Job("close", view, ended))
+    def close(self, view: GameView, ended: ev.RoundEnded, *, nonce: str | None = None) -> None:
+        """Close that round's table. `nonce`: the round began in the same update, so its
+        table may never have been posted (see `_unseen`)."""
+        self._add(_Job("close", view, ended, nonce=nonce))
 
     def _add(self, job: _Job) -> None:
         jobs = self._jobs.setdefault(job.view.game_id, deque())
@@ -99,6 +103,7 @@ class Tables:
         try:
             jobs = self._jobs[game_id]
             while jobs:
+                self._unseen(jobs)
                 job = jobs[0]
                 kind = "create" if job.kind == "post" else "edit"
                 async with self.budget.slot(Priority.TABLE, job.view.shown_in, kind):
@@ -113,6 +118,20 @@ class Tables:
             self._jobs.pop(game_id, None)
             self._tasks.pop(game_id, None)
         await self.shown.tables_idle(game_id)
+
+    def _unseen(self, jobs: deque[_Job]) -> None:
+        """A round that began and ended before its table was shown (a flush that took in a
+        whole round, a replay after a crash) and whose table is not known here: its close
+        becomes posting the table with its result, under the round table's nonce, then
+        closing that message (Discord hands back the live table a crashed process posted).
+        Nothing of that round was drawn: no picture."""
+        job = jobs[0]
+        if (job.kind != "close" or job.nonce is None or job.ended is None
+                or self.table_of(job.view.game_id, job.ended.round_number) is not None):
+            return
+        jobs.popleft()
+        jobs.extendleft([replace(job, nonce=None, picture=False),  # extendleft: reversed
+                         replace(job, kind="post", picture=False)])
 
     async def _do(self, job: _Job) -> None:
         view = job.view
@@ -132,20 +151,20 @@ class Tables:
 
     async def _post(self, job: _Job, locale: str) -> None:
         view = job.view
-        content = await table_message(view, locale)
+        content = await table_message(view, locale, ended=job.ended, picture=job.picture)
         if job.nonce is not None:
             content["nonce"] = job.nonce
         message = await self.bot.get_partial_messageable(view.shown_in).send(**content)
+        number = job.ended.round_number if job.ended else view.round_number
         older = self.service.message_ref(view.game_id, TABLE)
         new = (view.shown_in, message.id)
         tables = self._of_round.setdefault(view.game_id, {})
         if job.nonce is not None and older is not None and older != new:
-            tables.setdefault(view.round_number - 1, older)  # a round's table: the last one's
-        tables[view.round_number] = new
-        for old_round in [r for r in tables if r < view.round_number - 1]:
+            tables.setdefault(number - 1, older)  # a round's table: the last one's
+        tables[number] = new
+        for old_round in [r for r in tables if r < number - 1]:
             del tables[old_round]
-        await self.service.remember_message(
-            view.game_id, TABLE, view.shown_in, message.id, view.round_number)
+        await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
 
     async def _moved(self, job: _Job, locale: str) -> None:
         """The table was posted anew: the old one keeps its picture, loses its buttons and
@@ -176,6 +195,7 @@ class Tables:
             ref = self.service.message_ref(job.view.game_id, TABLE)
         if ref is None:
             return
-        content = await table_message(job.view, locale, edit=True, ended=job.ended)
+        content = await table_message(job.view, locale, edit=True, ended=job.ended,
+                                      picture=job.picture)
         await self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1]).edit(
             **content)

@@ -9,6 +9,7 @@ outbox row left), and a new bot on that database shows what the outbox still hol
 from __future__ import annotations
 
 from bot import LamaBot, Settings
+from hosting.views import Status
 from lama import events as ev
 from store import GuildSettings
 from tests.e2e_support import two_humans, wait_until
@@ -18,6 +19,7 @@ from tests.lamabot import CHANNEL_PERIOD
 from tests.test_e2e_retries import TABLE_BUTTONS, quit_for, quit_until_a_quit_would_end
 
 WAIT = 30.0  # seconds a loaded machine may take to show the outbox after a start
+UNSEEN_SEED = 7  # a deal whose game to 40, everyone quitting at once, lasts three rounds
 
 
 def a_bot(fake, tmp_path) -> LamaBot:
@@ -91,3 +93,30 @@ async def test_a_hand_replayed_after_a_restart_links_no_later_rounds_table_as_ro
     summed_up = [m for u in ("alice", "bob") for m in fake.dms(fake.user(u))
                  if "Round 1 is over" in m.text]
     assert summed_up and not any(f"/{second.id}" in m.text for m in summed_up)
+
+
+async def test_rounds_played_out_unseen_before_a_restart_each_get_one_closed_table(
+    fake_discord, tmp_path, bot_errors, monkeypatch
+):
+    """The process dies before showing anything after round 1's table: the rest of the game
+    (rounds that began and ended unseen, then its end) comes back from the outbox in one go.
+    Each of those rounds gets its own table with its result, like round 1."""
+    fake = fake_discord
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await bot.service.save_guild_settings(
+            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+        game_id, channel = await two_humans(fake, bot, seed=UNSEEN_SEED, target=40)
+        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        while bot.service.view(game_id).status is Status.RUNNING:
+            await quit_for(bot, game_id)
+        rounds = bot.service.view(game_id).round_number
+        assert rounds >= 3 and len(tables(fake, channel)) == 1  # only round 1's was shown
+    monkeypatch.undo()
+
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await wait_until(lambda: not bot.renderer.showing(), timeout=WAIT)
+        await bot.renderer.flush_all()
+    for number in range(1, rounds + 1):
+        shown = [m for m in tables(fake, channel) if f": round {number}\n" in m.text]
+        assert len(shown) == 1, f"round {number}"
+        assert f"Round {number} is over" in shown[0].text and shown[0].buttons == []
