@@ -8,9 +8,10 @@ outbox row left), and a new bot on that database shows what the outbox still hol
 
 from __future__ import annotations
 
-from bot import LamaBot, Settings
+from bot import LamaBot
 from hosting.views import Status
 from lama import events as ev
+from settings import Settings
 from store import GuildSettings
 from tests.e2e_support import two_humans, wait_until
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
