@@ -55,9 +55,9 @@ class Moves(commands.Cog):
     async def _move(self, interaction: discord.Interaction, action) -> None:
         """A move from a slash command: answer with the caller's fresh hand, privately."""
         locale = self._locale(interaction)
-        game = await self.service.find_route(
+        game_id = await self.service.move_route(
             interaction.user.id, interaction.channel_id, interaction.guild_id)
-        await self._move_and_answer(interaction, game.game_id, action, locale)
+        await self._move_and_answer(interaction, game_id, action, locale)
 
     async def _move_and_answer(
         self, interaction: discord.Interaction, game_id: int, action, locale: str,

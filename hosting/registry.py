@@ -96,16 +96,20 @@ class GameRegistry:
             and g.seat_of(user_id) is not None
         ]
 
+    def channel_game(self, channel_id: int | None) -> HostedGame:
+        """The game of this server channel (or game thread), or the refusal that none is."""
+        hosted = self.in_channel(channel_id) if channel_id is not None else None
+        if hosted is None:
+            raise HostingError(Problem.NO_GAME_HERE)
+        return hosted
+
     def route(self, user_id: int, channel_id: int | None, guild_id: int | None) -> GameView:
         """The game a command from this user in this place is about.
 
         In a server channel: that channel's game. In a DM: the caller's only running game.
         """
         if guild_id is not None:
-            hosted = self.in_channel(channel_id) if channel_id is not None else None
-            if hosted is None:
-                raise HostingError(Problem.NO_GAME_HERE)
-            return hosted.view()
+            return self.channel_game(channel_id).view()
         mine = [v for v in self.active_games_of(user_id) if v.status is Status.RUNNING]
         if not mine:
             raise HostingError(Problem.NO_GAME_HERE, in_dm=True)

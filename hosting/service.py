@@ -129,12 +129,24 @@ class GameService:
         self, user_id: int, channel_id: int | None, guild_id: int | None
     ) -> GameView:
         """`route`, with the caller's games read from the store first when they are in a
-        DM: another process may host them (every DM reaches shard 0's process)."""
+        DM: another process may host them (every DM reaches shard 0's process). In a server
+        the route is the channel's game: only that one is brought up to date."""
         if guild_id is None:
             await self.loader.load_games_of(user_id)
-        else:
-            await self.loader.refresh_around(channel_id, user_id, guild_id)
+        elif channel_id is not None:
+            await self.loader.refresh(self.registry.in_channel(channel_id))
         return self.registry.route(user_id, channel_id, guild_id)
+
+    async def move_route(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> int:
+        """The game a move from this place is about. In a server: the channel's game as this
+        process holds it, read from nothing: the move itself, at its commit, finds out whether
+        another process moved it first, and is tried again on the stored game (or refused
+        from a copy behind it only after a reload). In a DM: `find_route`."""
+        if guild_id is None:
+            return (await self.find_route(user_id, None, None)).game_id
+        return self.registry.channel_game(channel_id).id
 
     def observation(self, game_id: int, user_id: int) -> Observation:
         hosted = self.registry.running(game_id)

@@ -190,3 +190,26 @@ async def test_a_channel_whose_game_ended_in_another_process_takes_a_new_lobby(s
     assert here.view(game_id).status is Status.RUNNING  # this copy has not heard yet
     reopened = await here.open_lobby(GUILD, CHANNEL, ALICE, "host", GameOptions())
     assert reopened.view.game_id != game_id and here.view(game_id).status is Status.FINISHED
+
+
+async def test_a_move_routed_from_a_copy_behind_is_made_on_the_stored_game(
+        services, stores) -> None:
+    """A move in a server channel is routed from memory, with no read first: the channel's
+    game is the same game however far behind the copy is, and its commit catches it up."""
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    first = on_turn(here, game_id)
+    await elsewhere.human_move(game_id, first, DRAW)  # `here` still shows `first` on turn
+    second = on_turn(elsewhere, game_id)
+    routed = await here.move_route(second, CHANNEL, GUILD)
+    assert routed == game_id and here.view(game_id).move_count == 0  # nothing read
+    update = await here.human_move(routed, second, DRAW)
+    assert update.view.move_count == 2
+    assert await stored_log(stores[0], game_id) == [1, 2]
+
+
+async def test_a_move_routed_where_no_game_is_is_refused(services) -> None:
+    here, _ = services
+    with pytest.raises(HostingError) as refused:
+        await here.move_route(ALICE, CHANNEL + 1, GUILD)
+    assert refused.value.problem is Problem.NO_GAME_HERE
