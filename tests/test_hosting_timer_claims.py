@@ -242,6 +242,25 @@ async def test_a_timer_left_overdue_by_a_live_process_is_looked_at_less_and_less
     assert await sweeper.next_in(every=1000) == pytest.approx(TURN / 2 + ADOPT_GRACE_S)
 
 
+async def test_a_sweep_that_takes_a_game_up_starts_its_back_off_over(services, stores, clock):
+    """Behind a timer its live process fires late, a dead process's game falls overdue: it is
+    seen within the back-off (at most a second), and taken up, the sweep looks again soon."""
+    here, died = services
+    sweeper = TimerSweeper(stores[0], clock, here.loader)
+    await with_the_ai_on_turn(here)  # its holder, `here`, is late to fire it
+    clock.advance(10)
+    dead_game = await with_the_ai_on_turn(died, channel=CHANNEL + 1, host=BOB)
+    waits = []
+    for _ in range(3):
+        waits.append(await sweeper.next_in(every=1))
+        assert await sweeper.sweep() == []
+    assert waits == [MIN_GAP_S, MIN_GAP_S, 2 * MIN_GAP_S]
+    clock.advance(AI_DELAY + ADOPT_GRACE_S)  # the dead process's AI move is overdue now
+    assert await sweeper.next_in(every=1) == 1
+    assert await sweeper.sweep() == [dead_game]
+    assert await sweeper.next_in(every=1) == MIN_GAP_S
+
+
 async def test_an_ai_whose_claim_met_a_passing_row_lock_moves_once_the_lock_is_gone(
     postgres_url, clock
 ) -> None:
