@@ -173,7 +173,11 @@ class GameLoader:
                 async with hosted.lock:  # it ended, or they left, in another process
                     await self.reload(hosted)
         for game_id in stored:
-            await self.hosted(game_id)
+            held = self._registry.find(game_id)
+            if held is not None and held.status is Status.LOBBY:
+                await self.refresh(held)  # a lobby held here may have started elsewhere
+            else:
+                await self.hosted(game_id)
 
 
 def _same(hosted: HostedGame, status: GameStatus, seq: int, timer: DueTimer | None) -> bool:

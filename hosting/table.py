@@ -69,7 +69,12 @@ class Table:
         `shown_by` travels in the update to its listeners; `interaction_id` makes the same
         interaction delivered twice one move."""
         await self._loader.hosted(game_id)  # a game another process opened
-        hosted = self._running_for_button(game_id, round_number)
+        try:
+            hosted = self._running_for_button(game_id, round_number)
+        except HostingError as error:  # a lobby here may have started in another process
+            if error.problem is not Problem.GAME_NOT_STARTED:
+                raise
+            hosted = self._registry.get(game_id)  # the locked attempt checks the stored game
         async with hosted.lock:
             update = await self._human_move_locked(
                 hosted, user_id, action, round_number, interaction_id)

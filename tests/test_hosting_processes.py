@@ -213,3 +213,56 @@ async def test_a_move_routed_where_no_game_is_is_refused(services) -> None:
     with pytest.raises(HostingError) as refused:
         await here.move_route(ALICE, CHANNEL + 1, GUILD)
     assert refused.value.problem is Problem.NO_GAME_HERE
+
+
+async def test_a_lobby_started_elsewhere_takes_a_slash_move_here(services) -> None:
+    here, elsewhere = services
+    options = GameOptions(turn_timeout=600, ai_delay=1)
+    game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", options)).view.game_id
+    await here.join(game_id, BOB, "bob")
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.start(game_id, ALICE)  # here's copy is still the lobby
+    player = on_turn(elsewhere, game_id)
+    routed = await here.move_route(player, CHANNEL, GUILD)
+    update = await here.human_move(routed, player, DRAW)
+    assert update.view.move_count == 1
+
+
+async def test_a_move_in_a_lobby_cancelled_elsewhere_is_told_the_game_is_over(services) -> None:
+    here, elsewhere = services
+    game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", GameOptions())).view.game_id
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.cancel(game_id, ALICE, is_admin=False)
+    routed = await here.move_route(ALICE, CHANNEL, GUILD)
+    with pytest.raises(HostingError) as refused:
+        await here.human_move(routed, ALICE, DRAW)
+    assert refused.value.problem is Problem.GAME_FINISHED
+
+
+async def lobby_loaded_by_a_dm(server: GameService, shard0: GameService) -> int:
+    """A lobby in the server's process that shard 0's process (every DM) loaded for a DM
+    command of a player seated in it, then started by the server's process."""
+    options = GameOptions(turn_timeout=600, ai_delay=1)
+    game_id = (await server.open_lobby(GUILD, CHANNEL, ALICE, "host", options)).view.game_id
+    await server.join(game_id, BOB, "bob")
+    with pytest.raises(HostingError):
+        await shard0.find_route(ALICE, None, None)  # /hand in a DM: loads the lobby
+    await server.start(game_id, ALICE)
+    return game_id
+
+
+async def test_a_dm_hand_button_works_in_a_game_whose_lobby_a_dm_command_loaded(
+        services) -> None:
+    server, shard0 = services
+    game_id = await lobby_loaded_by_a_dm(server, shard0)
+    player = on_turn(server, game_id)
+    update = await shard0.human_move(game_id, player, DRAW, round_number=1)
+    assert update.view.move_count == 1
+
+
+async def test_a_dm_slash_move_finds_a_game_whose_lobby_a_dm_command_loaded(services) -> None:
+    server, shard0 = services
+    game_id = await lobby_loaded_by_a_dm(server, shard0)
+    player = on_turn(server, game_id)
+    assert await shard0.move_route(player, None, None) == game_id
+    assert (await shard0.human_move(game_id, player, DRAW)).view.move_count == 1
