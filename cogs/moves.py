@@ -165,7 +165,7 @@ class Moves(commands.Cog):
     ) -> None:
         """Quit shows its question in place of the hand's buttons; Keep playing, the hand.
         From the table, the question comes as the presser's private hand."""
-        asking = self.service.button_observation(
+        asking = await self.service.button_observation(
             button.game_id, interaction.user.id, button.round_number
         )
         view = self.service.view(button.game_id)

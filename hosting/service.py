@@ -152,8 +152,10 @@ class GameService:
         hosted = self.registry.running(game_id)
         return hosted.running_game.observation(seat_of(hosted, user_id).index)
 
-    def button_observation(self, game_id: int, user_id: int, round_number: int) -> Observation:
-        return self.table.button_observation(game_id, user_id, round_number)
+    async def button_observation(
+        self, game_id: int, user_id: int, round_number: int
+    ) -> Observation:
+        return await self.table.button_observation(game_id, user_id, round_number)
 
     def playable_here(
         self, user_id: int, channel_id: int | None, guild_id: int | None

@@ -107,9 +107,27 @@ class Table:
                 await self._loader.reload(hosted)
         raise RuntimeError(f"game {hosted.id} moved on {COMMIT_ATTEMPTS} times during one move")
 
-    def button_observation(self, game_id: int, user_id: int, round_number: int) -> Observation:
+    async def button_observation(
+        self, game_id: int, user_id: int, round_number: int
+    ) -> Observation:
         """A seat's private view for a button that asks before it moves (Quit): a button of
-        an earlier round or game is stale, exactly as for a move."""
+        an earlier round or game is stale, exactly as for a move. Like a move, it is asked
+        of the stored game: loaded if another process opened it, and a refusal from a copy
+        behind it stands only once the copy is reloaded."""
+        await self._loader.hosted(game_id)
+        try:
+            return self._observation_for_button(game_id, user_id, round_number)
+        except HostingError:
+            hosted = self._registry.find(game_id)
+            if hosted is None or not await self._loader.is_behind(hosted):
+                raise
+            async with hosted.lock:
+                await self._loader.reload(hosted)
+        return self._observation_for_button(game_id, user_id, round_number)
+
+    def _observation_for_button(
+        self, game_id: int, user_id: int, round_number: int
+    ) -> Observation:
         hosted = self._running_for_button(game_id, round_number)
         if round_number != hosted.running_game.round_number:
             raise HostingError(Problem.STALE_BUTTON)

@@ -266,3 +266,35 @@ async def test_a_dm_slash_move_finds_a_game_whose_lobby_a_dm_command_loaded(serv
     player = on_turn(server, game_id)
     assert await shard0.move_route(player, None, None) == game_id
     assert (await shard0.human_move(game_id, player, DRAW)).view.move_count == 1
+
+
+async def test_a_quit_question_from_a_dm_finds_a_game_this_process_never_held(
+        services) -> None:
+    """Quit asks before it moves (the hand shows the question): shard 0's process, which
+    receives every DM, may not hold the game yet."""
+    server, shard0 = services
+    game_id = await started(server, ALICE, BOB)
+    player = on_turn(server, game_id)
+    asking = await shard0.button_observation(game_id, player, 1)
+    assert asking.is_my_turn
+
+
+async def test_a_quit_question_from_a_dm_is_asked_of_the_stored_round(services) -> None:
+    server, shard0 = services
+    game_id = await started(server, ALICE, BOB)
+    await shard0.human_move(game_id, on_turn(server, game_id), DRAW, round_number=1)
+    await server.human_move(game_id, on_turn(shard0, game_id), QUIT)  # shard 0's copy
+    await server.human_move(game_id, on_turn(server, game_id), QUIT)  # stays in round 1
+    assert server.view(game_id).round_number == 2
+    asking = await shard0.button_observation(game_id, ALICE, 2)
+    assert asking.round_number == 2
+
+
+async def test_a_quit_question_of_an_earlier_round_is_still_stale(services) -> None:
+    server, shard0 = services
+    game_id = await started(server, ALICE, BOB)
+    await server.human_move(game_id, on_turn(server, game_id), QUIT)
+    await server.human_move(game_id, on_turn(server, game_id), QUIT)
+    with pytest.raises(HostingError) as refused:
+        await shard0.button_observation(game_id, ALICE, 1)
+    assert refused.value.problem is Problem.STALE_BUTTON
