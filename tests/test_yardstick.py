@@ -4,6 +4,7 @@ command, and the scripted players find whose turn it is and play whole games thr
 from __future__ import annotations
 
 import asyncio
+import gc
 
 from benchmarks.minimal_bot import MinimalBot
 from benchmarks.yardstick import BARE, Pace, People, Sample, ratios, summary
@@ -57,3 +58,14 @@ def test_the_targets_compare_lamabot_with_the_bare_bot():
     figures = ratios(report)
     assert figures["throughput"] == 0.6 and figures["throughput_met"]
     assert figures["p99_at_offered_load"] == 2.5 and not figures["p99_met"]
+
+
+def test_the_driver_collects_no_garbage_while_measuring_and_again_after():
+    from benchmarks.yardstick import _driver_gc_off
+
+    assert gc.isenabled()
+    with _driver_gc_off(keep=False):
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with _driver_gc_off(keep=True):  # --driver-gc: as before 2026-12-01
+        assert gc.isenabled()
