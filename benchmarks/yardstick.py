@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +51,7 @@ from tests.fakediscord.hook import point_discord_at, restore_real_discord
 
 OUT = Path(__file__).with_name("yardstick.json")
 PLAYERS = 3
+SETTLE_S = 1.0  # after the driver's last collection, before the measured window
 TARGET_THROUGHPUT, TARGET_P99 = 0.5, 2.0  # LamaBot / bare
 
 
@@ -213,13 +214,14 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
                      for channel, users in zip(channels, players, strict=True)]
             await asyncio.sleep(args.warmup)
             pid = proc.process.pid
-            spy = _py_spy(pid, args.window, profile) if profile else None
-            cpu_before, start = cpu_seconds(pid), time.perf_counter()
-            driver_before = time.process_time()
-            with GcPauses() as driver_gc, _driver_gc_off(args.driver_gc):
-                await asyncio.sleep(args.window)
-            end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
-            driver_cpu = time.process_time() - driver_before
+            async with _driver_gc_off(args.driver_gc):  # its last collection, then the window
+                spy = _py_spy(pid, args.window, profile) if profile else None
+                cpu_before, start = cpu_seconds(pid), time.perf_counter()
+                driver_before = time.process_time()
+                with GcPauses() as driver_gc:
+                    await asyncio.sleep(args.window)
+                end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
+                driver_cpu = time.process_time() - driver_before
             people.stop.set()
             for task in games:  # open loop: a game may wait for a ticket that never comes
                 task.cancel()
@@ -240,8 +242,8 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     return figures
 
 
-@contextlib.contextmanager
-def _driver_gc_off(keep: bool) -> Iterator[None]:
+@contextlib.asynccontextmanager
+async def _driver_gc_off(keep: bool) -> AsyncIterator[None]:
     """The driver's garbage collector off for the measured window (unless `keep`). The
     loopback Discord keeps every request it served, so the driver's full collections grew to
     0.2-0.8 s within a run, the longer the more a bot sends: each one stopped the tickets and
@@ -252,6 +254,7 @@ def _driver_gc_off(keep: bool) -> Iterator[None]:
         return
     gc.collect()
     gc.disable()
+    await asyncio.sleep(SETTLE_S)  # the collection's pause and the tickets it held up: unmeasured
     try:
         yield
     finally:
