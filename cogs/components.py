@@ -149,11 +149,6 @@ class ButtonRows(ButtonsView):
     def to_components(self) -> list[dict[str, Any]]:
         return [{"type": 1, "components": row} for row in self.rows if row]
 
-    def is_finished(self) -> bool:
-        """Never listened to: there is nothing here to dispatch. Without this discord.py
-        keeps every ephemeral answer's view, with a 15-minute timeout task, alive."""
-        return True
-
 
 def _emoji_json(emoji: discord.PartialEmoji | str) -> dict[str, Any]:
     return dict(emoji.to_dict()) if isinstance(emoji, discord.PartialEmoji) else {"name": emoji}

@@ -191,15 +191,20 @@ def test_actions_round_trip_through_dicts(action):
     assert isinstance(action, Play | Draw | Quit)
 
 
+def scripted_turn(game: Game, n: int):
+    """The seat on turn and its n-th legal action (cycling): a whole game, reproducibly."""
+    seat = game.current_seat
+    actions = game.legal_actions(seat)
+    return seat, actions[n % len(actions)]
+
+
 @settings(max_examples=40, deadline=None)
 @given(variant=st.sampled_from(VARIANTS), seats=st.integers(2, 6), seed=st.integers(0, 10**9))
 def test_a_clone_plays_on_exactly_like_the_original_and_apart_from_it(variant, seats, seed):
     g = Game.new(variant, seats, seed)
     steps = 0
     while not g.is_over and steps < 400:
-        seat = g.current_seat
-        actions = g.legal_actions(seat)
-        action = actions[(seed + steps) % len(actions)]
+        seat, action = scripted_turn(g, seed + steps)
         before = game_to_dict(g)
         draft = g.clone()
         assert game_to_dict(draft) == before
@@ -218,9 +223,7 @@ def test_the_original_moving_first_leaves_its_clone_to_play_on_alike(variant, se
     g = Game.new(variant, seats, seed)
     steps = 0
     while not g.is_over and steps < 400:
-        seat = g.current_seat
-        actions = g.legal_actions(seat)
-        action = actions[(seed + steps) % len(actions)]
+        seat, action = scripted_turn(g, seed + steps)
         draft = g.clone()
         before = game_to_dict(draft)
         events = g.apply(seat, action)
