@@ -31,6 +31,13 @@ from store.records import (
 from store.renders import needs_showing_statement
 
 ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
+# The lobby or running game of a channel, or of the game thread it is (parameters: the place
+# twice), the channel's own game first: one lookup in each partial index of active games (per
+# channel, per thread; an OR of the two would scan every active game on SQLite).
+ACTIVE_IN_PLACE = (
+    f"SELECT g.id, 0 AS by_thread FROM games g WHERE g.channel_id = ? AND {ACTIVE} "
+    f"UNION ALL SELECT g.id, 1 AS by_thread FROM games g WHERE g.thread_id = ? AND {ACTIVE} "
+    "ORDER BY by_thread LIMIT 1")
 
 
 def dumps(value: JsonDict) -> str:

@@ -17,6 +17,7 @@ from store.errors import (
 )
 from store.game_rows import (
     ACTIVE,
+    ACTIVE_IN_PLACE,
     active_game_in_channel,
     check_status,
     count_timeout,
@@ -281,6 +282,17 @@ class GameStore:
             "WHERE s.user_id = ? AND s.has_left = 0 AND g.status IN ('lobby', 'running') "
             "ORDER BY g.id", (user_id,))
         return [row["id"] for row in rows]
+
+    async def active_game_in_place(self, place_id: int) -> int | None:
+        """The lobby or running game of this channel, or of the game thread `place_id` is,
+        whichever process opened it; the channel's own game first, as hosting routes."""
+        row = await self._db.fetchone(ACTIVE_IN_PLACE, (place_id, place_id))
+        return None if row is None else int(row["id"])
+
+    async def explain_active_game_in_place(self, *, as_if_large: bool = False) -> list[str]:
+        """The plan of `active_game_in_place` (`Transaction.explain`), for tests."""
+        async with self._db.read() as tx:
+            return await tx.explain(ACTIVE_IN_PLACE, (1, 1), as_if_large=as_if_large)
 
     async def unfinished_games(self) -> list[Game]:
         """Every lobby and running game, for restoring them after a restart."""
