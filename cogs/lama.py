@@ -71,9 +71,9 @@ class Lama(
     def _public_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.public_locale_of(interaction.guild_id, interaction.guild)
 
-    def _game_here(self, interaction: discord.Interaction) -> GameView:
+    async def _game_here(self, interaction: discord.Interaction) -> GameView:
         _guild_id, channel_id = _server_channel(interaction)
-        view = self.service.game_in_channel(channel_id)
+        view = await self.service.game_here(channel_id)
         if view is None:
             raise HostingError(Problem.NO_GAME_HERE)
         return view
@@ -154,14 +154,14 @@ class Lama(
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = self._game_here(interaction)
+        view = await self._game_here(interaction)
         await self.service.join(view.game_id, interaction.user.id, interaction.user.display_name)
         await interaction.response.send_message(t("lobby.you_joined", locale), ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby, or hand your seat to an AI")
     async def leave(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = self._game_here(interaction)
+        view = await self._game_here(interaction)
         await self.service.leave(view.game_id, interaction.user.id)
         key = "lobby.you_left" if view.status is Status.LOBBY else "game.you_left"
         await interaction.response.send_message(t(key, locale), ephemeral=True)
@@ -169,7 +169,7 @@ class Lama(
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = self._game_here(interaction)
+        view = await self._game_here(interaction)
         await self.service.start(view.game_id, interaction.user.id, is_admin=_is_admin(interaction))
         await interaction.response.send_message(t("lobby.started", locale), ephemeral=True)
 
@@ -178,7 +178,7 @@ class Lama(
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = self._game_here(interaction)
+        view = await self._game_here(interaction)
         await self.service.cancel(
             view.game_id, interaction.user.id, is_admin=_is_admin(interaction)
         )
@@ -188,7 +188,7 @@ class Lama(
     @app_commands.describe(user="The player to remove; in a running game an AI takes the seat")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         locale = self._locale(interaction)
-        view = self._game_here(interaction)
+        view = await self._game_here(interaction)
         try:
             await self.service.kick(
                 view.game_id,
@@ -255,7 +255,7 @@ class Lama(
     )
     async def table(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = self._game_here(interaction)
+        view = await self._game_here(interaction)
         if view.status is not Status.RUNNING:
             raise HostingError(Problem.GAME_NOT_STARTED)
         await interaction.response.send_message(t("table.reposted", locale), ephemeral=True)

@@ -55,20 +55,28 @@ class Moves(commands.Cog):
     async def _move(self, interaction: discord.Interaction, action) -> None:
         """A move from a slash command: answer with the caller's fresh hand, privately."""
         locale = self._locale(interaction)
-        game_id = await self.service.move_route(
-            interaction.user.id, interaction.channel_id, interaction.guild_id)
-        await self._move_and_answer(interaction, game_id, action, locale)
+        update = await self.service.routed_move(
+            interaction.user.id, interaction.channel_id, interaction.guild_id, action,
+            shown_by=HandAnswer(interaction, on_dm_hand=False), interaction_id=interaction.id,
+        )
+        await self._answer_move(interaction, update, locale)
 
     async def _move_and_answer(
         self, interaction: discord.Interaction, game_id: int, action, locale: str,
         round_number: int | None = None,
     ) -> None:
-        """Move, then answer privately with the mover's hand: a new ephemeral message, which
-        becomes their live hand (the renderer learns it from the update, `shown_by`)."""
+        """Move, then answer privately with the mover's hand (`_answer_move`)."""
         update = await self.service.human_move(
             game_id, interaction.user.id, action, round_number=round_number,
             shown_by=HandAnswer(interaction, on_dm_hand=False), interaction_id=interaction.id,
         )
+        await self._answer_move(interaction, update, locale)
+
+    async def _answer_move(
+        self, interaction: discord.Interaction, update, locale: str
+    ) -> None:
+        """The answer to a move: the mover's hand in a new ephemeral message, which becomes
+        their live hand (the renderer learns it from the update, `shown_by`)."""
         content = await self._hand_after(update, interaction.user.id, locale)
         if content is None:  # the seat is not theirs any more
             await interaction.response.send_message(t("game.over", locale), ephemeral=True)
@@ -105,9 +113,10 @@ class Moves(commands.Cog):
     @play.autocomplete("card")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str):
         """Exactly the caller's legal cards when it is their turn; nothing otherwise. Called
-        at every keystroke: read from memory, each card's choice made once per language."""
+        at every keystroke: read from memory (a game another process opened in the channel:
+        once from the store, then from memory), each card's choice made once per language."""
         try:
-            variant, cards = self.service.playable_here(
+            variant, cards = await self.service.playable_here(
                 interaction.user.id, interaction.channel_id, interaction.guild_id
             )
         except Exception:

@@ -64,6 +64,22 @@ class GameLoader:
                 self._timers.arm(hosted)
         return hosted
 
+    async def in_place(self, place_id: int) -> HostedGame | None:
+        """The active game of a channel (or game thread) that this process holds no active
+        copy for, as the store has it: another process opened it (a tournament's next table,
+        opened where a DM move ended the last one), or this process's copy ended and the next
+        game opened elsewhere, or another process gave it the thread. One indexed lookup; the
+        game, if any, is loaded (or this copy reloaded) and found in memory from then on."""
+        game_id = await self._store.games.active_game_in_place(place_id)
+        if game_id is None:
+            return None
+        held = self._registry.find(game_id)
+        if held is None:
+            return await self.hosted(game_id)
+        async with held.lock:  # held, but not known here: its thread, or a state before it
+            await self.reload(held)
+        return held if held.is_active else None
+
     async def is_behind(self, hosted: HostedGame) -> bool:
         """Whether another process committed to this game since this copy was made."""
         stored = await self._store.games.version(hosted.id)

@@ -26,6 +26,7 @@ from store.tournaments import TableKey
 
 from .clock import Clock
 from .context import Context
+from .errors import HostingError, Problem
 from .hosted import HostedGame, Seat
 from .listeners import Listener, Listeners
 from .loader import GameLoader
@@ -119,6 +120,18 @@ class GameService:
         hosted = self.registry.in_channel(channel_id)
         return hosted.view() if hosted else None
 
+    async def game_here(self, channel_id: int) -> GameView | None:
+        """The game of this server channel (or game thread), for the commands used there: from
+        memory; only where this process holds no game there, from the store (`_in_place`)."""
+        hosted = await self._in_place(channel_id)
+        return hosted.view() if hosted else None
+
+    async def _in_place(self, channel_id: int) -> HostedGame | None:
+        """The channel's game in memory, read from nothing; where this process holds none
+        (another process opened it), one indexed read of the store loads it."""
+        hosted = self.registry.in_channel(channel_id)
+        return hosted if hosted is not None else await self.loader.in_place(channel_id)
+
     def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameView]:
         return self.registry.active_games_of(user_id, guild_id)
 
@@ -130,11 +143,13 @@ class GameService:
     ) -> GameView:
         """`route`, with the caller's games read from the store first when they are in a
         DM: another process may host them (every DM reaches shard 0's process). In a server
-        the route is the channel's game: only that one is brought up to date."""
+        the route is the channel's game: only that one is brought up to date, and where this
+        process holds none (or its copy ended elsewhere), the channel's game is read."""
         if guild_id is None:
             await self.loader.load_games_of(user_id)
         elif channel_id is not None:
             await self.loader.refresh(self.registry.in_channel(channel_id))
+            await self._in_place(channel_id)
         return self.registry.route(user_id, channel_id, guild_id)
 
     async def move_route(
@@ -143,10 +158,14 @@ class GameService:
         """The game a move from this place is about. In a server: the channel's game as this
         process holds it, read from nothing: the move itself, at its commit, finds out whether
         another process moved it first, and is tried again on the stored game (or refused
-        from a copy behind it only after a reload). In a DM: `find_route`."""
+        from a copy behind it only after a reload). Only where this process holds no game
+        there is the channel's game read (`_in_place`). In a DM: `find_route`."""
         if guild_id is None:
             return (await self.find_route(user_id, None, None)).game_id
-        return self.registry.channel_game(channel_id).id
+        hosted = await self._in_place(channel_id) if channel_id is not None else None
+        if hosted is None:
+            raise HostingError(Problem.NO_GAME_HERE)
+        return hosted.id
 
     def observation(self, game_id: int, user_id: int) -> Observation:
         hosted = self.registry.running(game_id)
@@ -157,16 +176,17 @@ class GameService:
     ) -> Observation:
         return await self.table.button_observation(game_id, user_id, round_number)
 
-    def playable_here(
+    async def playable_here(
         self, user_id: int, channel_id: int | None, guild_id: int | None
     ) -> tuple[str, tuple[Card, ...]]:
         """For the card autocomplete, as a player types: the variant of the game this place
-        routes to (as `route`) and the cards the user may play in it now (empty unless it
-        is their turn; no game there: none), read from memory without building a view."""
+        routes to (as `move_route`) and the cards the user may play in it now (empty unless it
+        is their turn; no game there: none), read from memory without building a view (in a
+        channel where this process holds no game, the store is asked, as `move_route` does)."""
         if guild_id is None:  # a DM: the caller's only running game (rare; route says which)
             hosted = self.registry.find(self.registry.route(user_id, None, None).game_id)
         else:
-            hosted = self.registry.in_channel(channel_id) if channel_id is not None else None
+            hosted = await self._in_place(channel_id) if channel_id is not None else None
         if hosted is None:
             return "", ()
         return hosted.options.variant, self.legal_plays(hosted.id, user_id)
@@ -325,6 +345,26 @@ class GameService:
             game_id, user_id, action, round_number=round_number, shown_by=shown_by,
             interaction_id=interaction_id,
         )
+
+    async def routed_move(
+        self, user_id: int, channel_id: int | None, guild_id: int | None, action: Action, *,
+        shown_by: object | None = None, interaction_id: int | None = None,
+    ) -> GameUpdate:
+        """A move sent from a place (a slash command), to the game `move_route` names. In a
+        server channel whose game this copy thought running had ended in another process, and
+        the channel holds the next one (a tournament's next table), the move goes there."""
+        game_id = await self.move_route(user_id, channel_id, guild_id)
+        try:
+            return await self.human_move(game_id, user_id, action, shown_by=shown_by,
+                                         interaction_id=interaction_id)
+        except HostingError as error:
+            if error.problem is not Problem.GAME_FINISHED or guild_id is None or not channel_id:
+                raise
+            following = await self._in_place(channel_id)  # its commit reloaded and retired it
+            if following is None or following.id == game_id:
+                raise
+        return await self.human_move(following.id, user_id, action, shown_by=shown_by,
+                                     interaction_id=interaction_id)
 
     # ----------------------------------------------------------------- timers
 

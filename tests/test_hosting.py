@@ -777,19 +777,19 @@ async def test_the_card_autocomplete_offers_the_movers_legal_cards_in_the_channe
     mover = current_user(service, game_id)
     waiting = BOB if mover == ALICE else ALICE
     legal = service.observation(game_id, mover).legal_plays
-    assert service.playable_here(mover, CHANNEL, GUILD) == ("classic", legal)
-    assert service.playable_here(waiting, CHANNEL, GUILD) == ("classic", ())
+    assert await service.playable_here(mover, CHANNEL, GUILD) == ("classic", legal)
+    assert await service.playable_here(waiting, CHANNEL, GUILD) == ("classic", ())
 
 
 async def test_the_card_autocomplete_in_a_dm_reads_the_callers_only_game(service):
     game_id = await started(service)
     mover = current_user(service, game_id)
     legal = service.observation(game_id, mover).legal_plays
-    assert service.playable_here(mover, 999, None) == ("classic", legal)
+    assert await service.playable_here(mover, 999, None) == ("classic", legal)
 
 
 async def test_the_card_autocomplete_offers_nothing_where_no_game_is(service):
     await started(service)
-    assert service.playable_here(ALICE, OTHER_CHANNEL, GUILD) == ("", ())
+    assert await service.playable_here(ALICE, OTHER_CHANNEL, GUILD) == ("", ())
     with pytest.raises(HostingError):
-        service.playable_here(CAROL, 999, None)  # a DM, no game: route's refusal
+        await service.playable_here(CAROL, 999, None)  # a DM, no game: route's refusal

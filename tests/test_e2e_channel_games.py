@@ -1,0 +1,63 @@
+"""A game another process opened in a channel, used there through the real bot and the
+loopback Discord: the bot's process has never held it (a second GameService on the bot's own
+database opened it, as shard 0's process opens a tournament's next table), and the channel's
+slash commands find it from the first one on (docs/scaling.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hosting import GameOptions, GameService, Status, SystemClock
+from store import Store
+from tests.e2e_support import settle, untagged, wait_until
+
+OPTIONS = GameOptions(turn_timeout=3600, ai_delay=0)
+
+
+@pytest.fixture
+async def elsewhere(lamabot, tmp_path):
+    """Another process on the bot's database."""
+    store = await Store.open(tmp_path / "lama.sqlite3")
+    yield GameService(store, SystemClock(), seed_source=lambda: 7)
+    await store.close()
+
+
+async def opened_elsewhere(fake, elsewhere: GameService) -> int:
+    """alice and bob's game in #lama, opened and started by the other process."""
+    alice, bob = fake.user("alice"), fake.user("bob")
+    lobby = await elsewhere.open_lobby(fake.guild.id, fake.channel("lama").id, alice.id, "alice",
+                                       OPTIONS)
+    game_id = lobby.view.game_id
+    await elsewhere.join(game_id, bob.id, "bob")
+    await elsewhere.start(game_id, alice.id)
+    return game_id
+
+
+async def test_a_slash_move_finds_the_game_another_process_opened_in_the_channel(
+        fake_discord, lamabot, elsewhere) -> None:
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    game_id = await opened_elsewhere(fake, elsewhere)
+    assert bot.service.game_in_channel(channel.id) is None  # never held by the bot
+    view = elsewhere.view(game_id)
+    mover = fake.users_by_id[view.seats[view.current_seat].user_id]
+    legal = elsewhere.observation(game_id, mover.id).legal_plays
+    choices = await fake.autocomplete(mover, channel, "play", focused="card")
+    assert legal and [c["value"] for c in choices] == [c.code for c in legal]
+    drew = await fake.slash(mover, channel, "draw")
+    assert drew.ephemeral and "no LAMA game" not in drew.text
+    await settle(bot, game_id)
+    assert bot.service.view(game_id).move_count == 1
+    assert bot.service.view(game_id).status is Status.RUNNING
+
+
+async def test_table_reposts_the_table_of_a_game_another_process_opened(
+        fake_discord, lamabot, elsewhere) -> None:
+    fake = fake_discord
+    channel = fake.channel("lama")
+    game_id = await opened_elsewhere(fake, elsewhere)
+    result = await fake.slash(fake.user("bob"), channel, "lama table")
+    assert result.ephemeral and result.text == "The table is posted again below."
+    await wait_until(lambda: any(m.components_v2 for m in fake.public_messages(channel)))
+    table = next(m for m in fake.public_messages(channel) if m.components_v2)
+    assert any(f"lama:t:{game_id}:1:" in untagged(c) for c in table.custom_ids)

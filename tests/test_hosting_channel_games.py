@@ -1,0 +1,241 @@
+"""A channel's game, found by the slash commands used there whichever process opened it
+(docs/scaling.md). Two GameServices, each with a Store of its own on one database (a SQLite
+file, a PostgreSQL server), stand for two bot processes: `here` is the process of the
+channel's server, `elsewhere` another one (shard 0's process, which plays every DM button and
+opens a tournament's next table when a DM move ends the last one of a round).
+
+The game found in memory is routed from memory alone; only a channel this process knows no
+active game of asks the store, in one indexed lookup."""
+
+from __future__ import annotations
+
+import pytest
+
+from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
+from lama import DRAW, QUIT
+from tests.test_hosting_processes import ALICE, BOB, CAROL, CHANNEL, GUILD, on_turn, started
+from tests.test_tournament_service import CHANNEL as TOURNEY_CHANNEL
+from tests.test_tournament_service import GUILD as TOURNEY_GUILD
+from tests.test_tournament_service import (
+    ORGANISER,
+    Threads,
+    World,
+    current_game,
+    new_tournament,
+    play_out,
+    round_games,
+)
+
+THREAD = 4321  # a thread of CHANNEL
+OPTIONS = GameOptions(turn_timeout=600, ai_delay=1)
+
+
+@pytest.fixture
+def services(stores):
+    clock = FakeClock()
+    return tuple(GameService(store, clock, seed_source=lambda: 7) for store in stores)
+
+
+async def played_to_its_end(service: GameService, game_id: int) -> None:
+    for _ in range(200):  # both quit every round until someone reaches the target
+        if service.view(game_id).status is not Status.RUNNING:
+            return
+        await service.human_move(game_id, on_turn(service, game_id), QUIT)
+    raise AssertionError("the game did not end")
+
+
+async def ended_elsewhere(here: GameService, elsewhere: GameService) -> int:
+    """A game this process opened in the channel and still holds as running, played to its
+    end in the other process (by DM buttons)."""
+    game_id = await started(here, ALICE, BOB)
+    await elsewhere.loader.hosted(game_id)
+    await played_to_its_end(elsewhere, game_id)
+    assert here.view(game_id).status is Status.RUNNING  # this copy has not heard yet
+    return game_id
+
+
+async def refused(call) -> Problem:
+    with pytest.raises(HostingError) as error:
+        await call
+    return error.value.problem
+
+
+async def test_a_slash_move_finds_a_game_another_process_opened_in_the_channel(
+        services) -> None:
+    here, elsewhere = services
+    game_id = await started(elsewhere, ALICE, BOB)
+    player = on_turn(elsewhere, game_id)
+    assert await here.move_route(player, CHANNEL, GUILD) == game_id
+    update = await here.routed_move(player, CHANNEL, GUILD, DRAW)
+    assert update.view.game_id == game_id and update.view.move_count == 1
+
+
+async def test_hand_finds_a_game_another_process_opened_in_the_channel(services) -> None:
+    here, elsewhere = services
+    game_id = await started(elsewhere, ALICE, BOB)
+    assert (await here.find_route(BOB, CHANNEL, GUILD)).game_id == game_id
+
+
+async def test_the_channels_commands_find_a_lobby_another_process_opened(services) -> None:
+    """/join, /start, /table, … ask `game_here`; joining then works from this process."""
+    here, elsewhere = services
+    game_id = (await elsewhere.open_lobby(GUILD, CHANNEL, ALICE, "host", OPTIONS)).view.game_id
+    found = await here.game_here(CHANNEL)
+    assert found is not None and found.game_id == game_id and found.status is Status.LOBBY
+    await here.join(game_id, BOB, "bob")
+    assert len(here.view(game_id).seats) == 2
+
+
+async def test_the_card_suggestions_come_from_a_game_another_process_opened(services) -> None:
+    here, elsewhere = services
+    game_id = await started(elsewhere, ALICE, BOB)
+    player = on_turn(elsewhere, game_id)
+    legal = elsewhere.observation(game_id, player).legal_plays
+    assert await here.playable_here(player, CHANNEL, GUILD) == ("classic", legal)
+
+
+async def test_a_slash_move_in_a_game_thread_finds_a_game_this_process_never_held(
+        services) -> None:
+    here, elsewhere = services
+    game_id = await started(elsewhere, ALICE, BOB)
+    await elsewhere.show_in_thread(game_id, THREAD)
+    player = on_turn(elsewhere, game_id)
+    assert await here.move_route(player, THREAD, GUILD) == game_id
+    assert (await here.find_route(player, THREAD, GUILD)).game_id == game_id
+
+
+async def test_a_thread_another_process_gave_a_game_held_here_finds_it(services) -> None:
+    """This process holds the game, but not the thread it shows itself in since another
+    process started it there: the thread's commands reload the copy and learn it."""
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.show_in_thread(game_id, THREAD)
+    assert here.game_in_channel(THREAD) is None
+    found = await here.game_here(THREAD)
+    assert found is not None and found.game_id == game_id and found.thread_id == THREAD
+    assert await here.move_route(ALICE, THREAD, GUILD) == game_id  # and now from memory
+
+
+async def test_a_channel_whose_game_ended_here_finds_the_next_game_opened_elsewhere(
+        services) -> None:
+    here, elsewhere = services
+    first = await started(here, ALICE, BOB)
+    await played_to_its_end(here, first)
+    second = await started(elsewhere, ALICE, BOB)  # e.g. a tournament's next table
+    assert second != first
+    player = on_turn(elsewhere, second)
+    assert await here.move_route(player, CHANNEL, GUILD) == second
+    assert (await here.find_route(player, CHANNEL, GUILD)).game_id == second
+    assert (await here.routed_move(player, CHANNEL, GUILD, DRAW)).view.game_id == second
+
+
+async def test_a_slash_move_from_a_copy_whose_game_ended_elsewhere_reaches_the_next_game(
+        services, stores) -> None:
+    """This process still holds the channel's old game as running: the move's commit finds
+    it over, and the move goes to the game now open in the channel."""
+    here, elsewhere = services
+    first = await ended_elsewhere(here, elsewhere)
+    second = await started(elsewhere, ALICE, BOB)
+    player = on_turn(elsewhere, second)
+    update = await here.routed_move(player, CHANNEL, GUILD, DRAW, interaction_id=77)
+    assert update.view.game_id == second and update.view.move_count == 1
+    assert [m.seq for m in await stores[0].games.list_moves(second)] == [1]
+    assert here.view(first).status is Status.FINISHED
+
+
+async def test_hand_from_a_copy_whose_game_ended_elsewhere_shows_the_next_game(
+        services) -> None:
+    here, elsewhere = services
+    await ended_elsewhere(here, elsewhere)
+    second = await started(elsewhere, BOB, CAROL)
+    assert (await here.find_route(CAROL, CHANNEL, GUILD)).game_id == second
+
+
+async def test_a_slash_move_in_a_game_that_ended_with_no_next_game_is_told_it_is_over(
+        services) -> None:
+    here, elsewhere = services
+    await ended_elsewhere(here, elsewhere)
+    assert await refused(here.routed_move(ALICE, CHANNEL, GUILD, DRAW)) is Problem.GAME_FINISHED
+    assert await refused(here.routed_move(ALICE, CHANNEL, GUILD, DRAW)) is Problem.NO_GAME_HERE
+
+
+async def test_a_channel_with_no_game_anywhere_is_still_told_so(services) -> None:
+    here, elsewhere = services
+    await started(elsewhere, ALICE, BOB)  # in another channel
+    empty = CHANNEL + 1
+    assert await refused(here.move_route(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
+    assert await refused(here.routed_move(ALICE, empty, GUILD, DRAW)) is Problem.NO_GAME_HERE
+    assert await refused(here.find_route(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
+    assert await here.game_here(empty) is None
+    assert await here.playable_here(ALICE, empty, GUILD) == ("", ())
+    assert here.registry.active_games_of(ALICE) == []  # nothing was loaded
+
+
+async def test_a_game_held_here_is_routed_without_reading_the_store(
+        services, stores, monkeypatch) -> None:
+    """The hit path stays a lookup in memory: the cost cut of issue 14."""
+    here, _ = services
+    game_id = await started(here, ALICE, BOB)
+    player = on_turn(here, game_id)
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("the store was read to route a move")
+
+    for name in ("active_game_in_place", "get_game", "version", "active_game_ids_of"):
+        monkeypatch.setattr(stores[0].games, name, no_read)
+    assert await here.move_route(player, CHANNEL, GUILD) == game_id
+    found = await here.game_here(CHANNEL)
+    assert found is not None and found.game_id == game_id
+    assert (await here.playable_here(player, CHANNEL, GUILD))[0] == "classic"
+
+
+# ------------------------------------------------- a tournament's next table, opened elsewhere
+
+
+def tournament_worlds(stores, threads: bool) -> tuple[World, World]:
+    """The tournament's server's process and shard 0's, each with its TournamentService
+    listening to its own games, as bot.py builds them; a thread either opens has an id of
+    its own (Discord's)."""
+    clock = FakeClock(1_800_000_000)
+    places = Threads(works=threads)
+    here, elsewhere = (World(store, clock, places) for store in stores)
+    return here, elsewhere
+
+
+async def a_round_played_elsewhere(here: World, elsewhere: World, games: list[int]) -> None:
+    """The round's tables, opened here, are played by DM buttons: through shard 0's process."""
+    for game_id in games:
+        await elsewhere.games.loader.hosted(game_id)
+        await play_out(elsewhere, game_id)
+    await elsewhere.tournaments.settle()  # the next tables open there
+
+
+async def test_a_tournaments_next_table_opened_elsewhere_is_this_channels_game(stores) -> None:
+    """No threads: the tables play in the tournament's channel one after another. The first
+    ends by DM moves, so shard 0's process opens the next, while this process still holds
+    the first as running."""
+    here, elsewhere = tournament_worlds(stores, threads=False)
+    t = await new_tournament(here, rounds=1)
+    await here.tournaments.start(t.id, ORGANISER, is_admin=False)
+    first = await current_game(here)
+    await a_round_played_elsewhere(here, elsewhere, [first])
+    second = elsewhere.games.game_in_channel(TOURNEY_CHANNEL)
+    assert second is not None and second.game_id != first
+    assert here.games.view(first).status is Status.RUNNING  # not heard of here yet
+    seated = next(s.user_id for s in second.seats if s.user_id is not None)
+    routed = await here.games.find_route(seated, TOURNEY_CHANNEL, TOURNEY_GUILD)
+    assert routed.game_id == second.game_id
+
+
+async def test_a_tournaments_next_round_opened_elsewhere_is_found_in_its_threads(
+        stores) -> None:
+    here, elsewhere = tournament_worlds(stores, threads=True)
+    t = await new_tournament(here, rounds=2)
+    await here.tournaments.start(t.id, ORGANISER, is_admin=False)
+    await a_round_played_elsewhere(here, elsewhere, await round_games(here, t.id))
+    for game_id in await round_games(elsewhere, t.id):
+        table = elsewhere.games.view(game_id)
+        assert here.games.registry.find(game_id) is None  # never held here
+        found = await here.games.game_here(table.channel_id)  # /table in the table's thread
+        assert found is not None and found.game_id == game_id
