@@ -13,8 +13,9 @@ stay idle; the version check still guards every commit.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import TypeVar
 
 from store import (
     DueGame,
@@ -33,6 +34,8 @@ from .hosted import HostedGame
 from .views import Status
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 ADOPT_GRACE_S = 3  # past a game's deadline before another process takes over its timers
 
@@ -79,6 +82,22 @@ class GameLoader:
         async with held.lock:  # held, but not known here: its thread, or a state before it
             await self.reload(held)
         return held if held.is_active else None
+
+    async def changing(self, game_id: int, change: Callable[[], Awaitable[T]]) -> T:
+        """A lobby command made on this process's copy (join, leave, kick, start, cancel).
+        Where the store refuses it because another process started, ended or cancelled the
+        game meanwhile, the copy is reloaded and the command tried once more on the stored
+        game: refused as that calls for, or made (a Leave from a lobby started elsewhere
+        hands the seat to an AI). A command the copy allows costs no read."""
+        try:
+            return await change()
+        except WrongGameStatus:
+            hosted = self._registry.find(game_id)
+            if hosted is None:
+                raise
+            async with hosted.lock:
+                await self.reload(hosted)
+        return await change()
 
     async def is_behind(self, hosted: HostedGame) -> bool:
         """Whether another process committed to this game since this copy was made."""

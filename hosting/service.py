@@ -285,15 +285,16 @@ class GameService:
         lobby = self.registry.find(game_id)
         if lobby is not None:
             await self.loader.refresh_around(None, user_id, lobby.guild_id)
-        return await self.lobby.join(game_id, user_id, name)
+        return await self.loader.changing(game_id, lambda: self.lobby.join(game_id, user_id, name))
 
     async def add_ai(
         self, game_id: int, user_id: int, level: str | None = None, *, is_admin: bool = False
     ) -> GameUpdate:
-        return await self.lobby.add_ai(game_id, user_id, level, is_admin=is_admin)
+        return await self.loader.changing(
+            game_id, lambda: self.lobby.add_ai(game_id, user_id, level, is_admin=is_admin))
 
     async def leave(self, game_id: int, user_id: int) -> GameUpdate:
-        return await self.lobby.leave(game_id, user_id)
+        return await self.loader.changing(game_id, lambda: self.lobby.leave(game_id, user_id))
 
     async def kick(
         self,
@@ -304,15 +305,16 @@ class GameService:
         is_admin: bool,
         actor_name: str = "",
     ) -> GameUpdate:
-        return await self.lobby.kick(
-            game_id, actor_id, target_user_id, is_admin=is_admin, actor_name=actor_name
-        )
+        return await self.loader.changing(game_id, lambda: self.lobby.kick(
+            game_id, actor_id, target_user_id, is_admin=is_admin, actor_name=actor_name))
 
     async def cancel(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
-        return await self.lobby.cancel(game_id, actor_id, is_admin=is_admin)
+        return await self.loader.changing(
+            game_id, lambda: self.lobby.cancel(game_id, actor_id, is_admin=is_admin))
 
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
-        return await self.lobby.start(game_id, user_id, is_admin=is_admin)
+        return await self.loader.changing(
+            game_id, lambda: self.lobby.start(game_id, user_id, is_admin=is_admin))
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
         old = self.registry.find(game_id)

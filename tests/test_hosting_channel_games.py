@@ -239,3 +239,72 @@ async def test_a_tournaments_next_round_opened_elsewhere_is_found_in_its_threads
         assert here.games.registry.find(game_id) is None  # never held here
         found = await here.games.game_here(table.channel_id)  # /table in the table's thread
         assert found is not None and found.game_id == game_id
+
+
+# ------------------------------------------- a lobby command on a copy another process moved
+
+
+async def lobby_changed_elsewhere(here: GameService, elsewhere: GameService, change) -> int:
+    """alice's lobby with bob in the channel, held here; `change` (start, cancel) is made to
+    it in the other process, which this copy has not heard of."""
+    game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", OPTIONS)).view.game_id
+    await here.join(game_id, BOB, "bob")
+    await elsewhere.loader.hosted(game_id)
+    await change(elsewhere, game_id)
+    assert here.view(game_id).status is Status.LOBBY
+    return game_id
+
+
+async def start(service: GameService, game_id: int) -> None:
+    await service.start(game_id, ALICE)
+
+
+async def cancel(service: GameService, game_id: int) -> None:
+    await service.cancel(game_id, ALICE, is_admin=False)
+
+
+async def test_joining_a_lobby_cancelled_elsewhere_is_told_the_game_is_over(services) -> None:
+    here, elsewhere = services
+    game_id = await lobby_changed_elsewhere(here, elsewhere, cancel)
+    assert await refused(here.join(game_id, CAROL, "carol")) is Problem.GAME_FINISHED
+    assert here.view(game_id).status is Status.CANCELLED
+
+
+async def test_joining_a_lobby_started_elsewhere_is_told_it_has_started(services) -> None:
+    here, elsewhere = services
+    game_id = await lobby_changed_elsewhere(here, elsewhere, start)
+    assert await refused(here.join(game_id, CAROL, "carol")) is Problem.NOT_A_LOBBY
+
+
+async def test_starting_a_lobby_started_elsewhere_is_told_it_has_started(services) -> None:
+    here, elsewhere = services
+    game_id = await lobby_changed_elsewhere(here, elsewhere, start)
+    assert await refused(here.start(game_id, ALICE)) is Problem.NOT_A_LOBBY
+    assert here.view(game_id).status is Status.RUNNING
+
+
+async def test_leaving_a_lobby_started_elsewhere_hands_the_seat_to_an_ai(services) -> None:
+    here, elsewhere = services
+    game_id = await lobby_changed_elsewhere(here, elsewhere, start)
+    update = await here.leave(game_id, BOB)
+    assert update.view.seat_of(BOB) is None and update.view.status is Status.RUNNING
+
+
+async def test_cancelling_a_lobby_started_elsewhere_cancels_the_game(services, stores) -> None:
+    here, elsewhere = services
+    game_id = await lobby_changed_elsewhere(here, elsewhere, start)
+    await here.cancel(game_id, ALICE, is_admin=False)
+    assert (await stores[1].games.get_game(game_id)).status.value == "cancelled"
+
+
+async def test_a_host_leaving_a_lobby_cancelled_elsewhere_is_told_it_is_over(services) -> None:
+    here, elsewhere = services
+    game_id = await lobby_changed_elsewhere(here, elsewhere, cancel)
+    assert await refused(here.leave(game_id, ALICE)) is Problem.GAME_FINISHED
+
+
+async def test_kicking_from_a_game_that_ended_elsewhere_is_told_it_is_over(services) -> None:
+    here, elsewhere = services
+    game_id = await ended_elsewhere(here, elsewhere)
+    assert await refused(here.kick(game_id, ALICE, BOB, is_admin=False)) is Problem.GAME_FINISHED
+    assert here.view(game_id).status is Status.FINISHED
