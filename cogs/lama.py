@@ -254,8 +254,11 @@ class Lama(
         name="table", description="Post the table again at the bottom of the channel"
     )
     async def table(self, interaction: discord.Interaction) -> None:
+        """The table as stored: a copy another process moved on (a DM move) or ended (its next
+        game open here) is brought up to date first, as for /hand."""
         locale = self._locale(interaction)
-        view = await self._game_here(interaction)
+        guild_id, channel_id = _server_channel(interaction)
+        view = await self.service.find_route(interaction.user.id, channel_id, guild_id)
         if view.status is not Status.RUNNING:
             raise HostingError(Problem.GAME_NOT_STARTED)
         await interaction.response.send_message(t("table.reposted", locale), ephemeral=True)

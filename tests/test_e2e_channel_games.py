@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from hosting import GameOptions, GameService, Status, SystemClock
+from lama import QUIT
 from store import Store
-from tests.e2e_support import settle, untagged, wait_until
+from tests.e2e_support import settle, two_humans, untagged, wait_until
 
 OPTIONS = GameOptions(turn_timeout=3600, ai_delay=0)
 
@@ -58,6 +59,29 @@ async def test_table_reposts_the_table_of_a_game_another_process_opened(
     game_id = await opened_elsewhere(fake, elsewhere)
     result = await fake.slash(fake.user("bob"), channel, "lama table")
     assert result.ephemeral and result.text == "The table is posted again below."
-    await wait_until(lambda: any(m.components_v2 for m in fake.public_messages(channel)))
-    table = next(m for m in fake.public_messages(channel) if m.components_v2)
-    assert any(f"lama:t:{game_id}:1:" in untagged(c) for c in table.custom_ids)
+    await wait_until(lambda: any(names_table_of(m, game_id)
+                                 for m in fake.public_messages(channel)))
+
+
+async def test_table_in_a_channel_whose_game_ended_elsewhere_posts_the_next_games_table(
+        fake_discord, lamabot, elsewhere) -> None:
+    """The bot still holds the channel's game as running when another process has played
+    it to its end and opened the next one there."""
+    fake, bot = fake_discord, lamabot
+    first, channel = await two_humans(fake, bot)
+    await elsewhere.loader.hosted(first)
+    for _ in range(200):
+        view = elsewhere.view(first)
+        if view.status is not Status.RUNNING:
+            break
+        await elsewhere.human_move(first, view.seats[view.current_seat].user_id, QUIT)
+    assert bot.service.view(first).status is Status.RUNNING  # not heard of yet
+    second = await opened_elsewhere(fake, elsewhere)
+    result = await fake.slash(fake.user("carol"), channel, "lama table")
+    assert result.text == "The table is posted again below."
+    await wait_until(lambda: names_table_of(fake.public_messages(channel)[-1], second))
+    assert bot.service.view(first).status is Status.FINISHED
+
+
+def names_table_of(message, game_id: int) -> bool:
+    return any(untagged(c).startswith(f"lama:t:{game_id}:") for c in message.custom_ids)
