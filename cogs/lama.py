@@ -5,6 +5,7 @@ Each command is a thin adapter: check who and where, one service call, show the 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -71,12 +72,13 @@ class Lama(
     def _public_locale(self, interaction: discord.Interaction) -> str:
         return self.bot.public_locale_of(interaction.guild_id, interaction.guild)
 
-    async def _game_here(self, interaction: discord.Interaction) -> GameView:
+    async def _on_game_here(
+        self, interaction: discord.Interaction, command: Callable[[int], Awaitable[GameUpdate]]
+    ) -> GameUpdate:
+        """`command` (given a game id) on this channel's game, wherever it was opened; where
+        this process's copy had ended elsewhere, on the channel's next game."""
         _guild_id, channel_id = _server_channel(interaction)
-        view = await self.service.game_here(channel_id)
-        if view is None:
-            raise HostingError(Problem.NO_GAME_HERE)
-        return view
+        return await self.service.on_channel_game(channel_id, command)
 
     async def _show_lobby(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Answer with the lobby itself (public) and remember where it is."""
@@ -154,23 +156,24 @@ class Lama(
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = await self._game_here(interaction)
-        await self.service.join(view.game_id, interaction.user.id, interaction.user.display_name)
+        user = interaction.user
+        await self._on_game_here(
+            interaction, lambda game_id: self.service.join(game_id, user.id, user.display_name))
         await interaction.response.send_message(t("lobby.you_joined", locale), ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby, or hand your seat to an AI")
     async def leave(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = await self._game_here(interaction)
-        await self.service.leave(view.game_id, interaction.user.id)
-        key = "lobby.you_left" if view.status is Status.LOBBY else "game.you_left"
+        update = await self._on_game_here(
+            interaction, lambda game_id: self.service.leave(game_id, interaction.user.id))
+        key = "game.you_left" if update.view.status is Status.RUNNING else "lobby.you_left"
         await interaction.response.send_message(t(key, locale), ephemeral=True)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = await self._game_here(interaction)
-        await self.service.start(view.game_id, interaction.user.id, is_admin=_is_admin(interaction))
+        await self._on_game_here(interaction, lambda game_id: self.service.start(
+            game_id, interaction.user.id, is_admin=_is_admin(interaction)))
         await interaction.response.send_message(t("lobby.started", locale), ephemeral=True)
 
     @app_commands.command(
@@ -178,25 +181,18 @@ class Lama(
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
         locale = self._locale(interaction)
-        view = await self._game_here(interaction)
-        await self.service.cancel(
-            view.game_id, interaction.user.id, is_admin=_is_admin(interaction)
-        )
+        await self._on_game_here(interaction, lambda game_id: self.service.cancel(
+            game_id, interaction.user.id, is_admin=_is_admin(interaction)))
         await interaction.response.send_message(t("game.cancelled", locale), ephemeral=True)
 
     @app_commands.command(name="kick", description="Remove a player (host or Manage Server)")
     @app_commands.describe(user="The player to remove; in a running game an AI takes the seat")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         locale = self._locale(interaction)
-        view = await self._game_here(interaction)
         try:
-            await self.service.kick(
-                view.game_id,
-                interaction.user.id,
-                user.id,
-                is_admin=_is_admin(interaction),
-                actor_name=interaction.user.display_name,
-            )
+            await self._on_game_here(interaction, lambda game_id: self.service.kick(
+                game_id, interaction.user.id, user.id, is_admin=_is_admin(interaction),
+                actor_name=interaction.user.display_name))
         except HostingError as error:
             if error.problem is Problem.NOT_SEATED:  # the service knows only the user's id
                 error.details.setdefault("user", user.mention)

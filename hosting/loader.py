@@ -67,6 +67,29 @@ class GameLoader:
                 self._timers.arm(hosted)
         return hosted
 
+    async def channel_game(self, place_id: int) -> HostedGame | None:
+        """The game of this channel (or game thread): this process's copy, read from nothing;
+        only where it holds none, the store's (`in_place`)."""
+        hosted = self._registry.in_channel(place_id)
+        return hosted if hosted is not None else await self.in_place(place_id)
+
+    async def then_next(
+        self, place_id: int, game_id: int, command: Callable[[int], Awaitable[T]]
+    ) -> T:
+        """`command` on the game of this place that this process's copy named. If that copy
+        turns out to have ended in another process (the command is refused "game over" once
+        its commit reloaded the copy) and the place holds the next game (a tournament's next
+        table), the command goes to that one, once."""
+        try:
+            return await command(game_id)
+        except HostingError as error:
+            if error.problem is not Problem.GAME_FINISHED:
+                raise
+            following = await self.channel_game(place_id)
+            if following is None or following.id == game_id:
+                raise
+        return await command(following.id)
+
     async def in_place(self, place_id: int) -> HostedGame | None:
         """The active game of a channel (or game thread) that this process holds no active
         copy for, as the store has it: another process opened it (a tournament's next table,

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import TypeVar
 
 from lama import Card, Observation
 from lama.actions import Action
@@ -45,6 +46,8 @@ from .views import TABLE, GameOptions, GameUpdate, GameView, MessageKey, Status
 __all__ = ["TIMEOUTS_BEFORE_AI", "GameService"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class GameService:
@@ -120,17 +123,15 @@ class GameService:
         hosted = self.registry.in_channel(channel_id)
         return hosted.view() if hosted else None
 
-    async def game_here(self, channel_id: int) -> GameView | None:
-        """The game of this server channel (or game thread), for the commands used there: from
-        memory; only where this process holds no game there, from the store (`_in_place`)."""
-        hosted = await self._in_place(channel_id)
-        return hosted.view() if hosted else None
-
-    async def _in_place(self, channel_id: int) -> HostedGame | None:
-        """The channel's game in memory, read from nothing; where this process holds none
-        (another process opened it), one indexed read of the store loads it."""
-        hosted = self.registry.in_channel(channel_id)
-        return hosted if hosted is not None else await self.loader.in_place(channel_id)
+    async def on_channel_game(self, channel_id: int, command: Callable[[int], Awaitable[T]]) -> T:
+        """`command` (given a game id) on the game of this server channel or game thread:
+        from memory; only where this process holds no game there, from the store (loader.py).
+        Where this process's copy had ended in another process, on the channel's next game
+        (`GameLoader.then_next`)."""
+        hosted = await self.loader.channel_game(channel_id)
+        if hosted is None:
+            raise HostingError(Problem.NO_GAME_HERE)
+        return await self.loader.then_next(channel_id, hosted.id, command)
 
     def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameView]:
         return self.registry.active_games_of(user_id, guild_id)
@@ -149,7 +150,7 @@ class GameService:
             await self.loader.load_games_of(user_id)
         elif channel_id is not None:
             await self.loader.refresh(self.registry.in_channel(channel_id))
-            await self._in_place(channel_id)
+            await self.loader.channel_game(channel_id)
         return self.registry.route(user_id, channel_id, guild_id)
 
     async def move_route(
@@ -159,10 +160,10 @@ class GameService:
         process holds it, read from nothing: the move itself, at its commit, finds out whether
         another process moved it first, and is tried again on the stored game (or refused
         from a copy behind it only after a reload). Only where this process holds no game
-        there is the channel's game read (`_in_place`). In a DM: `find_route`."""
+        there is the channel's game read (loader.py). In a DM: `find_route`."""
         if guild_id is None:
             return (await self.find_route(user_id, None, None)).game_id
-        hosted = await self._in_place(channel_id) if channel_id is not None else None
+        hosted = await self.loader.channel_game(channel_id) if channel_id is not None else None
         if hosted is None:
             raise HostingError(Problem.NO_GAME_HERE)
         return hosted.id
@@ -186,7 +187,7 @@ class GameService:
         if guild_id is None:  # a DM: the caller's only running game (rare; route says which)
             hosted = self.registry.find(self.registry.route(user_id, None, None).game_id)
         else:
-            hosted = await self._in_place(channel_id) if channel_id is not None else None
+            hosted = await self.loader.channel_game(channel_id) if channel_id else None
         if hosted is None:
             return "", ()
         return hosted.options.variant, self.legal_plays(hosted.id, user_id)
@@ -356,17 +357,14 @@ class GameService:
         server channel whose game this copy thought running had ended in another process, and
         the channel holds the next one (a tournament's next table), the move goes there."""
         game_id = await self.move_route(user_id, channel_id, guild_id)
-        try:
-            return await self.human_move(game_id, user_id, action, shown_by=shown_by,
-                                         interaction_id=interaction_id)
-        except HostingError as error:
-            if error.problem is not Problem.GAME_FINISHED or guild_id is None or not channel_id:
-                raise
-            following = await self._in_place(channel_id)  # its commit reloaded and retired it
-            if following is None or following.id == game_id:
-                raise
-        return await self.human_move(following.id, user_id, action, shown_by=shown_by,
-                                     interaction_id=interaction_id)
+
+        def move(game_id: int) -> Awaitable[GameUpdate]:
+            return self.human_move(game_id, user_id, action, shown_by=shown_by,
+                                   interaction_id=interaction_id)
+
+        if guild_id is None or channel_id is None:
+            return await move(game_id)
+        return await self.loader.then_next(channel_id, game_id, move)
 
     # ----------------------------------------------------------------- timers
 

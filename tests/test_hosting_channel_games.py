@@ -54,6 +54,11 @@ async def ended_elsewhere(here: GameService, elsewhere: GameService) -> int:
     return game_id
 
 
+async def its_id(game_id: int) -> int:
+    """A channel command that only says which game it was given."""
+    return game_id
+
+
 async def refused(call) -> Problem:
     with pytest.raises(HostingError) as error:
         await call
@@ -77,13 +82,11 @@ async def test_hand_finds_a_game_another_process_opened_in_the_channel(services)
 
 
 async def test_the_channels_commands_find_a_lobby_another_process_opened(services) -> None:
-    """/join, /start, /table, … ask `game_here`; joining then works from this process."""
+    """/lama join, start, leave, kick, cancel: `on_channel_game`."""
     here, elsewhere = services
     game_id = (await elsewhere.open_lobby(GUILD, CHANNEL, ALICE, "host", OPTIONS)).view.game_id
-    found = await here.game_here(CHANNEL)
-    assert found is not None and found.game_id == game_id and found.status is Status.LOBBY
-    await here.join(game_id, BOB, "bob")
-    assert len(here.view(game_id).seats) == 2
+    update = await here.on_channel_game(CHANNEL, lambda game_id: here.join(game_id, BOB, "bob"))
+    assert update.view.game_id == game_id and len(update.view.seats) == 2
 
 
 async def test_the_card_suggestions_come_from_a_game_another_process_opened(services) -> None:
@@ -112,8 +115,8 @@ async def test_a_thread_another_process_gave_a_game_held_here_finds_it(services)
     await elsewhere.loader.hosted(game_id)
     await elsewhere.show_in_thread(game_id, THREAD)
     assert here.game_in_channel(THREAD) is None
-    found = await here.game_here(THREAD)
-    assert found is not None and found.game_id == game_id and found.thread_id == THREAD
+    found = await here.find_route(ALICE, THREAD, GUILD)
+    assert found.game_id == game_id and found.thread_id == THREAD
     assert await here.move_route(ALICE, THREAD, GUILD) == game_id  # and now from memory
 
 
@@ -167,7 +170,7 @@ async def test_a_channel_with_no_game_anywhere_is_still_told_so(services) -> Non
     assert await refused(here.move_route(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
     assert await refused(here.routed_move(ALICE, empty, GUILD, DRAW)) is Problem.NO_GAME_HERE
     assert await refused(here.find_route(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
-    assert await here.game_here(empty) is None
+    assert await refused(here.on_channel_game(empty, its_id)) is Problem.NO_GAME_HERE
     assert await here.playable_here(ALICE, empty, GUILD) == ("", ())
     assert here.registry.active_games_of(ALICE) == []  # nothing was loaded
 
@@ -185,8 +188,7 @@ async def test_a_game_held_here_is_routed_without_reading_the_store(
     for name in ("active_game_in_place", "get_game", "version", "active_game_ids_of"):
         monkeypatch.setattr(stores[0].games, name, no_read)
     assert await here.move_route(player, CHANNEL, GUILD) == game_id
-    found = await here.game_here(CHANNEL)
-    assert found is not None and found.game_id == game_id
+    assert await here.on_channel_game(CHANNEL, its_id) == game_id
     assert (await here.playable_here(player, CHANNEL, GUILD))[0] == "classic"
 
 
@@ -237,8 +239,8 @@ async def test_a_tournaments_next_round_opened_elsewhere_is_found_in_its_threads
     for game_id in await round_games(elsewhere, t.id):
         table = elsewhere.games.view(game_id)
         assert here.games.registry.find(game_id) is None  # never held here
-        found = await here.games.game_here(table.channel_id)  # /table in the table's thread
-        assert found is not None and found.game_id == game_id
+        # e.g. /lama leave in the table's thread
+        assert await here.games.on_channel_game(table.channel_id, its_id) == game_id
 
 
 # ------------------------------------------- a lobby command on a copy another process moved
@@ -308,3 +310,32 @@ async def test_kicking_from_a_game_that_ended_elsewhere_is_told_it_is_over(servi
     game_id = await ended_elsewhere(here, elsewhere)
     assert await refused(here.kick(game_id, ALICE, BOB, is_admin=False)) is Problem.GAME_FINISHED
     assert here.view(game_id).status is Status.FINISHED
+
+
+# ------------------------------------ the channel's other commands, on its next game at once
+
+
+async def test_join_from_a_copy_of_a_lobby_cancelled_elsewhere_joins_the_channels_next_lobby(
+        services) -> None:
+    here, elsewhere = services
+    cancelled = await lobby_changed_elsewhere(here, elsewhere, cancel)
+    following = (await elsewhere.open_lobby(GUILD, CHANNEL, BOB, "bob", OPTIONS)).view.game_id
+    update = await here.on_channel_game(CHANNEL, lambda game_id: here.join(game_id, CAROL, "c"))
+    assert update.view.game_id == following != cancelled
+    assert update.view.seat_of(CAROL) is not None
+
+
+async def test_leave_from_a_copy_of_a_game_ended_elsewhere_leaves_the_channels_next_game(
+        services) -> None:
+    here, elsewhere = services
+    ended = await ended_elsewhere(here, elsewhere)
+    following = await started(elsewhere, ALICE, BOB)
+    update = await here.on_channel_game(CHANNEL, lambda game_id: here.leave(game_id, BOB))
+    assert update.view.game_id == following != ended
+    assert update.view.seat_of(BOB) is None and update.view.status is Status.RUNNING
+
+
+async def test_a_channel_command_where_no_game_is_is_told_so(services) -> None:
+    here, _ = services
+    leaving = here.on_channel_game(CHANNEL, lambda game_id: here.leave(game_id, BOB))
+    assert await refused(leaving) is Problem.NO_GAME_HERE
