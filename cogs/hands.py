@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -55,18 +55,24 @@ class HandAnswer:
 
     interaction: discord.Interaction
     on_dm_hand: bool
+    # Taken in the handler: once the handler is done the interaction lets go of its response
+    # (cogs/timely.py), and only this one knows whether the answer went out.
+    response: discord.InteractionResponse = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "response", self.interaction.response)
 
 
 @dataclass
 class ShownHand:
     message_id: int | None  # None: the interaction's own (ephemeral) response
     channel_id: int | None  # the DM channel; None for an ephemeral
-    interaction: discord.Interaction | None  # edits through its token, for free
+    answer: HandAnswer | None  # edits through its interaction's token, for free
     since: float  # loop time the token was issued
     live: bool  # shows enabled buttons or "your turn"
 
     def token_fresh(self, now: float) -> bool:
-        return self.interaction is not None and now - self.since < TOKEN_LIFE
+        return self.answer is not None and now - self.since < TOKEN_LIFE
 
     def same_message(self, other: ShownHand) -> bool:
         return self.message_id is not None and self.message_id == other.message_id
@@ -106,7 +112,7 @@ class HandMessages:
         message_id = interaction.message.id if answer.on_dm_hand and interaction.message else None
         channel_id = interaction.channel_id if answer.on_dm_hand else None
         live = view.current_seat == seat and view.round_number > 0
-        new = ShownHand(message_id, channel_id, interaction, self._now(), live)
+        new = ShownHand(message_id, channel_id, answer, self._now(), live)
         return self._replace(view.game_id, seat, new)
 
     def _replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
@@ -185,9 +191,9 @@ class HandMessages:
                                             note=note)
         live = note is None and obs.is_my_turn and view.round_number == obs.round_number
         try:
-            if shown.token_fresh(self._now()) and shown.interaction is not None:
-                if shown.interaction.response.is_done():
-                    await shown.interaction.edit_original_response(**content)
+            if shown.token_fresh(self._now()) and shown.answer is not None:
+                if shown.answer.response.is_done():
+                    await shown.answer.interaction.edit_original_response(**content)
                 else:  # its own response is on the way and shows this state already
                     return
             elif shown.channel_id is not None and shown.message_id is not None:

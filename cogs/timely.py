@@ -28,6 +28,8 @@ How it stands in:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -229,5 +231,19 @@ def keep_in_time(interaction: discord.Interaction, deferral: Deferral) -> Timely
     # discord.py caches `Interaction.response` in this slot (utils.cached_slot_property).
     interaction._cs_response = response  # type: ignore[attr-defined]
     response.start_clock()
+    handler = asyncio.current_task()
+    if handler is not None:
+        handler.add_done_callback(functools.partial(_let_go, interaction))
     return response
+
+
+def _let_go(interaction: discord.Interaction, _handler: asyncio.Task[Any]) -> None:
+    """The handler is done: the interaction stops holding its response, which holds the
+    interaction. Without that cycle the interaction (its member, user, namespace: some 15
+    objects) is freed by its last reference, not by a garbage collection; an answer that
+    waited for its commit had outlived two young collections, so its interaction lingered
+    until a full one (issue 14). A stand-in still under way keeps the response, and the
+    response the interaction."""
+    with contextlib.suppress(AttributeError):  # never cached, or already let go
+        del interaction._cs_response  # type: ignore[attr-defined]
 
