@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -26,17 +26,20 @@ from store.health import check_folder, runtime_error
 from store.migrate import split_statements
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class SqliteTransaction(Transaction):
+    """Each statement is one trip to the connection's thread (`_in_thread`): aiosqlite's
+    cursors cost a trip to open, one to fetch and one to close, with the connection held
+    meanwhile."""
+
     dialect = Dialect.SQLITE
     _conn: aiosqlite.Connection
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        self._check()
-        async with self._conn.execute(sql, params) as cursor:
-            return cursor.rowcount
+        return await self._in_thread(_changed, sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         self._check()
@@ -45,22 +48,23 @@ class SqliteTransaction(Transaction):
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run one INSERT; returns the new row's rowid."""
-        self._check()
-        async with self._conn.execute(sql, params) as cursor:
-            rowid = cursor.lastrowid
+        rowid = await self._in_thread(_inserted, sql, params)
         if rowid is None:
             raise sqlite3.ProgrammingError(f"not an INSERT: {sql}")
         return rowid
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        self._check()
-        async with self._conn.execute(sql, params) as cursor:
-            row: sqlite3.Row | None = await cursor.fetchone()
-            return row
+        return await self._in_thread(_first_row, sql, params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._in_thread(_all_rows, sql, params)
+
+    async def _in_thread(self, run: Callable[[sqlite3.Connection, str, Params], T],
+                         sql: str, params: Params) -> T:
         self._check()
-        return list(await self._conn.execute_fetchall(sql, params))
+        # aiosqlite's "run this in the connection's thread" (pinned; tests/test_store_db.py
+        # checks each statement stays one trip).
+        return await self._conn._execute(run, self._conn._conn, sql, params)
 
     async def lock(self, name: str, key: int) -> None:
         self._check()  # BEGIN IMMEDIATE already holds the database's only writer lock
@@ -201,6 +205,35 @@ class SqliteDatabase(Database):
         if self._reader is not self._conn:
             async with self._read_lock:
                 await self._reader.close()
+
+
+def _changed(conn: sqlite3.Connection, sql: str, params: Params) -> int:
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
+
+
+def _inserted(conn: sqlite3.Connection, sql: str, params: Params) -> int | None:
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.lastrowid
+    finally:
+        cursor.close()
+
+
+def _first_row(conn: sqlite3.Connection, sql: str, params: Params) -> Row | None:
+    cursor = conn.execute(sql, params)
+    try:
+        row: Row | None = cursor.fetchone()
+        return row
+    finally:
+        cursor.close()
+
+
+def _all_rows(conn: sqlite3.Connection, sql: str, params: Params) -> list[Row]:
+    return conn.execute(sql, params).fetchall()
 
 
 async def _settle(conn: aiosqlite.Connection) -> None:

@@ -401,6 +401,35 @@ async def test_reads_waiting_together_share_one_trip(sqlite_db, monkeypatch):
     assert len(trips) <= 2  # the first alone, then everyone who queued meanwhile
 
 
+async def test_each_statement_of_a_transaction_is_one_trip_to_the_sqlite_thread(
+        sqlite_db, monkeypatch):
+    """aiosqlite's cursors cost a trip to open, one to fetch and one to close: a lobby's
+    transactions (a join, a start) made three trips per read, with the connection held."""
+    trips = count_trips(sqlite_db, monkeypatch)
+    async with sqlite_db.transaction() as tx:
+        trips.clear()  # BEGIN's
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+        await tx.insert("INSERT INTO meta (key, value) VALUES ('b', '2')")
+        await tx.fetchone("SELECT value FROM meta WHERE key = 'a'")
+        await tx.fetchall("SELECT value FROM meta")
+        assert len(trips) == 4
+        trips.clear()
+    assert len(trips) == 1  # COMMIT's
+
+
+async def test_a_statement_of_a_transaction_answers_as_before(sqlite_db):
+    async with sqlite_db.transaction() as tx:
+        assert await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')") == 1
+        rowid = await tx.insert("INSERT INTO meta (key, value) VALUES ('b', '2')")
+        assert await tx.execute("UPDATE meta SET value = '3' WHERE key IN ('a', 'b')") == 2
+        assert await tx.execute("UPDATE meta SET value = '4' WHERE key = 'none'") == 0
+        row = await tx.fetchone("SELECT rowid, value FROM meta WHERE key = 'b'")
+        assert row is not None and row["rowid"] == rowid and row["value"] == "3"
+        assert await tx.fetchone("SELECT value FROM meta WHERE key = 'none'") is None
+        assert [r["key"] for r in await tx.fetchall("SELECT key FROM meta ORDER BY key")
+                ] == ["a", "b"]
+
+
 async def test_a_one_statement_read_does_not_wait_for_an_open_write(sqlite_db):
     await sqlite_db.batch([insert("a", "old")])
     async with sqlite_db.transaction() as tx:
