@@ -5,8 +5,9 @@ legality is a lookup in the ruleset's ``followers`` table and scoring is a loop 
 The private ``_play/_draw/_quit_seat`` helpers take an event list, or None when nobody needs
 events (the simulator's fast path). Randomness: round ``r`` of a game with seed ``s`` is
 shuffled by its own ``random.Random(s * 2**32 + r)``; the shuffle is a lazy Fisher-Yates (a
-card's position is fixed only when it is taken), and `_draw_order` finishes it on a copy of
-the RNG, so a saved game has its draw pile in explicit order and continues identically.
+card's position is fixed only when it is taken). The first save of a round (`_draw_order`)
+finishes it for good on the same RNG stream, so a saved game has its draw pile in explicit
+order and continues identically, in memory as after a restore.
 """
 
 from __future__ import annotations
@@ -288,16 +289,24 @@ class GameCore:
     # ----------------------------------------------------------------- copies
 
     def _draw_order(self) -> list[int]:
-        """The remaining draw pile, next card first, with the lazy shuffle completed on a
-        copy of the RNG so this game's own future is unchanged."""
-        rest = self._pile[self._pos :]
+        """The remaining draw pile, next card first. The first call in a round completes the
+        lazy shuffle for good, on the round's RNG stream, so the future is the one it would
+        have been: from then on this game's draws, copies and saves need no RNG (a hosted
+        game saves after every move)."""
         if self._rng is not None:
-            rng = _twin(self._rng)
-            m = len(rest)
-            for pos in range(m):
-                j = pos + int(rng.random() * (m - pos))
-                rest[pos], rest[j] = rest[j], rest[pos]
-        return rest
+            self._fix_draw_pile()
+        return self._pile[self._pos :]
+
+    def _fix_draw_pile(self) -> None:
+        rng = self._rng
+        assert rng is not None
+        if self._rng_shared:  # a clone's RNG: the other game still draws from it
+            rng = _twin(rng)
+        pile, m = self._pile, len(self._pile)
+        for pos in range(self._pos, m):
+            j = pos + int(rng.random() * (m - pos))
+            pile[pos], pile[j] = pile[j], pile[pos]
+        self._rng, self._rng_shared = None, False
 
     @property
     def winners(self) -> tuple[int, ...]:

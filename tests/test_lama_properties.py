@@ -232,3 +232,22 @@ def test_the_original_moving_first_leaves_its_clone_to_play_on_alike(variant, se
         assert game_to_dict(g) == game_to_dict(draft)
         g = draft if steps % 2 else g  # play on with either, as a committed draft does
         steps += 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seats=st.integers(2, 6), seed=st.integers(0, 10**9),
+       saves=st.sets(st.integers(0, 400), max_size=40))
+def test_a_game_saved_now_and_then_plays_on_exactly_like_one_never_saved(
+        variant, seats, seed, saves):
+    """A save completes the round's lazy shuffle for good: the future stays the same."""
+    saved, unsaved = Game.new(variant, seats, seed), Game.new(variant, seats, seed)
+    steps = 0
+    while not unsaved.is_over and steps < 400:
+        if steps in saves:
+            game_to_dict(saved)
+            if steps % 3 == 0:
+                saved = saved.clone()  # a committed draft plays on
+        seat, action = scripted_turn(unsaved, seed + steps)
+        assert saved.apply(seat, action) == unsaved.apply(seat, action)
+        steps += 1
+    assert game_to_dict(saved) == game_to_dict(unsaved)
