@@ -37,6 +37,7 @@ from hosting.seasons import SeasonKeeper
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
+from i18n.formatting import warm_up
 from settings import Settings
 from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
@@ -281,7 +282,9 @@ class LamaBot(commands.AutoShardedBot):
         if self.settings.freeze_startup and not gc.get_freeze_count():
             # Modules, caches, servers and restored games live as long as the process: a full
             # collection re-scanned them all (~100 ms of CPU, several times a minute under
-            # load), pausing every answer meanwhile. Garbage first, so none is kept for good.
+            # load), pausing every answer meanwhile. Garbage first, so none is kept for good;
+            # the languages' CLDR data first too, or it would load (and be scanned) later.
+            warm_up()
             gc.collect()
             gc.freeze()
 

@@ -15,6 +15,7 @@ import discord.gateway
 import discord.http
 import pytest
 
+import bot as bot_module
 from bot import LamaBot, Settings, main
 from store import Store
 from tests.backends import BACKENDS
@@ -115,6 +116,25 @@ async def test_once_connected_the_bot_process_keeps_start_up_objects_out_of_full
             assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()  # this test process must not keep its objects for good
+
+
+async def test_the_languages_load_before_the_bot_freezes_its_start_up_objects(
+        fake_discord, tmp_path, monkeypatch):
+    """Else their data loads at first use, among what every full collection scans."""
+    freeze_counts: list[int] = []  # at the warm-up
+    monkeypatch.setattr(bot_module, "warm_up", lambda: freeze_counts.append(gc.get_freeze_count()))
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
+                        render_delay=0, freeze_startup=True)
+    try:
+        async with run_bot(fake_discord, LamaBot(settings, guild_ready_timeout=0.05),
+                           sync_commands=False):
+            for _ in range(500):
+                if gc.get_freeze_count():
+                    break
+                await asyncio.sleep(0.01)
+        assert freeze_counts == [0] and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 async def test_a_bot_built_inside_tests_freezes_nothing(fake_discord, tmp_path):
