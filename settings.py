@@ -29,7 +29,8 @@ class Settings:
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
     web_public_url: str | None = None  # where people reach the pages, for links in answers
     # Once connected, keep what start-up built out of the garbage collector's full passes
-    # (`gc.freeze`); on for the bot process (from_env), off for bots built inside tests.
+    # (`gc.freeze`) and collect young objects less often (bot.py on_ready); on for the bot
+    # process (from_env), off for bots built inside tests (the test process's collector).
     freeze_startup: bool = False
 
     @classmethod
