@@ -37,6 +37,15 @@ class WrongGameStatus(StoreError):
         super().__init__(f"game {game_id} is {status}; this needs {' or '.join(allowed)}")
 
 
+class LobbyChanged(StoreError):
+    """The lobby's seats are not those the caller's copy has: another process seated or
+    unseated someone since (a lost update, as SeqConflict is for moves)."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {game_id}: the lobby's seats changed")
+
+
 class ChannelHasActiveGame(StoreError):
     """A channel holds at most one lobby or running game."""
 

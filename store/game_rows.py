@@ -13,6 +13,7 @@ from store.errors import (
     AlreadySeated,
     GameNotFound,
     InteractionAlreadyApplied,
+    LobbyChanged,
     TimerNotClaimed,
     WrongGameStatus,
 )
@@ -183,6 +184,18 @@ async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> R
         raise GameNotFound(game_id)
     if row["status"] not in allowed:
         raise WrongGameStatus(game_id, row["status"], tuple(str(s) for s in allowed))
+    return row
+
+
+async def check_lobby(tx: Transaction, game_id: int, seated: Sequence[int | None] | None) -> Row:
+    """The lobby's row, locked (`check_status`). `seated`: the seats the caller's copy has
+    (user ids in seat order, None for an AI); stored ones that differ raise LobbyChanged."""
+    row = await check_status(tx, game_id, GameStatus.LOBBY)
+    if seated is not None:
+        stored = await tx.fetchall(
+            "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        if [r["user_id"] for r in stored] != list(seated):
+            raise LobbyChanged(game_id)
     return row
 
 

@@ -19,6 +19,7 @@ from store.game_rows import (
     ACTIVE,
     ACTIVE_IN_PLACE,
     active_game_in_channel,
+    check_lobby,
     check_status,
     count_timeout,
     dumps,
@@ -111,11 +112,13 @@ class GameStore:
             return await load_game(tx, game_id)
 
     async def add_seat(
-        self, game_id: int, new: NewSeat, *, now: int, max_seats: int | None = None
+        self, game_id: int, new: NewSeat, *, now: int, max_seats: int | None = None,
+        seated: Sequence[int | None] | None = None,
     ) -> Seat:
-        """Seat someone at the end of the lobby (seat order is join order)."""
+        """Seat someone at the end of the lobby (seat order is join order). `seated`, here and
+        below: the seats the caller's copy has, else LobbyChanged (`check_lobby`)."""
         async with self._db.transaction() as tx:
-            await check_status(tx, game_id, GameStatus.LOBBY)
+            await check_lobby(tx, game_id, seated)
             row = await tx.fetchone(
                 "SELECT COUNT(*) AS n FROM seats WHERE game_id = ?", (game_id,)
             )
@@ -130,10 +133,11 @@ class GameStore:
         assert seat_row is not None
         return seat_from_row(seat_row)
 
-    async def remove_seat(self, game_id: int, seat: int, *, now: int) -> None:
+    async def remove_seat(self, game_id: int, seat: int, *, now: int,
+                          seated: Sequence[int | None] | None = None) -> None:
         """Take a seat out of a lobby; later seats move up one, keeping join order."""
         async with self._db.transaction() as tx:
-            await check_status(tx, game_id, GameStatus.LOBBY)
+            await check_lobby(tx, game_id, seated)
             if not await tx.execute(
                 "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
             ):
@@ -159,11 +163,12 @@ class GameStore:
         state: JsonDict,
         now: int,
         timer: DueTimer | None = None,
+        seated: Sequence[int | None] | None = None,
     ) -> Game:
         """Lobby → running with the engine's initial state (and the first turn's timer)."""
         state_json = dumps(state)
         async with self._db.transaction() as tx:
-            await check_status(tx, game_id, GameStatus.LOBBY)
+            await check_lobby(tx, game_id, seated)
             await tx.execute(
                 "UPDATE games SET status = 'running', seed = ?, state_json = ?, "
                 "started_at = ?, updated_at = ? WHERE id = ?",
@@ -301,10 +306,11 @@ class GameStore:
 
     # --- messages and seats ---------------------------------------------------------------
 
-    async def set_host(self, game_id: int, user_id: int, *, now: int) -> None:
+    async def set_host(self, game_id: int, user_id: int, *, now: int,
+                       seated: Sequence[int | None] | None = None) -> None:
         """The lobby's host left: another seated human hosts it now."""
         async with self._db.transaction() as tx:
-            await check_status(tx, game_id, GameStatus.LOBBY)
+            await check_lobby(tx, game_id, seated)
             await tx.execute(
                 "UPDATE games SET host_user_id = ?, updated_at = ? WHERE id = ?",
                 (user_id, now, game_id),

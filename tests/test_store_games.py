@@ -15,6 +15,7 @@ from store import (
     GameStatus,
     GameStore,
     InteractionAlreadyApplied,
+    LobbyChanged,
     LobbyFull,
     MessageRef,
     NewSeat,
@@ -149,6 +150,27 @@ async def test_remove_seat_closes_the_gap_keeping_join_order(games):
     await games.remove_seat(game.id, 1, now=T0 + 2)
     seats = (await games.get_game(game.id)).seats
     assert [(s.seat, s.display_name) for s in seats] == [(0, "Host"), (1, "A"), (2, "B")]
+
+
+async def test_a_seat_change_from_a_copy_behind_on_the_lobbys_seats_is_refused(games):
+    """`seated`: the seats (user ids, None for an AI) the caller's copy has. Another process
+    took the guest out meanwhile: every lobby write from that copy is refused, none made."""
+    game = await lobby(games, seats=[NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest")])
+    await games.remove_seat(game.id, 1, now=T0 + 1)
+    stale = [HOST, GUEST]
+    with pytest.raises(LobbyChanged):
+        await games.add_seat(game.id, NewSeat.human(300, "Late"), now=T0 + 2, seated=stale)
+    with pytest.raises(LobbyChanged):
+        await games.remove_seat(game.id, 1, now=T0 + 2, seated=stale)
+    with pytest.raises(LobbyChanged):
+        await games.set_host(game.id, GUEST, now=T0 + 2, seated=stale)
+    with pytest.raises(LobbyChanged):
+        await games.start_game(game.id, seed=1, state={"round": 1}, now=T0 + 2, seated=stale)
+    stored = await games.get_game(game.id)
+    assert [s.user_id for s in stored.seats] == [HOST] and stored.status is GameStatus.LOBBY
+    assert stored.host_user_id == HOST
+    await games.add_seat(game.id, NewSeat.ai("A", "easy"), now=T0 + 3, seated=[HOST])
+    await games.start_game(game.id, seed=1, state={"round": 1}, now=T0 + 4, seated=[HOST, None])
 
 
 async def test_seats_cannot_be_added_once_the_game_runs(games):
