@@ -23,6 +23,7 @@ from store import (
     Game,
     GameStatus,
     InteractionAlreadyApplied,
+    LobbyChanged,
     SeqConflict,
     WrongGameStatus,
 )
@@ -106,16 +107,17 @@ class GameLoader:
             await self.reload(held)
         return held if held.is_active else None
 
-    async def changing(self, game_id: int, change: Callable[[], Awaitable[T]]) -> T:
-        """A lobby command made on this process's copy (join, leave, kick, start, cancel).
-        Where the store refuses it because another process started, ended or cancelled the
-        game meanwhile, the copy is reloaded and the command tried once more on the stored
-        game: refused as that calls for, or made (a Leave from a lobby started elsewhere
-        hands the seat to an AI). A command the copy allows costs no read."""
+    async def changing(self, change: Callable[[], Awaitable[T]]) -> T:
+        """A lobby command made on this process's copy (join, leave, kick, start, cancel, a
+        rematch). Where the store refuses it because another process started, ended or
+        cancelled the game meanwhile, or seated or unseated someone, the copy is reloaded and
+        the command tried once more on the stored game: refused as that calls for, or made
+        (a Leave from a lobby started elsewhere hands the seat to an AI). A command the copy
+        allows costs no read."""
         try:
             return await change()
-        except WrongGameStatus:
-            hosted = self._registry.find(game_id)
+        except (WrongGameStatus, LobbyChanged) as error:
+            hosted = self._registry.find(error.game_id)
             if hosted is None:
                 raise
             async with hosted.lock:

@@ -190,7 +190,8 @@ class Lobby:
             _check_room(hosted)
             self._registry.check_not_seated_elsewhere(user_id, hosted.guild_id, game_id)
             seat = Seat(len(hosted.seats), name, user_id)
-            await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now())
+            await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now(),
+                                             seated=_seated(hosted))
             hosted.seats.append(seat)
         return await self._changed(hosted)
 
@@ -205,7 +206,8 @@ class Lobby:
             _require_host(hosted, user_id, is_admin)
             _check_room(hosted)
             seat = Seat(len(hosted.seats), ai_name(len(hosted.seats)), None, level)
-            await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now())
+            await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now(),
+                                             seated=_seated(hosted))
             hosted.seats.append(seat)
         return await self._changed(hosted)
 
@@ -226,9 +228,11 @@ class Lobby:
                 ]
                 if not others:
                     return await self._cancel_locked(hosted)
-                await self._store.games.set_host(game_id, others[0], now=self._now())
+                await self._store.games.set_host(game_id, others[0], now=self._now(),
+                                                 seated=_seated(hosted))
                 hosted.host_id = others[0]
-            await self._store.games.remove_seat(game_id, seat.index, now=self._now())
+            await self._store.games.remove_seat(game_id, seat.index, now=self._now(),
+                                                seated=_seated(hosted))
             hosted.seats.remove(seat)
             for i, other in enumerate(hosted.seats):
                 other.index = i
@@ -275,7 +279,7 @@ class Lobby:
             deadline = hosted.turn_deadline(now, game)
             await self._store.games.start_game(
                 hosted.id, seed=seed, state=game_to_dict(game), now=int(now),
-                timer=deadline.row() if deadline else None,
+                timer=deadline.row() if deadline else None, seated=_seated(hosted),
             )
             hosted.game, hosted.status, hosted.deadline = game, Status.RUNNING, deadline
             events = (RoundStarted(game.round_number, game.seat_on_turn, game.top_card),)
@@ -303,6 +307,12 @@ class Lobby:
         update = GameUpdate(view=hosted.view(), hands=hosted.hands())  # hands: to close them
         await self._listeners.publish(update)
         return update
+
+
+def _seated(hosted: HostedGame) -> list[int | None]:
+    """The seats this copy has, for the store to refuse a write if another process changed
+    them meanwhile (LobbyChanged: the copy is then reloaded, loader.py `changing`)."""
+    return [s.user_id for s in hosted.seats]
 
 
 def _check_room(hosted: HostedGame) -> None:

@@ -286,16 +286,16 @@ class GameService:
         lobby = self.registry.find(game_id)
         if lobby is not None:
             await self.loader.refresh_around(None, user_id, lobby.guild_id)
-        return await self.loader.changing(game_id, lambda: self.lobby.join(game_id, user_id, name))
+        return await self.loader.changing(lambda: self.lobby.join(game_id, user_id, name))
 
     async def add_ai(
         self, game_id: int, user_id: int, level: str | None = None, *, is_admin: bool = False
     ) -> GameUpdate:
         return await self.loader.changing(
-            game_id, lambda: self.lobby.add_ai(game_id, user_id, level, is_admin=is_admin))
+            lambda: self.lobby.add_ai(game_id, user_id, level, is_admin=is_admin))
 
     async def leave(self, game_id: int, user_id: int) -> GameUpdate:
-        return await self.loader.changing(game_id, lambda: self.lobby.leave(game_id, user_id))
+        return await self.loader.changing(lambda: self.lobby.leave(game_id, user_id))
 
     async def kick(
         self,
@@ -306,22 +306,22 @@ class GameService:
         is_admin: bool,
         actor_name: str = "",
     ) -> GameUpdate:
-        return await self.loader.changing(game_id, lambda: self.lobby.kick(
+        return await self.loader.changing(lambda: self.lobby.kick(
             game_id, actor_id, target_user_id, is_admin=is_admin, actor_name=actor_name))
 
     async def cancel(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
         return await self.loader.changing(
-            game_id, lambda: self.lobby.cancel(game_id, actor_id, is_admin=is_admin))
+            lambda: self.lobby.cancel(game_id, actor_id, is_admin=is_admin))
 
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
         return await self.loader.changing(
-            game_id, lambda: self.lobby.start(game_id, user_id, is_admin=is_admin))
+            lambda: self.lobby.start(game_id, user_id, is_admin=is_admin))
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
         old = self.registry.find(game_id)
         if old is not None:
             await self.loader.refresh_around(old.channel_id, user_id, old.guild_id)
-        return await self.lobby.rematch(game_id, user_id, name)
+        return await self.loader.changing(lambda: self.lobby.rematch(game_id, user_id, name))
 
     # ------------------------------------------------------------------ moves
 

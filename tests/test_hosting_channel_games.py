@@ -339,3 +339,52 @@ async def test_a_channel_command_where_no_game_is_is_told_so(services) -> None:
     here, _ = services
     leaving = here.on_channel_game(CHANNEL, lambda game_id: here.leave(game_id, BOB))
     assert await refused(leaving) is Problem.NO_GAME_HERE
+
+
+# ------------------------------------------------------ a lobby copy behind on its seats
+
+
+async def lobby_whose_guest_left_elsewhere(here: GameService, elsewhere: GameService) -> int:
+    """alice's lobby with bob, held here; bob leaves it in the other process (as one opening
+    his tournament table there takes him out), which this copy has not heard of."""
+    game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", OPTIONS)).view.game_id
+    await here.join(game_id, BOB, "bob")
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.leave(game_id, BOB)
+    assert here.view(game_id).seat_of(BOB) is not None  # this copy has not heard yet
+    return game_id
+
+
+async def stored_seats(store, game_id: int) -> list[int | None]:
+    return [s.user_id for s in (await store.games.get_game(game_id)).seats]
+
+
+async def test_a_join_on_a_lobby_copy_behind_on_its_seats_takes_the_stored_seats(
+        services, stores) -> None:
+    here, elsewhere = services
+    game_id = await lobby_whose_guest_left_elsewhere(here, elsewhere)
+    update = await here.join(game_id, CAROL, "carol")
+    assert [s.user_id for s in update.view.seats] == [ALICE, CAROL]
+    assert await stored_seats(stores[0], game_id) == [ALICE, CAROL]
+
+
+async def test_a_start_on_a_lobby_copy_behind_on_its_seats_deals_to_the_stored_seats(
+        services, stores) -> None:
+    here, elsewhere = services
+    game_id = await lobby_whose_guest_left_elsewhere(here, elsewhere)
+    await elsewhere.join(game_id, CAROL, "carol")
+    await elsewhere.add_ai(game_id, ALICE)
+    update = await here.start(game_id, ALICE)
+    assert [s.user_id for s in update.view.seats] == [ALICE, CAROL, None]
+    record = await stores[0].games.get_game(game_id)
+    assert record.status.value == "running" and record.state["num_seats"] == 3
+
+
+async def test_a_leave_from_a_lobby_copy_behind_on_its_seats_takes_out_only_the_leaver(
+        services, stores) -> None:
+    here, elsewhere = services
+    game_id = await lobby_whose_guest_left_elsewhere(here, elsewhere)
+    await elsewhere.join(game_id, CAROL, "carol")  # seat 1 is carol's now, not bob's
+    await elsewhere.join(game_id, BOB, "bob")
+    await here.leave(game_id, BOB)
+    assert await stored_seats(stores[0], game_id) == [ALICE, CAROL]
