@@ -70,6 +70,7 @@ class ShownHand:
     answer: HandAnswer | None  # edits through its interaction's token, for free
     since: float  # loop time the token was issued
     live: bool  # shows enabled buttons or "your turn"
+    moves: int = -1  # the game's move count it shows (-1: not known, recalled after a restart)
 
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE
@@ -112,11 +113,17 @@ class HandMessages:
         message_id = interaction.message.id if answer.on_dm_hand and interaction.message else None
         channel_id = interaction.channel_id if answer.on_dm_hand else None
         live = view.current_seat == seat and view.round_number > 0
-        new = ShownHand(message_id, channel_id, answer, self._now(), live)
+        new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count)
         return self._replace(view.game_id, seat, new)
 
     def _replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
+        """`new` shows the seat's hand; returns the live message to close. That is the one
+        shown so far, unless `new` shows an older state than it: a DM that was on its way
+        while an interaction answered with the newer hand (a slow deal, then a slash move)
+        is the older message, whatever its id, and must not take over as live."""
         old = self._shown.get((game_id, seat))
+        if old is not None and new.moves < old.moves and not old.same_message(new):
+            return new if new.live else None
         self._shown[(game_id, seat)] = new
         if old is None or not old.live or old.same_message(new):
             return None
@@ -209,7 +216,7 @@ class HandMessages:
             self.failed(view.game_id, error)
             return
         if keep:
-            shown.live = live
+            shown.live, shown.moves = live, view.move_count
 
     # ----------------------------------------------------------------- DMs
 
@@ -255,10 +262,11 @@ class HandMessages:
         if message is None:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
-        stale = self._replace(view.game_id, seat, ShownHand(
-            message.id, message.channel.id, None, self._now(), live))
-        await self.service.remember_message(
-            view.game_id, MessageKey.hand(seat), message.channel.id, message.id)
+        sent = ShownHand(message.id, message.channel.id, None, self._now(), live, view.move_count)
+        stale = self._replace(view.game_id, seat, sent)
+        if self._shown.get((view.game_id, seat)) is sent:
+            await self.service.remember_message(
+                view.game_id, MessageKey.hand(seat), message.channel.id, message.id)
         if stale is not None:
             await self.close(view, obs, seat, stale)
 

@@ -7,10 +7,12 @@ import asyncio
 import contextlib
 import random
 
+from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
 from tests.e2e_support import (
     enabled_hand_buttons,
+    hand_messages,
     names_game,
     on_turn,
     open_game,
@@ -223,6 +225,48 @@ async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
     await settle(bot, game_id)
     (live,) = live_hands(fake, starter, game_id)
     assert live.ephemeral
+
+
+def hold_new_dms(bot) -> asyncio.Event:
+    """The process is slow to DM: every new DM (the deal, a turn ping) waits for its REST
+    slot until the returned event."""
+    budget, slot, released = bot.renderer.budget, bot.renderer.budget.slot, asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def held(priority, channel_id=None, kind="create"):
+        if priority is Priority.PING and kind == "create":
+            await released.wait()
+        async with slot(priority, channel_id, kind):
+            yield
+
+    budget.slot = held
+    return released
+
+
+async def test_a_deal_dm_landing_after_its_player_moved_by_slash_keeps_no_live_buttons(
+    fake_discord, lamabot
+) -> None:
+    """The deal's DM shows the hand as dealt: when the starter moved from the channel before it
+    came, the slash answer shows the newer hand and the late DM must not take over as live
+    (pressing it would only be refused)."""
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    users = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    game_id = await open_game(fake, bot, channel, *users, start=False)
+    released = hold_new_dms(bot)
+    try:
+        assert (await fake.slash(users[0], channel, "lama start")).ephemeral
+        starter, _ = on_turn(fake, bot, game_id)
+        moved = await fake.slash(starter, channel, "draw")
+        assert moved.ephemeral and on_turn(fake, bot, game_id)[0] != starter
+        assert not hand_messages(fake, starter, game_id)  # the deal is still on its way
+    finally:
+        released.set()
+    await settle(bot, game_id)
+    (deal,) = fake.dms(starter)  # it came, and says where the hand went
+    assert "no longer live" in deal.text and not enabled_hand_buttons(deal)
+    assert live_hands(fake, starter, game_id) == []
+    assert len(live_hands(fake, on_turn(fake, bot, game_id)[0], game_id)) == 1
 
 
 # ------------------------------------------------------------ /lama notify (stored)
