@@ -125,10 +125,16 @@ def newest_hand_of(fake, user, games: set[int] | None):
     return hands[-1] if hands else None
 
 
+def took(result) -> bool:
+    """Whether the bot took the press (it redrew the pressed hand) rather than refusing it
+    privately, e.g. "you have quit this round" from a hand that still looked live."""
+    return result.refused is None and not result.ephemeral
+
+
 async def press_every_live_hand(fake, users, games: set[int] | None = None,
                                 limit: int | None = None) -> int:
     """Each user with a live hand (of `games`, if given) plays its first card, else quits the
-    round, `limit` moves at most; moves made."""
+    round (asked, then confirmed), `limit` moves at most; moves made."""
     moves = 0
     for user in users:
         if limit is not None and moves >= limit:
@@ -139,8 +145,9 @@ async def press_every_live_hand(fake, users, games: set[int] | None = None,
         if not buttons:
             continue
         cards = [b for b in buttons if not b.custom_id.endswith(":quit")]
-        result = await fake.click(user, message, (cards or buttons)[0].custom_id)
-        moves += result.refused is None  # a hand the next update is about to close: refused
+        pressed = (cards or buttons)[0].custom_id
+        result = await fake.click(user, message, pressed)
+        moves += took(result) and not pressed.endswith(":quit")  # the question is no move
     return moves
 
 
@@ -152,13 +159,20 @@ def table_thread(fake, channel, user):
     return threads[-1] if threads else None
 
 
-async def quit_by_slash(fake, channel, users) -> None:
-    """What a player does whose hand message never came (a crash between their move and the
-    ping): /quit in their table's thread (refused unless it is their turn)."""
+async def quit_by_slash(fake, channel, users, limit: int | None = None) -> int:
+    """What a player does whose hand message never came, or not yet (a crash between their
+    move and the ping, a slow process): /quit in their table's thread (refused unless it is
+    their turn), `limit` moves at most; moves made. From then on that player plays from the
+    table: their turns come as plain "your turn" DMs, no hand buttons (cogs/hands.py)."""
+    moves = 0
     for user in users:
         thread = table_thread(fake, channel, user)
-        if thread is not None:
-            await fake.slash(user, thread, "quit")
+        if thread is None or (limit is not None and moves >= limit):
+            continue
+        answer = await fake.slash(user, thread, "quit")
+        moves += answer.message is not None and any(  # their hand, not a refusal
+            c.startswith("lama:h:") for c in answer.message.custom_ids)
+    return moves
 
 
 async def stored_round(db_path, channel) -> tuple[int, set[int]]:
@@ -187,7 +201,7 @@ async def games_of_round(db_path, channel, number: int) -> set[int]:
 
 
 class Moves:
-    """Moves made by hand buttons so far."""
+    """Moves made so far (by hand buttons, or by /quit where no live hand came)."""
 
     count = 0
 
@@ -196,19 +210,19 @@ async def play_until(fake, channel, users, done, timeout: float = 90.0,
                      moves: Moves | None = None, games: set[int] | None = None,
                      limit: int | None = None) -> None:
     """Press live hands (of `games`, at most `limit` moves a time) until `done()`, a bool or
-    an awaitable one."""
+    an awaitable one; where none came for a while, the player on turn uses /quit."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     idle = 0
     while not (await finished if inspect.isawaitable(finished := done()) else finished):
         assert loop.time() < deadline, "the tournament did not get there in time"
         made = await press_every_live_hand(fake, users, games, limit)
-        if moves is not None:
-            moves.count += made
         idle = 0 if made else idle + 1
         if idle == 40:
-            await quit_by_slash(fake, channel, users)
+            made += await quit_by_slash(fake, channel, users, limit)
             idle = 0
+        if moves is not None:
+            moves.count += made
         await asyncio.sleep(0.05)
 
 
