@@ -4,6 +4,7 @@ cogs.buttons.LamaButton), and has every refusal answered in one place (cogs.erro
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,12 +16,27 @@ from .timely import command_deferral, keep_in_time
 if TYPE_CHECKING:
     from bot import LamaBot
 
+log = logging.getLogger(__name__)
+
 
 class LamaTree(app_commands.CommandTree["LamaBot"]):
     async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
         keep_in_time(interaction, command_deferral(interaction))  # first: the clock runs
-        await self.client.preferences.load_user_choice(interaction.user.id)
+        try:
+            await self.client.preferences.load_user_choice(interaction.user.id)
+        except Exception as error:
+            # The tree hands only AppCommandErrors to on_error: anything else would leave the
+            # caller with the clock's "thinking…" for good. Told now; nothing else runs.
+            await self._refuse(interaction, error)
+            return False
         return True
+
+    async def _refuse(self, interaction: discord.Interaction[LamaBot], error: Exception) -> None:
+        if interaction.type is discord.InteractionType.autocomplete:
+            log.warning("no choices for user %s: %r", interaction.user.id, error)
+            await interaction.response.autocomplete([])
+        else:
+            await report(interaction, error)
 
     async def on_error(
         self, interaction: discord.Interaction[LamaBot], error: app_commands.AppCommandError

@@ -1,0 +1,41 @@
+"""Every slash command and autocomplete reads its caller's language first (cogs/tree.py). When
+the store fails that read (busy, down, a disk error), the caller is told at once, privately,
+like any refusal, and nothing else runs; before, the error escaped discord.py's command tree
+(it hands only AppCommandErrors to on_error) and the caller was left with the answer clock's
+"LamaBot is thinking…" for good."""
+
+from __future__ import annotations
+
+from store.errors import StoreBusy
+from tests.e2e_support import on_turn, two_humans
+
+
+def language_unreadable(bot, monkeypatch, user) -> None:
+    """From now on the store fails every read of a user's own language choice, and `user`'s
+    is not known yet (the next interaction reads it)."""
+    async def busy(user_id: int) -> str | None:
+        raise StoreBusy("the store is busy")
+
+    monkeypatch.setattr(bot.store.settings, "get_user_locale", busy)
+    bot.preferences._chosen_loaded.discard(user.id)
+
+
+async def test_a_slash_move_whose_callers_language_cannot_be_read_is_refused_privately(
+        fake_discord, lamabot, monkeypatch):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    mover, _ = on_turn(fake, bot, game_id)
+    moves = bot.service.view(game_id).move_count
+    language_unreadable(bot, monkeypatch, mover)
+    result = await fake.slash(mover, channel, "draw")
+    assert result.ephemeral and "busy" in result.text.lower(), repr(result)
+    assert bot.service.view(game_id).move_count == moves
+
+
+async def test_an_autocomplete_whose_callers_language_cannot_be_read_offers_nothing_at_once(
+        fake_discord, lamabot, monkeypatch):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    mover, _ = on_turn(fake, bot, game_id)
+    language_unreadable(bot, monkeypatch, mover)
+    assert await fake.autocomplete(mover, channel, "play", focused="card") == []
