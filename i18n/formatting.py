@@ -12,11 +12,11 @@ Czech and Spanish put a no-break space before "%" and Czech one after a one-lett
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Literal
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, format_datetime
 from babel.lists import format_list as _babel_format_list
 from babel.numbers import format_decimal as _babel_format_decimal
 from babel.numbers import format_percent as _babel_format_percent
@@ -50,7 +50,7 @@ def format_percent(fraction: float, locale: str) -> str:
 
 
 def warm_up() -> None:
-    """Load every supported language's CLDR data now (lists, numbers, months: some 9,000
+    """Load every supported language's CLDR data now (lists, numbers, dates: some 9,000
     objects). Loaded at first use, it joined what every full garbage collection scans; the
     bot loads it before it freezes its start-up objects, so it is never scanned (bot.py)."""
     for locale in SUPPORTED_LOCALES:
@@ -58,5 +58,8 @@ def warm_up() -> None:
         format_list(["1", "2"], locale, style="or")
         format_decimal(1.5, locale)
         format_percent(0.5, locale)
-        for pattern in ("LLLL y", "QQQ y"):  # a season's name (cogs/leaderboard.py)
-            format_date(date(2026, 1, 1), pattern, locale=resolve_locale(locale))
+        babel_locale = resolve_locale(locale)
+        for pattern in ("LLLL y", "QQQ y", "medium"):  # a season's name, a web page's date
+            format_date(date(2026, 1, 1), pattern, locale=babel_locale)
+        format_datetime(datetime(2026, 1, 1, tzinfo=UTC), "medium", tzinfo=UTC,
+                        locale=babel_locale)  # a web page's moment (web/words.py)

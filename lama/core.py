@@ -317,7 +317,8 @@ class GameCore:
         return tuple(s for s, v in enumerate(self._scores) if v == low)
 
     def _snapshot(self) -> tuple[object, ...]:
-        """Everything that decides the game's future, for comparing two games."""
+        """Everything that decides the game's future, for comparing two games. (It completes
+        the round's shuffle, as a save does: the future stays the same.)"""
         return (
             self._ruleset.name, self._n, self._seed, self._target, self._round,
             tuple(self._scores), self._over, self._cur, self._extra, self._last_quitter,

@@ -20,7 +20,8 @@ import pytest
 
 from tests.e2e_support import hand_button, on_turn, two_humans, wait_until
 
-_HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch")  # discord.py's task names
+# discord.py's task names: slash commands and autocomplete, views' items, DynamicItems
+_HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
 
 
 def interactions_alive() -> int:

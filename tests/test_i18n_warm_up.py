@@ -12,8 +12,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 _FORMAT_EVERYTHING = """
 import gc
-from datetime import date
-from babel.dates import format_date
+from datetime import UTC, date, datetime
+from babel.dates import format_date, format_datetime
 import i18n
 from i18n.formatting import warm_up
 {warm}
@@ -25,6 +25,9 @@ for locale in i18n.SUPPORTED_LOCALES:
     i18n.format_decimal(23.5, locale)
     i18n.format_percent(0.235, locale)
     format_date(date(2026, 11, 1), "LLLL y", locale=i18n.resolve_locale(locale))
+    format_date(date(2026, 11, 1), "medium", locale=i18n.resolve_locale(locale))
+    format_datetime(datetime(2026, 11, 1, 12, tzinfo=UTC), "medium", tzinfo=UTC,
+                    locale=i18n.resolve_locale(locale))
 gc.collect()
 print(len(gc.get_objects()) - before)
 """
