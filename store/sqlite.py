@@ -208,17 +208,18 @@ class SqliteDatabase(Database):
 
 
 def _changed(conn: sqlite3.Connection, sql: str, params: Params) -> int:
-    cursor = conn.execute(sql, params)
-    try:
-        return cursor.rowcount
-    finally:
-        cursor.close()
+    return _written(conn, sql, params)[0]
 
 
 def _inserted(conn: sqlite3.Connection, sql: str, params: Params) -> int | None:
+    return _written(conn, sql, params)[1]
+
+
+def _written(conn: sqlite3.Connection, sql: str, params: Params) -> tuple[int, int | None]:
+    """A write's rows changed and last rowid, its cursor closed in the thread."""
     cursor = conn.execute(sql, params)
     try:
-        return cursor.lastrowid
+        return cursor.rowcount, cursor.lastrowid
     finally:
         cursor.close()
 

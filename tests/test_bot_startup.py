@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import gc
 import logging
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
@@ -99,11 +101,10 @@ def _bot(tmp_path, **kw):
     return LamaBot(settings, guild_ready_timeout=0.05, **kw)
 
 
-async def test_once_connected_the_bot_process_keeps_start_up_objects_out_of_full_collections(
-        fake_discord, tmp_path):
-    """A full collection re-scanned every module, cache and restored game, pausing every
-    answer meanwhile; frozen once ready, only what changes since is scanned."""
-    assert Settings.from_env({}).freeze_startup  # the bot process
+@contextlib.asynccontextmanager
+async def bot_process_ready(fake_discord, tmp_path) -> AsyncIterator[None]:
+    """A bot set up as the bot process is (`freeze_startup`), connected and past on_ready;
+    afterwards the test process's collector is as it was (nothing frozen for good)."""
     thresholds = gc.get_threshold()
     settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
                         render_delay=0, freeze_startup=True)
@@ -114,10 +115,19 @@ async def test_once_connected_the_bot_process_keeps_start_up_objects_out_of_full
                 if gc.get_freeze_count():
                     break
                 await asyncio.sleep(0.01)
-            assert gc.get_freeze_count() > 0
+            yield
     finally:
-        gc.unfreeze()  # this test process must not keep its objects for good
+        gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+async def test_once_connected_the_bot_process_keeps_start_up_objects_out_of_full_collections(
+        fake_discord, tmp_path):
+    """A full collection re-scanned every module, cache and restored game, pausing every
+    answer meanwhile; frozen once ready, only what changes since is scanned."""
+    assert Settings.from_env({}).freeze_startup  # the bot process
+    async with bot_process_ready(fake_discord, tmp_path):
+        assert gc.get_freeze_count() > 0
 
 
 async def test_once_connected_the_bot_process_collects_young_objects_every_7000_allocations(
@@ -126,40 +136,17 @@ async def test_once_connected_the_bot_process_collects_young_objects_every_7000_
     collection they reached the oldest generation by the thousand, and full collections
     came every few seconds under load."""
     thresholds = gc.get_threshold()
-    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
-                        render_delay=0, freeze_startup=True)
-    try:
-        async with run_bot(fake_discord, LamaBot(settings, guild_ready_timeout=0.05),
-                           sync_commands=False):
-            for _ in range(500):
-                if gc.get_freeze_count():
-                    break
-                await asyncio.sleep(0.01)
-            assert gc.get_threshold() == (7_000, *thresholds[1:])  # CPython's default: 700
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
+    async with bot_process_ready(fake_discord, tmp_path):
+        assert gc.get_threshold() == (7_000, *thresholds[1:])  # CPython's default: 700
 
 
 async def test_the_languages_load_before_the_bot_freezes_its_start_up_objects(
         fake_discord, tmp_path, monkeypatch):
     """Else their data loads at first use, among what every full collection scans."""
     freeze_counts: list[int] = []  # at the warm-up
-    thresholds = gc.get_threshold()
     monkeypatch.setattr(bot_module, "warm_up", lambda: freeze_counts.append(gc.get_freeze_count()))
-    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
-                        render_delay=0, freeze_startup=True)
-    try:
-        async with run_bot(fake_discord, LamaBot(settings, guild_ready_timeout=0.05),
-                           sync_commands=False):
-            for _ in range(500):
-                if gc.get_freeze_count():
-                    break
-                await asyncio.sleep(0.01)
+    async with bot_process_ready(fake_discord, tmp_path):
         assert freeze_counts == [0] and gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
 
 
 async def test_a_bot_built_inside_tests_freezes_nothing(fake_discord, tmp_path):
