@@ -13,6 +13,12 @@ a close replayed after a crash may find the next round's table stored already (p
 written, the round-ending move not yet marked shown). So each round's table message is
 remembered as it is posted, and the stored table says which round it shows. A round that
 began and ended before its table was shown gets its table posted closed (`_unseen`).
+
+A closed table keeps its round's last picture by referring to the file the message carries;
+Discord refuses an edit that refers to a file the message does not have (a table posted
+closed and unseen, one whose picture could not be drawn). So what each table carries is
+remembered from Discord's answer to each post and edit, and a table this process never
+touched (the stored one, after a restart) is looked at once before its picture is named.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from hosting import TABLE
 from hosting.views import GameView, Status
 from lama import events as ev
 
+from . import images
 from .outbox import ShownGames
 from .scheduler import Priority, RestBudget
 from .table_view import table_layout, table_message
@@ -60,6 +67,7 @@ class Tables:
         self._tasks: dict[int, asyncio.Task] = {}
         self.shown_at: dict[int, float] = {}  # game -> loop time of its last table edit/post
         self._of_round: dict[int, dict[int, tuple[int, int]]] = {}  # game -> round -> table
+        self._pictured: dict[int, dict[tuple[int, int], bool]] = {}  # game -> table -> has it
 
     def post(self, view: GameView, *, nonce: str | None = None) -> None:
         self._add(_Job("post", view, nonce=nonce))
@@ -111,6 +119,7 @@ class Tables:
                     await self._do(job)
                     if job.view.status is not Status.RUNNING:  # over: the last is the game's
                         self._of_round.pop(game_id, None)
+                        self._pictured.pop(game_id, None)
         except Exception as error:
             log.exception("showing the table of game %s failed", game_id)
             self.shown.failed(game_id, error)
@@ -164,6 +173,10 @@ class Tables:
         tables[number] = new
         for old_round in [r for r in tables if r < number - 1]:
             del tables[old_round]
+        pictured = self._pictured.setdefault(view.game_id, {})
+        for gone in [ref for ref in pictured if ref not in tables.values()]:
+            del pictured[gone]
+        pictured[new] = _carries_picture(message)  # a nonce may hand back an older message
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
 
     async def _moved(self, job: _Job, locale: str) -> None:
@@ -173,9 +186,9 @@ class Tables:
         if job.old is None or new is None or new == job.old:
             return
         link = jump_link(job.view.guild_id, new[0], new[1])
-        closed = table_layout(job.view, locale, picture=True, moved_to=link)
-        await self.bot.get_partial_messageable(job.old[0]).get_partial_message(
-            job.old[1]).edit(view=closed)
+        picture = await self._has_picture(job.view.game_id, job.old)
+        closed = table_layout(job.view, locale, picture=picture, moved_to=link)
+        await self._message(job.old).edit(view=closed)
 
     def table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
         """The message showing that round's table: the one this process posted for it, else
@@ -195,7 +208,25 @@ class Tables:
             ref = self.service.message_ref(job.view.game_id, TABLE)
         if ref is None:
             return
+        picture = job.picture
+        if job.ended is not None and picture:  # closed: the picture it has stays, if any
+            picture = await self._has_picture(job.view.game_id, ref)
         content = await table_message(job.view, locale, edit=True, ended=job.ended,
-                                      picture=job.picture)
-        await self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1]).edit(
-            **content)
+                                      picture=picture)
+        edited = await self._message(ref).edit(**content)
+        self._pictured.setdefault(job.view.game_id, {})[ref] = _carries_picture(edited)
+
+    async def _has_picture(self, game_id: int, ref: tuple[int, int]) -> bool:
+        """Whether that table message carries the table's picture: known if this process
+        posted or edited it, else (the stored table, after a restart) looked at once."""
+        pictured = self._pictured.setdefault(game_id, {})
+        if ref not in pictured:
+            pictured[ref] = _carries_picture(await self._message(ref).fetch())
+        return pictured[ref]
+
+    def _message(self, ref: tuple[int, int]) -> discord.PartialMessage:
+        return self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1])
+
+
+def _carries_picture(message: discord.Message) -> bool:
+    return any(a.filename == images.TABLE_FILE for a in message.attachments)

@@ -121,3 +121,48 @@ async def test_rounds_played_out_unseen_before_a_restart_each_get_one_closed_tab
         shown = [m for m in tables(fake, channel) if f": round {number}\n" in m.text]
         assert len(shown) == 1, f"round {number}"
         assert f"Round {number} is over" in shown[0].text and shown[0].buttons == []
+
+
+LAST_ROUND_UNSEEN = {"seed": 0, "target": 30}  # everyone quitting: a game of two rounds
+
+
+async def test_a_last_round_shown_unseen_before_a_crash_is_closed_again_without_a_picture(
+    fake_discord, tmp_path, bot_errors, monkeypatch
+):
+    """The game's last round began and ended unseen; a process showed it (its table posted
+    closed, with no picture: nothing of it was drawn; the table's id stored) and died before
+    marking it shown. The next process closes that stored table again: it may not refer to
+    a picture the message never had (Discord refuses the whole edit)."""
+    fake = fake_discord
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await bot.service.save_guild_settings(
+            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+        game_id, channel = await two_humans(fake, bot, **LAST_ROUND_UNSEEN)
+        await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
+        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        while bot.service.view(game_id).status is Status.RUNNING:
+            await quit_for(bot, game_id)
+        assert bot.service.view(game_id).round_number == 2
+    monkeypatch.undo()
+
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+
+        async def dies_before_marking(game_id: int, seqs) -> None:
+            return None
+
+        monkeypatch.setattr(bot.service, "render_shown", dies_before_marking)
+        await wait_until(lambda: not bot.renderer.showing(), timeout=WAIT)
+        await bot.renderer.flush_all()
+        await bot.service.flush_message_refs()
+    monkeypatch.undo()
+    closed_unseen = tables(fake, channel)[-1]
+    assert "Round 2 is over" in closed_unseen.text and closed_unseen.attachments == []
+
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await wait_until(lambda: not bot.renderer.showing(), timeout=WAIT)
+        await bot.renderer.flush_all()
+        await bot.service.flush_message_refs()
+        assert await bot.store.renders.pending() == []  # shown again, and marked this time
+    assert fake.take_errors() == []
+    assert tables(fake, channel)[-1] is closed_unseen and len(tables(fake, channel)) == 2
+    assert "Round 2 is over" in closed_unseen.text and closed_unseen.buttons == []

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import random
 
+import cardart
 from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
@@ -78,6 +79,51 @@ async def test_a_finished_rounds_table_is_closed_with_its_result(fake_discord, l
     assert first.media_urls == ["attachment://table.png"] and first.attachments
     second = table(fake, channel)
     assert second.id != first.id and [b.label for b in second.buttons] == TABLE_BUTTONS
+
+
+def tables_cannot_be_drawn(monkeypatch) -> None:
+    def cannot_draw(*args, **kwargs) -> bytes:
+        raise OSError("no room left for pictures")
+
+    monkeypatch.setattr(cardart, "cached_table", lambda *args, **kwargs: None)
+    monkeypatch.setattr(cardart, "render_table", cannot_draw)
+
+
+async def test_a_table_whose_picture_could_not_be_drawn_is_closed_without_one(
+    fake_discord, lamabot, monkeypatch
+) -> None:
+    """A picture is a bonus: an edit that could not draw one leaves it out, and the round's
+    close then shows no picture either (rather than one the message no longer carries, an
+    edit Discord refuses whole)."""
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _ = await three_humans(fake, bot, target=200)
+    first = table(fake, channel)
+    tables_cannot_be_drawn(monkeypatch)
+    while bot.service.view(game_id).round_number == 1:
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, "quit")
+        await settle(bot, game_id)
+    assert fake.take_errors() == []
+    assert "Round 1 is over" in first.text and first.buttons == []
+    assert first.media_urls == [] and first.attachments == []
+
+
+async def test_a_table_posted_again_leaves_the_old_one_without_a_picture_it_lost(
+    fake_discord, lamabot, monkeypatch
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, users = await three_humans(fake, bot)
+    old = table(fake, channel)
+    tables_cannot_be_drawn(monkeypatch)
+    mover, _ = on_turn(fake, bot, game_id)
+    await fake.slash(mover, channel, "draw")
+    await settle(bot, game_id)
+    assert old.attachments == []  # the edit could not draw the table: no picture
+    await fake.slash(users[0], channel, "lama table")
+    await bot.renderer.flush_all()
+    assert fake.take_errors() == []
+    assert table(fake, channel).id != old.id
+    assert old.buttons == [] and "has moved down" in old.text and old.media_urls == []
 
 
 async def test_my_hand_answers_privately_and_plays_from_there(fake_discord, lamabot) -> None:
