@@ -226,8 +226,8 @@ class Lobby:
                     for s in hosted.seats
                     if s.user_id is not None and s.user_id != user_id
                 ]
-                if not others:
-                    return await self._cancel_locked(hosted)
+                if not others:  # unless the store has others seated: then this copy is behind
+                    return await self._cancel_locked(hosted, seated=_seated(hosted))
                 await self._store.games.set_host(game_id, others[0], now=self._now(),
                                                  seated=_seated(hosted))
                 hosted.host_id = others[0]
@@ -299,8 +299,10 @@ class Lobby:
                 raise HostingError(Problem.GAME_FINISHED)
             return await self._cancel_locked(hosted)
 
-    async def _cancel_locked(self, hosted: HostedGame) -> GameUpdate:
-        await self._store.games.cancel_game(hosted.id, now=self._now())
+    async def _cancel_locked(
+        self, hosted: HostedGame, *, seated: list[int | None] | None = None
+    ) -> GameUpdate:
+        await self._store.games.cancel_game(hosted.id, now=self._now(), seated=seated)
         hosted.status = Status.CANCELLED
         self._timers.clear(hosted.id)
         self._registry.retire(hosted)

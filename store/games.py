@@ -178,10 +178,15 @@ class GameStore:
             await needs_showing(tx, game_id, 0, now, self._process)  # the deal
             return await load_game(tx, game_id)
 
-    async def cancel_game(self, game_id: int, *, now: int) -> None:
-        """Lobby or running → cancelled. No results are recorded."""
+    async def cancel_game(self, game_id: int, *, now: int,
+                          seated: Sequence[int | None] | None = None) -> None:
+        """Lobby or running → cancelled. No results are recorded. With `seated` (a host
+        leaving a lobby they hold alone), only a lobby with exactly those seats."""
         async with self._db.transaction() as tx:
-            await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
+            if seated is None:
+                await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
+            else:
+                await check_lobby(tx, game_id, seated)
             await tx.execute(
                 "UPDATE games SET status = 'cancelled', finished_at = ?, updated_at = ?, "
                 "timer_kind = NULL, timer_due_ms = NULL WHERE id = ?",

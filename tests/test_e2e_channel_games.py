@@ -85,3 +85,20 @@ async def test_table_in_a_channel_whose_game_ended_elsewhere_posts_the_next_game
 
 def names_table_of(message, game_id: int) -> bool:
     return any(untagged(c).startswith(f"lama:t:{game_id}:") for c in message.custom_ids)
+
+
+async def test_a_lone_hosts_leave_hands_the_lobby_to_a_player_who_joined_through_another_process(
+        fake_discord, lamabot, elsewhere) -> None:
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    lobby = (await fake.slash(alice, channel, "lama new")).message
+    game_id = bot.service.game_in_channel(channel.id).game_id
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.join(game_id, bob.id, "bob")  # this process has not heard of it
+    left = await fake.slash(alice, channel, "lama leave")
+    assert left.ephemeral and "You left" in left.text
+    await bot.renderer.flush_all()
+    view = bot.service.view(game_id)
+    assert view.status is Status.LOBBY and view.host_id == bob.id
+    assert "bob" in lobby.embed_text.lower() and "cancelled" not in lobby.embed_text.lower()

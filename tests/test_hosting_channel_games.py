@@ -388,3 +388,35 @@ async def test_a_leave_from_a_lobby_copy_behind_on_its_seats_takes_out_only_the_
     await elsewhere.join(game_id, BOB, "bob")
     await here.leave(game_id, BOB)
     assert await stored_seats(stores[0], game_id) == [ALICE, CAROL]
+
+
+async def lobby_joined_elsewhere(here: GameService, elsewhere: GameService) -> int:
+    """alice's lobby, held here with her alone; bob joins it in the other process, which
+    this copy has not heard of."""
+    game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", OPTIONS)).view.game_id
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.join(game_id, BOB, "bob")
+    assert [s.user_id for s in here.view(game_id).seats] == [ALICE]  # not heard yet
+    return game_id
+
+
+async def test_a_lone_hosts_leave_from_a_copy_behind_hands_the_lobby_to_who_joined_elsewhere(
+        services, stores) -> None:
+    here, elsewhere = services
+    game_id = await lobby_joined_elsewhere(here, elsewhere)
+    update = await here.leave(game_id, ALICE)
+    assert update.view.status is Status.LOBBY and update.view.host_id == BOB
+    record = await stores[0].games.get_game(game_id)
+    assert record.status.value == "lobby" and record.host_user_id == BOB
+    assert await stored_seats(stores[0], game_id) == [BOB]
+
+
+async def test_a_lone_hosts_leave_from_a_copy_behind_cancels_a_lobby_only_ais_joined(
+        services, stores) -> None:
+    here, elsewhere = services
+    game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", OPTIONS)).view.game_id
+    await elsewhere.loader.hosted(game_id)
+    await elsewhere.add_ai(game_id, ALICE)
+    update = await here.leave(game_id, ALICE)
+    assert update.view.status is Status.CANCELLED
+    assert (await stores[0].games.get_game(game_id)).status.value == "cancelled"

@@ -166,6 +166,8 @@ async def test_a_seat_change_from_a_copy_behind_on_the_lobbys_seats_is_refused(g
         await games.set_host(game.id, GUEST, now=T0 + 2, seated=stale)
     with pytest.raises(LobbyChanged):
         await games.start_game(game.id, seed=1, state={"round": 1}, now=T0 + 2, seated=stale)
+    with pytest.raises(LobbyChanged):  # a host leaving a lobby they think is theirs alone
+        await games.cancel_game(game.id, now=T0 + 2, seated=stale)
     stored = await games.get_game(game.id)
     assert [s.user_id for s in stored.seats] == [HOST] and stored.status is GameStatus.LOBBY
     assert stored.host_user_id == HOST
