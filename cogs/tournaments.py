@@ -273,6 +273,11 @@ class TournamentAnnouncer:
             await self._send(channel, embed=standings_embed(tournament, update.standings, locale,
                                                             final=True),
                              allowed_mentions=discord.AllowedMentions.none())
+        elif update.event is TournamentEvent.TABLE_WAITING:
+            (table,) = update.tables
+            await self._send(channel, content=t("tournament.table_waits", locale,
+                                                name=tournament.name, round=table.round,
+                                                table=table.table_no))
         elif update.event is TournamentEvent.CANCELLED:
             await self._send(channel, content=t("tournament.cancelled", locale,
                                                 name=tournament.name))

@@ -35,7 +35,8 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .hosted import Seat, ai_name
 from .service import GameService
-from .swiss import Pair, Standing, TableResult, pairs_of, seat_round, standings
+from .swiss import Pair, Standing, pairs_of, seat_round
+from .tournament_results import standings_of
 from .views import GameUpdate, GameView, Status
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ class TournamentEvent(StrEnum):
     SIGNUPS = "signups"  # someone joined or left, or an AI was added
     ROUND_SEATED = "round_seated"  # a round's tables are known
     TABLE_OPENED = "table_opened"  # a table's game started
+    TABLE_WAITING = "table_waiting"  # a table without a thread waits for a casual game there
     FINISHED = "finished"  # final standings
     CANCELLED = "cancelled"
 
@@ -58,8 +60,8 @@ class TournamentUpdate:
     event: TournamentEvent
     tournament: Tournament
     standings: tuple[Standing, ...] = ()
-    tables: tuple[TableRecord, ...] = ()  # ROUND_SEATED: the round; TABLE_OPENED: the table
-    channel_id: int | None = None  # TABLE_OPENED: where the table's game shows itself
+    tables: tuple[TableRecord, ...] = ()  # ROUND_SEATED: the round; else the table
+    channel_id: int | None = None  # TABLE_OPENED/WAITING: where the table's game shows itself
     stand_ins: tuple[int, ...] = ()  # TABLE_OPENED: entrants busy elsewhere, an AI plays
 
 
@@ -67,25 +69,6 @@ TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
 TablePlaces = Callable[[Tournament, TableRecord], Awaitable[int | None]]
 """Opens a table's own place (a thread of the tournament's channel) and returns its channel
 id; None where none can be made (the table then plays in the tournament's channel)."""
-
-
-def table_results(tournament: Tournament, outcomes: list[TableOutcome]) -> list[TableResult]:
-    """Finished tables as Swiss results: an entrant who left, or whose seat an AI played as
-    they were busy in another game, ranks last; a cancelled table counts for nobody."""
-    humans = {e.entry for e in tournament.entries if e.user_id is not None}
-    results = []
-    for outcome in outcomes:
-        if outcome.status != Status.FINISHED.value:
-            continue
-        seats = len(outcome.table.entries) + outcome.table.ai_seats
-        places, scores = {}, {}
-        for seat, entry in enumerate(outcome.table.entries):
-            absent = outcome.left.get(seat, False) or (
-                entry in humans and outcome.ai.get(seat, False))
-            places[entry] = seats if absent else outcome.places[seat]
-            scores[entry] = outcome.scores[seat]
-        results.append(TableResult(seats, places, scores))
-    return results
 
 
 class TournamentService:
@@ -97,6 +80,7 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._pending: set[asyncio.Task[None]] = set()
         self._places: TablePlaces | None = None
+        self._told_waiting: set[TableKey] = set()  # tables whose wait for a casual game is told
 
     def set_table_places(self, places: TablePlaces) -> None:
         """Who opens each table's own place (the composition root sets the interface's)."""
@@ -215,12 +199,10 @@ class TournamentService:
     async def standings(self, tournament_id: int) -> tuple[Tournament, list[Standing]]:
         tournament = await self.get(tournament_id)
         outcomes = await self._store.tournaments.outcomes(tournament_id)
-        entries = [e.entry for e in tournament.entries]
-        return tournament, standings(entries, table_results(tournament, outcomes))
+        return tournament, standings_of(tournament, outcomes)
 
     async def _seat_round(self, tournament: Tournament, outcomes: list[TableOutcome]):
-        entries = [e.entry for e in tournament.entries]
-        ranked = [s.entry for s in standings(entries, table_results(tournament, outcomes))]
+        ranked = [s.entry for s in standings_of(tournament, outcomes)]
         met: Counter[Pair] = Counter()
         for outcome in outcomes:
             met.update(pairs_of(outcome.table.entries))
@@ -308,8 +290,7 @@ class TournamentService:
 
     async def _finish(self, tournament: Tournament, outcomes: list[TableOutcome]) -> None:
         await self._store.tournaments.finish(tournament.id, TStatus.FINISHED, now=self._now())
-        entries = [e.entry for e in tournament.entries]
-        final = standings(entries, table_results(tournament, outcomes))
+        final = standings_of(tournament, outcomes)
         await self._publish(TournamentUpdate(
             TournamentEvent.FINISHED, replace(tournament, status=TStatus.FINISHED),
             standings=tuple(final)))
@@ -319,8 +300,8 @@ class TournamentService:
         channel only once that is free (the fallback plays tables one after another)."""
         thread_id = await self._places(tournament, table) if self._places else None
         channel_id = thread_id or tournament.channel_id
-        if thread_id is None and self._games.game_in_channel(channel_id) is not None:
-            return  # the game there ends, and on_game_update comes back
+        if thread_id is None and await self._channel_busy(tournament, table):
+            return  # the game there ends, and on_game_update (where it ends) comes back
         defaults = await self._games.guild_defaults(tournament.guild_id)
         by_entry = {e.entry: e for e in tournament.entries}
         entrants = [by_entry[e] for e in table.entries]
@@ -329,14 +310,40 @@ class TournamentService:
                  for i, e in enumerate(entrants)]
         seats += [Seat(i, ai_name(i), None, "normal")
                   for i in range(len(seats), len(seats) + table.ai_seats)]
-        game_id, stand_ins = await self._games.open_table(
-            tournament.guild_id, channel_id, seats, replace(defaults, variant=tournament.variant),
-            thread_id=thread_id, table=TableKey(tournament.id, table.round, table.table_no))
+        key = TableKey(tournament.id, table.round, table.table_no)
+        try:
+            game_id, stand_ins = await self._games.open_table(
+                tournament.guild_id, channel_id, seats,
+                replace(defaults, variant=tournament.variant), thread_id=thread_id, table=key)
+        except HostingError as error:
+            if error.problem is not Problem.GAME_EXISTS:
+                raise
+            await self._channel_busy(tournament, table)  # opened elsewhere just now: it waits
+            return
+        self._told_waiting.discard(key)
         if stand_ins:
             log.info("tournament %s table %s: AIs stand in for %s (seated elsewhere)",
                      tournament.id, table.table_no, stand_ins)
         await self._start_table(tournament, replace(table, game_id=game_id),
                                 self._games.view(game_id), stand_ins)
+
+    async def _channel_busy(self, tournament: Tournament, table: TableRecord) -> bool:
+        """Whether the tournament's channel holds a game, this process's or (as the store has
+        it) another's: the table waits for it. Waiting for a game that is not one of the
+        tournament's tables is told once, so that its players know why."""
+        held = self._games.game_in_channel(tournament.channel_id)
+        game_id = held.game_id if held else await self._store.games.active_game_in_place(
+            tournament.channel_id)
+        if game_id is None:
+            return False
+        key = TableKey(tournament.id, table.round, table.table_no)
+        if key not in self._told_waiting and (
+                await self._store.tournaments.tournament_of_game(game_id) != tournament.id):
+            self._told_waiting.add(key)
+            await self._publish(TournamentUpdate(
+                TournamentEvent.TABLE_WAITING, tournament, tables=(table,),
+                channel_id=tournament.channel_id))
+        return True
 
     async def _leave_lobbies(self, guild_id: int, entrants: list[Entry]) -> None:
         """An entrant waiting in a casual lobby leaves it for their table (one playing a game

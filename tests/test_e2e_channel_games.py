@@ -11,6 +11,7 @@ from hosting import GameOptions, GameService, Status, SystemClock
 from lama import QUIT
 from store import Store
 from tests.e2e_support import settle, two_humans, untagged, wait_until
+from tests.test_e2e_tournament import sign_up, signup_message
 
 OPTIONS = GameOptions(turn_timeout=3600, ai_delay=0)
 
@@ -102,3 +103,21 @@ async def test_a_lone_hosts_leave_hands_the_lobby_to_a_player_who_joined_through
     view = bot.service.view(game_id)
     assert view.status is Status.LOBBY and view.host_id == bob.id
     assert "bob" in lobby.embed_text.lower() and "cancelled" not in lobby.embed_text.lower()
+
+
+async def test_a_tournament_table_waiting_for_a_game_another_process_opened_here_says_so(
+        fake_discord, lamabot, elsewhere) -> None:
+    """Where the bot may not start threads, tables play in the tournament's channel: one
+    that a casual game holds (opened by another process) waits for it, and says so."""
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    await fake.deny_bot(channel, "create_public_threads")
+    alice, bob, carol, dave = (fake.user(n) for n in ("alice", "bob", "carol", "dave"))
+    await elsewhere.open_lobby(fake.guild.id, channel.id, dave.id, "dave", OPTIONS)
+    await sign_up(fake, channel, alice, [alice, bob, carol], ais=1, rounds=1)
+    started = await fake.click(alice, signup_message(channel), "Start")
+    assert started.refused is None
+    await bot.tournaments.settle()
+    await wait_until(lambda: any("round 1, table 1: starts here as soon as the game now in"
+                                 in m.text for m in fake.public_messages(channel)))
+    assert bot.service.game_in_channel(channel.id) is None  # no table opened over the lobby

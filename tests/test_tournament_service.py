@@ -11,7 +11,8 @@ import pytest
 
 from hosting import FakeClock, GameService, HostingError, Preferences, Problem, Status
 from hosting.ratings import RULES
-from hosting.tournament import TournamentEvent, TournamentService, table_results
+from hosting.tournament import TournamentEvent, TournamentService
+from hosting.tournament_results import table_results
 from store import Store
 from store.tournaments import TournamentStatus
 
@@ -263,6 +264,88 @@ async def test_a_casual_game_in_the_channel_only_delays_a_table_without_a_thread
         assert world.games.view(table).status is Status.RUNNING
     finally:
         await store.close()
+
+
+@pytest.fixture
+async def no_threads(db_location):
+    """A bot process that may not start threads: tables play in the tournament's channel."""
+    store = await Store.open(db_location, rules=RULES)
+    yield World(store, FakeClock(1_800_000_000), Threads(works=False))
+    await store.close()
+
+
+@pytest.fixture
+async def two_processes(db_location):
+    """Two bot processes on one database, neither able to start threads: `here` holds the
+    tournament, `elsewhere` a casual game of its channel."""
+    here, elsewhere = (await Store.open(db_location, rules=RULES),
+                       await Store.open(db_location, rules=RULES))
+    clock = FakeClock(1_800_000_000)
+    yield (World(here, clock, Threads(works=False)),
+           World(elsewhere, clock, Threads(works=False)))
+    await elsewhere.close()
+    await here.close()
+
+
+async def casual_lobby(world: World):
+    return await world.games.open_lobby(GUILD, CHANNEL, 50, "Zed",
+                                        await world.games.guild_defaults(GUILD))
+
+
+def waiting(world: World) -> list:
+    return [e for e in world.events if e.event is TournamentEvent.TABLE_WAITING]
+
+
+async def test_a_casual_game_another_process_opened_in_the_channel_only_delays_a_table(
+        two_processes):
+    here, elsewhere = two_processes
+    t = await new_tournament(here, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+    casual = await casual_lobby(elsewhere)
+    await here.tournaments.start(t.id, ORGANISER, is_admin=False)
+    await here.tournaments.settle()
+    outcomes = await here.store.tournaments.outcomes(t.id)
+    assert [o.table.game_id for o in outcomes] == [None]  # the table waits
+    await elsewhere.games.cancel(casual.view.game_id, 50, is_admin=False)
+    table = await current_game(elsewhere)  # heard where the casual game ended: the table opens
+    assert table != casual.view.game_id
+    assert elsewhere.games.view(table).status is Status.RUNNING
+
+
+async def test_a_casual_game_opened_elsewhere_while_a_table_opens_only_delays_it(
+        two_processes, monkeypatch):
+    here, elsewhere = two_processes
+    t = await new_tournament(here, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+    defaults = here.games.guild_defaults
+
+    async def meanwhile_a_lobby_elsewhere(guild_id: int):
+        if elsewhere.games.game_in_channel(CHANNEL) is None:
+            await casual_lobby(elsewhere)
+        return await defaults(guild_id)
+
+    monkeypatch.setattr(here.games, "guild_defaults", meanwhile_a_lobby_elsewhere)
+    await here.tournaments.start(t.id, ORGANISER, is_admin=False)
+    outcomes = await here.store.tournaments.outcomes(t.id)
+    assert [o.table.game_id for o in outcomes] == [None] and len(waiting(here)) == 1
+
+
+async def test_a_table_delayed_by_a_casual_game_says_so_once(no_threads):
+    world = no_threads
+    t = await new_tournament(world, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+    await casual_lobby(world)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    await world.tournaments.advance(t.id)  # looked at again: still waiting
+    told = waiting(world)
+    assert len(told) == 1 and told[0].channel_id == CHANNEL
+    assert [(table.round, table.table_no) for table in told[0].tables] == [(1, 1)]
+
+
+async def test_a_table_waiting_for_the_rounds_previous_table_says_nothing(no_threads):
+    world = no_threads
+    t = await new_tournament(world, rounds=1)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    await world.tournaments.advance(t.id)
+    outcomes = await world.store.tournaments.outcomes(t.id)
+    assert outcomes[1].table.game_id is None and waiting(world) == []
 
 
 async def test_a_restart_mid_round_carries_on_from_the_store(world, tmp_path):
