@@ -110,6 +110,7 @@ async def test_a_10_s_lock_refuses_the_move_plainly_and_a_retry_then_succeeds(
 ):
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
+    await bot.service.flush_message_refs()  # the writer's batch (the deal shown) not locked out
     mover, _obs = on_turn(fake, bot, game_id)
     before = await move_count(bot, game_id)
     busy = bot_text("error.not_saved.busy", "en")
