@@ -24,6 +24,7 @@ from store.batches import GroupCommit, Outcome, Query, run_batches, run_reads
 from store.errors import StoreBusy
 from store.health import check_folder, runtime_error
 from store.migrate import split_statements
+from store.wal_checkpoints import WalCheckpoints
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -93,8 +94,10 @@ class SqliteDatabase(Database):
     dialect = Dialect.SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, path: Path,
-                 reader: aiosqlite.Connection | None = None) -> None:
+                 reader: aiosqlite.Connection | None = None,
+                 checkpoints: WalCheckpoints | None = None) -> None:
         self._conn = conn
+        self._checkpoints = checkpoints
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         # Reads go through a read-only connection of their own: in WAL mode it reads the
@@ -199,12 +202,16 @@ class SqliteDatabase(Database):
             if self._closed:
                 return
             self._closed = True
+            if self._checkpoints is not None:
+                await self._checkpoints.close()
+            if self._reader is not self._conn:
+                async with self._read_lock:
+                    await self._reader.close()
             # Lets SQLite refresh its planner statistics where they went stale; cheap.
             await self._conn.execute("PRAGMA optimize")
+            # Last, so the writer is the last connection: it copies the WAL's rest into
+            # the file and removes the WAL (a read-only connection could not).
             await self._conn.close()
-        if self._reader is not self._conn:
-            async with self._read_lock:
-                await self._reader.close()
 
 
 def _changed(conn: sqlite3.Connection, sql: str, params: Params) -> int:
@@ -249,15 +256,19 @@ async def _settle(conn: aiosqlite.Connection) -> None:
         await conn.execute("ROLLBACK")
 
 
-async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
+async def _configure(conn: aiosqlite.Connection, path: Path) -> bool:
+    """The writer's PRAGMAs; whether the file is in WAL mode."""
     # Wait up to 5 s for another process's lock (a backup, a maintenance script) before
     # failing with "database is locked"; first, so the journal_mode switch below waits too.
     await conn.execute("PRAGMA busy_timeout = 5000")
     # WAL: readers never block the writer, and a commit is one append to the -wal file.
     async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
         row = await cursor.fetchone()
-    if row is None or str(row[0]).lower() != "wal":
+    wal = row is not None and str(row[0]).lower() == "wal"
+    if not wal:
         log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", path, row and row[0])
+    else:  # a connection of its own checkpoints, off the commits' path (wal_checkpoints.py)
+        await conn.execute("PRAGMA wal_autocheckpoint = 0")
     # NORMAL instead of FULL: in WAL mode a commit is complete once it is written to the -wal
     # file, which survives the process dying (kill -9, a crash); only a power cut or OS crash
     # can lose the last few commits, and even then the database is never corrupted. FULL would
@@ -265,6 +276,7 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> None:
     await conn.execute("PRAGMA synchronous = NORMAL")
     # Off by default in SQLite, per connection; our cascades and seat references rely on it.
     await conn.execute("PRAGMA foreign_keys = ON")
+    return wal
 
 
 async def open_sqlite(path: Path) -> SqliteDatabase:
@@ -274,14 +286,18 @@ async def open_sqlite(path: Path) -> SqliteDatabase:
     # isolation_level=None: the sqlite3 module must not open transactions behind our back;
     # SqliteDatabase._locked issues BEGIN/COMMIT/ROLLBACK itself.
     conn = await aiosqlite.connect(path, isolation_level=None)
+    reader = None
     try:
         conn.row_factory = sqlite3.Row
-        await _configure(conn, path)
+        wal = await _configure(conn, path)
         reader = await _open_reader(path)
+        checkpoints = await WalCheckpoints.start(path) if wal else None
     except BaseException:
+        if reader is not None:
+            await reader.close()
         await conn.close()
         raise
-    return SqliteDatabase(conn, path, reader)
+    return SqliteDatabase(conn, path, reader, checkpoints)
 
 
 async def _open_reader(path: Path) -> aiosqlite.Connection:
