@@ -33,10 +33,17 @@ T = TypeVar("T")
 class SqliteTransaction(Transaction):
     """Each statement is one trip to the connection's thread (`_in_thread`): aiosqlite's
     cursors cost a trip to open, one to fetch and one to close, with the connection held
-    meanwhile."""
+    meanwhile. BEGIN goes with the first statement: every trip of a writing transaction
+    waits for a turn of the event loop with the writer held, and the moves' group commits
+    wait behind it."""
 
     dialect = Dialect.SQLITE
     _conn: aiosqlite.Connection
+    _begin: str | None = None  # BEGIN …, until the first statement runs it
+
+    @property
+    def begun(self) -> bool:
+        return self._begin is None
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
@@ -44,6 +51,7 @@ class SqliteTransaction(Transaction):
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         self._check()
+        await self._in_thread(_nothing, "", ())  # BEGIN, if still to run
         async with self._conn.executemany(sql, rows):
             pass
 
@@ -63,9 +71,12 @@ class SqliteTransaction(Transaction):
     async def _in_thread(self, run: Callable[[sqlite3.Connection, str, Params], T],
                          sql: str, params: Params) -> T:
         self._check()
+        begin, self._begin = self._begin, None
         # aiosqlite's "run this in the connection's thread" (pinned; tests/test_store_db.py
         # checks each statement stays one trip).
-        return await self._conn._execute(run, self._conn._conn, sql, params)
+        if begin is None:
+            return await self._conn._execute(run, self._conn._conn, sql, params)
+        return await self._conn._execute(_begun, begin, run, self._conn._conn, sql, params)
 
     async def lock(self, name: str, key: int) -> None:
         self._check()  # BEGIN IMMEDIATE already holds the database's only writer lock
@@ -146,9 +157,10 @@ class SqliteDatabase(Database):
                 if conn.in_transaction:  # only after a cancelled _settle(): be safe
                     log.warning("rolling back a transaction left open on %s", self.path)
                     await conn.execute("ROLLBACK")
-                await conn.execute(begin)
+                tx._begin = begin
                 yield tx
-                await conn.execute("COMMIT")
+                if tx.begun:  # else no statement ran: nothing to commit
+                    await conn.execute("COMMIT")
             except BaseException as error:
                 await _settle(conn)
                 if not reading:  # a write through read() is a bug, not a disk to fix
@@ -212,6 +224,16 @@ class SqliteDatabase(Database):
             # Last, so the writer is the last connection: it copies the WAL's rest into
             # the file and removes the WAL (a read-only connection could not).
             await self._conn.close()
+
+
+def _begun(begin: str, run: Callable[[sqlite3.Connection, str, Params], T],
+           conn: sqlite3.Connection, sql: str, params: Params) -> T:
+    conn.execute(begin)
+    return run(conn, sql, params)
+
+
+def _nothing(conn: sqlite3.Connection, sql: str, params: Params) -> None:
+    return None
 
 
 def _changed(conn: sqlite3.Connection, sql: str, params: Params) -> int:

@@ -417,6 +417,42 @@ async def test_each_statement_of_a_transaction_is_one_trip_to_the_sqlite_thread(
     assert len(trips) == 1  # COMMIT's
 
 
+async def test_a_transactions_begin_travels_with_its_first_statement(sqlite_db, monkeypatch):
+    """Every trip waits for a turn of the event loop with the writer held, and the moves'
+    group commits wait behind it."""
+    trips = count_trips(sqlite_db, monkeypatch)
+    async with sqlite_db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+        await tx.fetchone("SELECT value FROM meta WHERE key = 'a'")
+    assert len(trips) == 3  # BEGIN and the INSERT, the SELECT, COMMIT
+    assert (await sqlite_db.fetchone("SELECT value FROM meta WHERE key = 'a'"))["value"] == "1"
+
+
+async def test_a_transaction_that_runs_no_statement_costs_no_trip(sqlite_db, monkeypatch):
+    trips = count_trips(sqlite_db, monkeypatch)
+    async with sqlite_db.transaction():
+        pass
+    assert trips == []
+    assert not sqlite_db._conn.in_transaction
+
+
+async def test_a_transaction_whose_begin_finds_the_database_locked_fails_as_busy_and_holds_nothing(
+        sqlite_db, monkeypatch):
+    db = sqlite_db
+    async with db.transaction() as tx:  # a short busy timeout, for the test's sake
+        await tx.execute("PRAGMA busy_timeout = 50")
+    with sqlite3.connect(db.path, isolation_level=None) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreBusy):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+        other.execute("ROLLBACK")
+    assert not db._conn.in_transaction
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+    assert (await db.fetchone("SELECT value FROM meta WHERE key = 'a'"))["value"] == "1"
+
+
 async def test_a_statement_of_a_transaction_answers_as_before(sqlite_db):
     async with sqlite_db.transaction() as tx:
         assert await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')") == 1
