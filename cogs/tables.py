@@ -174,8 +174,8 @@ class Tables:
         for old_round in [r for r in tables if r < number - 1]:
             del tables[old_round]
         pictured = self._pictured.setdefault(view.game_id, {})
-        for gone in [ref for ref in pictured if ref not in tables.values()]:
-            del pictured[gone]
+        for gone in [ref for ref in pictured if ref not in tables.values() and ref != older]:
+            del pictured[gone]  # the previous table stays known: a repost's "moved" edits it
         pictured[new] = _carries_picture(message)  # a nonce may hand back an older message
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
 
@@ -218,10 +218,16 @@ class Tables:
 
     async def _has_picture(self, game_id: int, ref: tuple[int, int]) -> bool:
         """Whether that table message carries the table's picture: known if this process
-        posted or edited it, else (the stored table, after a restart) looked at once."""
+        posted or edited it, else (the stored table, after a restart) looked at once; where
+        the bot may not read it, taken as not (no picture beats a refused close)."""
         pictured = self._pictured.setdefault(game_id, {})
         if ref not in pictured:
-            pictured[ref] = _carries_picture(await self._message(ref).fetch())
+            try:
+                pictured[ref] = _carries_picture(await self._message(ref).fetch())
+            except discord.Forbidden:  # no Read Message History: an edit Discord takes
+                log.info("table %s of game %s not readable: closed without its picture",
+                         ref[1], game_id)
+                pictured[ref] = False
         return pictured[ref]
 
     def _message(self, ref: tuple[int, int]) -> discord.PartialMessage:

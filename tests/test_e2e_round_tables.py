@@ -166,3 +166,28 @@ async def test_a_last_round_shown_unseen_before_a_crash_is_closed_again_without_
     assert fake.take_errors() == []
     assert tables(fake, channel)[-1] is closed_unseen and len(tables(fake, channel)) == 2
     assert "Round 2 is over" in closed_unseen.text and closed_unseen.buttons == []
+
+
+async def test_a_round_close_replayed_where_the_bot_may_not_read_history_still_closes_it(
+    fake_discord, tmp_path, bot_errors, monkeypatch
+):
+    """The round-ending move was committed, never shown; after the restart the bot cannot
+    look at the stored table (no Read Message History): it closes it without its picture
+    rather than naming one Discord might not find."""
+    fake = fake_discord
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await bot.service.save_guild_settings(
+            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+        game_id, channel = await two_humans(fake, bot)
+        await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
+        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        await quit_for(bot, game_id)
+    monkeypatch.undo()
+    await fake.deny_bot(channel, "read_message_history")
+    (first,) = tables(fake, channel)
+
+    async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
+        await wait_until(lambda: not bot.renderer.showing(), timeout=WAIT)
+        await bot.renderer.flush_all()
+    assert "Round 1 is over" in first.text and first.buttons == [] and first.media_urls == []
+    assert len(tables(fake, channel)) == 2  # round 2's, live

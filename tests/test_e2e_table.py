@@ -124,6 +124,7 @@ async def test_a_table_posted_again_leaves_the_old_one_without_a_picture_it_lost
     assert fake.take_errors() == []
     assert table(fake, channel).id != old.id
     assert old.buttons == [] and "has moved down" in old.text and old.media_urls == []
+    assert fake.rest_calls("GET /channels/{channel_id}/messages/{message_id}") == []  # known
 
 
 async def test_my_hand_answers_privately_and_plays_from_there(fake_discord, lamabot) -> None:

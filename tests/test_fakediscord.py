@@ -486,6 +486,16 @@ async def test_a_missing_channel_permission_is_403_50013(fake_discord, bot) -> N
                                                         ).send_messages  # saw CHANNEL_UPDATE
 
 
+async def test_fetching_a_message_needs_read_message_history(fake_discord, bot) -> None:
+    lama = fake_discord.channel("lama")
+    sent = await bot.get_channel(lama.id).send("hi")
+    assert (await bot.get_channel(lama.id).fetch_message(sent.id)).content == "hi"
+    await fake_discord.deny_bot(lama, "read_message_history")
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_channel(lama.id).fetch_message(sent.id)
+    assert refused.value.code == 50013
+
+
 @pytest.mark.parametrize("resumable", [True, False])
 async def test_the_bot_reconnects_after_a_gateway_drop(fake_discord, bot, resumable) -> None:
     await fake_discord.drop_gateway(resumable=resumable)

@@ -24,6 +24,7 @@ _SETTABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMP
 
 CANNOT_DM = DiscordError(403, 50007, "Cannot send messages to this user")
 MISSING_PERMISSIONS = DiscordError(403, 50013, "Missing Permissions")
+MISSING_ACCESS = DiscordError(403, 50001, "Missing Access")
 NONCE_WINDOW = 120.0  # seconds Discord remembers an enforced nonce ("a few minutes")
 
 
@@ -218,7 +219,16 @@ def _message(fake: FakeDiscord, call: RestCall) -> tuple[FakeChannel, FakeMessag
 
 @handles("get_message")
 async def get_message(fake: FakeDiscord, call: RestCall) -> Any:
-    return _message(fake, call)[1].to_json()
+    """In a server, Discord shows a message only to who may see the channel and read its
+    history (else 403: 50001 Missing Access, 50013 Missing Permissions)."""
+    channel, message = _message(fake, call)
+    if not channel.is_dm:
+        allowed = discord.Permissions(fake.guild_of(channel).channel_permissions(fake.bot, channel))
+        if not allowed.view_channel:
+            raise MISSING_ACCESS
+        if not allowed.read_message_history:
+            raise MISSING_PERMISSIONS
+    return message.to_json()
 
 
 @handles("list_messages")
