@@ -24,7 +24,7 @@ from store.batches import GroupCommit, Outcome, Query, run_batches, run_reads
 from store.errors import StoreBusy
 from store.health import check_folder, runtime_error
 from store.migrate import split_statements
-from store.wal_checkpoints import WalCheckpoints
+from store.wal_checkpoints import BACKSTOP_PAGES, SIZE_LIMIT_BYTES, WalCheckpoints
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -51,7 +51,8 @@ class SqliteTransaction(Transaction):
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         self._check()
-        await self._in_thread(_nothing, "", ())  # BEGIN, if still to run
+        if not self.begun:
+            await self._in_thread(_nothing, "", ())  # BEGIN first
         async with self._conn.executemany(sql, rows):
             pass
 
@@ -76,10 +77,17 @@ class SqliteTransaction(Transaction):
         # checks each statement stays one trip).
         if begin is None:
             return await self._conn._execute(run, self._conn._conn, sql, params)
-        return await self._conn._execute(_begun, begin, run, self._conn._conn, sql, params)
+        try:
+            return await self._conn._execute(_begun, begin, run, self._conn._conn, sql, params)
+        except BaseException:
+            # Had BEGIN failed (busy, read-only) and the block caught it, its next statements
+            # would each be saved on their own: the transaction is over instead.
+            self._close()
+            raise
 
     async def lock(self, name: str, key: int) -> None:
-        self._check()  # BEGIN IMMEDIATE already holds the database's only writer lock
+        # BEGIN IMMEDIATE holds the database's only writer lock from the first statement on
+        self._check()
 
     async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
                       ) -> list[str]:
@@ -105,10 +113,9 @@ class SqliteDatabase(Database):
     dialect = Dialect.SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, path: Path,
-                 reader: aiosqlite.Connection | None = None,
-                 checkpoints: WalCheckpoints | None = None) -> None:
+                 reader: aiosqlite.Connection | None = None) -> None:
         self._conn = conn
-        self._checkpoints = checkpoints
+        self._checkpoints: WalCheckpoints | None = None
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         # Reads go through a read-only connection of their own: in WAL mode it reads the
@@ -128,6 +135,8 @@ class SqliteDatabase(Database):
 
         IMMEDIATE takes SQLite's write lock at BEGIN, so a read-then-write inside the block
         can never be overtaken by another writer (another process, e.g. a maintenance script).
+        BEGIN runs with the block's first statement: a busy database (StoreBusy) is found
+        there, and a block that runs no statement costs nothing.
         """
         async with self._locked("BEGIN IMMEDIATE") as tx:
             yield tx
@@ -159,7 +168,7 @@ class SqliteDatabase(Database):
                     await conn.execute("ROLLBACK")
                 tx._begin = begin
                 yield tx
-                if tx.begun:  # else no statement ran: nothing to commit
+                if conn.in_transaction:  # else no statement ran: nothing to commit
                     await conn.execute("COMMIT")
             except BaseException as error:
                 await _settle(conn)
@@ -214,16 +223,30 @@ class SqliteDatabase(Database):
             if self._closed:
                 return
             self._closed = True
+        try:
             if self._checkpoints is not None:
                 await self._checkpoints.close()
-            if self._reader is not self._conn:
-                async with self._read_lock:
-                    await self._reader.close()
-            # Lets SQLite refresh its planner statistics where they went stale; cheap.
-            await self._conn.execute("PRAGMA optimize")
-            # Last, so the writer is the last connection: it copies the WAL's rest into
-            # the file and removes the WAL (a read-only connection could not).
-            await self._conn.close()
+        finally:
+            try:
+                if self._reader is not self._conn:
+                    async with self._read_lock:
+                        await self._reader.close()
+            finally:
+                await self._close_writer()
+
+    async def start_checkpoints(self) -> None:
+        """Checkpoint the WAL on a connection of its own (store/wal_checkpoints.py)."""
+        self._checkpoints = await WalCheckpoints.start(self.path, self._lock)
+
+    async def _close_writer(self) -> None:
+        """Last, so the writer is the last connection: it copies the WAL's rest into the file
+        and removes the WAL (a read-only connection could not)."""
+        async with self._lock:
+            try:
+                # Lets SQLite refresh its planner statistics where they went stale; cheap.
+                await self._conn.execute("PRAGMA optimize")
+            finally:
+                await self._conn.close()
 
 
 def _begun(begin: str, run: Callable[[sqlite3.Connection, str, Params], T],
@@ -290,7 +313,8 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> bool:
     if not wal:
         log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", path, row and row[0])
     else:  # a connection of its own checkpoints, off the commits' path (wal_checkpoints.py)
-        await conn.execute("PRAGMA wal_autocheckpoint = 0")
+        await conn.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+        await conn.execute(f"PRAGMA journal_size_limit = {SIZE_LIMIT_BYTES}")
     # NORMAL instead of FULL: in WAL mode a commit is complete once it is written to the -wal
     # file, which survives the process dying (kill -9, a crash); only a power cut or OS crash
     # can lose the last few commits, and even then the database is never corrupted. FULL would
@@ -308,18 +332,21 @@ async def open_sqlite(path: Path) -> SqliteDatabase:
     # isolation_level=None: the sqlite3 module must not open transactions behind our back;
     # SqliteDatabase._locked issues BEGIN/COMMIT/ROLLBACK itself.
     conn = await aiosqlite.connect(path, isolation_level=None)
-    reader = None
     try:
         conn.row_factory = sqlite3.Row
         wal = await _configure(conn, path)
         reader = await _open_reader(path)
-        checkpoints = await WalCheckpoints.start(path) if wal else None
     except BaseException:
-        if reader is not None:
-            await reader.close()
         await conn.close()
         raise
-    return SqliteDatabase(conn, path, reader, checkpoints)
+    db = SqliteDatabase(conn, path, reader)
+    if wal:
+        try:
+            await db.start_checkpoints()
+        except BaseException:
+            await db.close()
+            raise
+    return db
 
 
 async def _open_reader(path: Path) -> aiosqlite.Connection:

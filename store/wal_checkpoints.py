@@ -6,13 +6,18 @@ past 1,000 pages, so that commit, and every move waiting in its group commit
 (store/batches.py), waited for the copy and the fsync: 10-65 ms on our machines, the tail
 of a move's answer under load (issue 14, docs/performance.md).
 
-So the writing connection never checkpoints (`PRAGMA wal_autocheckpoint = 0`), and a
-connection of its own runs a PASSIVE checkpoint every `EVERY_S` seconds, in its own
-thread. PASSIVE takes no lock that a writer or reader waits for: commits go on meanwhile,
-and pages a reader's snapshot still needs are left for the next round. Once everything is
-copied, the next commit starts the WAL from its beginning again, so it stays as small as
-before. Closing the store stops the rounds; the last connection to close copies the rest
-and removes the WAL.
+So a connection of its own runs a PASSIVE checkpoint every `EVERY_S` seconds, in its own
+thread. PASSIVE takes no lock that a writer or reader waits for: commits go on meanwhile.
+But a commit starts the WAL from its beginning again only if all of it was copied before
+the commit began, and under load the next commit has always begun: the WAL would grow for
+as long as the load lasts. So when a round finds `RESTART_PAGES` or more in the WAL, it
+copies again with the store's writer held: a few pages (what came in meanwhile), after
+which the next commit starts the WAL over.
+
+The writer keeps SQLite's own checkpoint as a backstop, at `BACKSTOP_PAGES` instead of
+1,000, for when the rounds cannot run (an event loop blocked for long); and
+`journal_size_limit` shrinks the file after a spike. Closing the store stops the rounds; the
+last connection to close copies the rest and removes the WAL.
 """
 
 from __future__ import annotations
@@ -27,11 +32,14 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 EVERY_S = 1.0
+RESTART_PAGES = 1_000
+BACKSTOP_PAGES = 10_000
+SIZE_LIMIT_BYTES = 16 * 1024 * 1024  # what a restarted WAL file is cut back to
 
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """One round's answer from SQLite: `busy` (another checkpoint was running), the pages
+    """One pass's answer from SQLite: `busy` (another checkpoint was running), the pages
     in the WAL, and how many of them are now in the database file."""
 
     busy: bool
@@ -42,41 +50,62 @@ class Checkpoint:
 class WalCheckpoints:
     """The rounds of checkpoints for one SQLite file. Build with `start`, end with `close`."""
 
-    def __init__(self, conn: aiosqlite.Connection, every_s: float) -> None:
-        """`every_s`: seconds between rounds (EVERY_S, read at `start`)."""
+    def __init__(self, conn: aiosqlite.Connection, writer: asyncio.Lock, every_s: float) -> None:
+        """`writer`: the store's lock around every commit; `every_s`: seconds between rounds
+        (EVERY_S, read at `start`)."""
         self._conn = conn
+        self._writer = writer
         self._every_s = every_s
         self._task: asyncio.Task[None] | None = None
+        self._failing = False
         self.rounds = 0  # finished rounds, failed or not
 
     @classmethod
-    async def start(cls, path: Path) -> WalCheckpoints:
+    async def start(cls, path: Path, writer: asyncio.Lock) -> WalCheckpoints:
         conn = await aiosqlite.connect(path, isolation_level=None)
-        checkpoints = cls(conn, EVERY_S)
+        try:
+            await conn.execute("PRAGMA busy_timeout = 5000")  # its first schema read
+        except BaseException:
+            await conn.close()
+            raise
+        checkpoints = cls(conn, writer, EVERY_S)
         checkpoints._task = asyncio.create_task(checkpoints._rounds(), name="wal-checkpoints")
         return checkpoints
 
     async def run_once(self) -> Checkpoint:
-        """Copy what the WAL holds into the database file, now."""
+        """One PASSIVE pass: copy what the WAL holds into the database file, now."""
         async with self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
             row = await cursor.fetchone()
         assert row is not None  # the pragma always answers one row
         return Checkpoint(bool(row[0]), row[1], row[2])
 
+    async def run_round(self) -> Checkpoint:
+        """A pass; and if the WAL has grown large (commits kept it from starting over), a
+        second one with the writer held, so that the next commit starts it over."""
+        done = await self.run_once()
+        if done.wal_pages >= RESTART_PAGES:
+            async with self._writer:
+                done = await self.run_once()
+        return done
+
     async def _rounds(self) -> None:
         while True:
             await asyncio.sleep(self._every_s)
             try:
-                done = await self.run_once()
+                await self.run_round()
             except Exception:  # a full disk, an I/O error: the commits report theirs
-                log.exception("WAL checkpoint failed; trying again in %.0f s", self._every_s)
+                if not self._failing:
+                    log.exception("WAL checkpoint failed; trying again every %.0f s",
+                                  self._every_s)
+                self._failing = True
             else:
-                if done.busy:
-                    log.debug("WAL checkpoint found another one running")
+                if self._failing:
+                    log.info("WAL checkpoints work again")
+                self._failing = False
             self.rounds += 1
 
     async def close(self) -> None:
-        """Stop the rounds (a round in SQLite's thread finishes first) and the connection."""
+        """Stop the rounds (a pass in SQLite's thread finishes first) and the connection."""
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

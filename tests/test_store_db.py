@@ -4,6 +4,7 @@ PostgreSQL server (the `db`, `db_location` and `empty_db_location` fixtures: bot
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 
 import asyncpg
@@ -451,6 +452,23 @@ async def test_a_transaction_whose_begin_finds_the_database_locked_fails_as_busy
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
     assert (await db.fetchone("SELECT value FROM meta WHERE key = 'a'"))["value"] == "1"
+
+
+async def test_a_block_that_catches_its_failed_begin_can_save_nothing_more(sqlite_db):
+    """Its next statements would each have been saved on their own, outside a transaction."""
+    db = sqlite_db
+    async with db.transaction() as tx:  # a short busy timeout, for the test's sake
+        await tx.execute("PRAGMA busy_timeout = 50")
+    with sqlite3.connect(db.path, isolation_level=None) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(RuntimeError, match="ended"):
+            async with db.transaction() as tx:
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+                other.execute("ROLLBACK")
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('b', '2')")
+    assert await db.fetchone("SELECT value FROM meta WHERE key = 'b'") is None
+    assert not db._conn.in_transaction
 
 
 async def test_a_statement_of_a_transaction_answers_as_before(sqlite_db):
