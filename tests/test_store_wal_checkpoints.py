@@ -23,6 +23,20 @@ def checkpoints_every(monkeypatch):
     return set_every
 
 
+@pytest.fixture
+async def open_store(tmp_path):
+    """Opens the test's database (after the test set its rounds); closed at the end."""
+    opened = []
+
+    async def open_it():
+        opened.append(await open_database(tmp_path / "lama.sqlite3"))
+        return opened[-1]
+
+    yield open_it
+    for db in opened:
+        await db.close()  # a second close is harmless
+
+
 async def write_pages(db, pages: int, *, per_commit: int) -> None:
     async with db.transaction() as tx:
         await tx.execute("CREATE TABLE IF NOT EXISTS filler (blob BLOB)")
@@ -44,40 +58,31 @@ def wal_size(db) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
-async def test_the_writer_checkpoints_itself_only_as_a_backstop(tmp_path):
-    db = await open_database(tmp_path / "lama.sqlite3")
-    try:
-        async with db.transaction() as tx:
-            row = await tx.fetchone("PRAGMA wal_autocheckpoint")
-        assert row[0] == BACKSTOP_PAGES > 1000
-    finally:
-        await db.close()
+async def test_the_writer_checkpoints_itself_only_as_a_backstop(open_store):
+    db = await open_store()
+    async with db.transaction() as tx:
+        row = await tx.fetchone("PRAGMA wal_autocheckpoint")
+    assert row[0] == BACKSTOP_PAGES > 1000
 
 
 async def test_commits_past_a_thousand_pages_leave_the_wal_to_the_checkpoints(
-    tmp_path, checkpoints_every
+    open_store, checkpoints_every
 ):
     checkpoints_every(3600)  # no round during the test
-    db = await open_database(tmp_path / "lama.sqlite3")
-    try:
-        await write_pages(db, 2400, per_commit=20)
-        # SQLite's own checkpoint (at 1,000 pages) would have restarted the WAL.
-        assert wal_size(db) > 2000 * PAGE
-    finally:
-        await db.close()
+    db = await open_store()
+    await write_pages(db, 2400, per_commit=20)
+    # SQLite's own checkpoint (at 1,000 pages) would have restarted the WAL.
+    assert wal_size(db) > 2000 * PAGE
 
 
 async def test_a_round_copies_the_wal_into_the_database_file_while_the_store_is_idle(
-    tmp_path, checkpoints_every
+    open_store, checkpoints_every
 ):
     checkpoints_every(0.01)
-    db = await open_database(tmp_path / "lama.sqlite3")
-    try:
-        before = db.path.stat().st_size
-        await write_pages(db, 300, per_commit=300)  # far below SQLite's own 1,000 pages
-        await until(lambda: db.path.stat().st_size >= before + 300 * PAGE)
-    finally:
-        await db.close()
+    db = await open_store()
+    before = db.path.stat().st_size
+    await write_pages(db, 300, per_commit=300)  # far below SQLite's own 1,000 pages
+    await until(lambda: db.path.stat().st_size >= before + 300 * PAGE)
 
 
 async def test_a_round_copies_nothing_twice(tmp_path, checkpoints_every):
@@ -97,7 +102,7 @@ async def test_a_round_copies_nothing_twice(tmp_path, checkpoints_every):
 
 
 async def test_failing_rounds_are_logged_once_and_the_rounds_go_on(
-    tmp_path, checkpoints_every, monkeypatch, caplog
+    open_store, checkpoints_every, monkeypatch, caplog
 ):
     checkpoints_every(0.01)
     real_run_once = WalCheckpoints.run_once
@@ -110,36 +115,30 @@ async def test_failing_rounds_are_logged_once_and_the_rounds_go_on(
         return await real_run_once(self)
 
     monkeypatch.setattr(WalCheckpoints, "run_once", failing_thrice)
-    db = await open_database(tmp_path / "lama.sqlite3")
-    try:
-        with caplog.at_level(logging.INFO, logger="store.wal_checkpoints"):
-            await until(lambda: len(calls) >= 5)
-        failures = [r for r in caplog.records if "WAL checkpoint failed" in r.getMessage()]
-        assert len(failures) == 1
-        assert "WAL checkpoints work again" in caplog.text
-    finally:
-        await db.close()
+    await open_store()
+    with caplog.at_level(logging.INFO, logger="store.wal_checkpoints"):
+        await until(lambda: len(calls) >= 5)
+    failures = [r for r in caplog.records if "WAL checkpoint failed" in r.getMessage()]
+    assert len(failures) == 1
+    assert "WAL checkpoints work again" in caplog.text
 
 
 async def test_under_steady_commits_the_wal_still_starts_over(
-    tmp_path, checkpoints_every, monkeypatch
+    open_store, checkpoints_every, monkeypatch
 ):
     """A commit lands while every round copies: SQLite starts the WAL over only once all of
     it is copied, so without the round's pass with the writer held it grew for good."""
     checkpoints_every(0.01)
     monkeypatch.setattr("store.wal_checkpoints.RESTART_PAGES", 50)
-    db = await open_database(tmp_path / "lama.sqlite3")
-    try:
-        async with db.transaction() as tx:
-            await tx.execute("CREATE TABLE filler (blob BLOB)")
-        largest = 0
-        for _ in range(3000):
-            await db.batch([Statement("INSERT INTO filler VALUES (randomblob(?))",
-                                      (PAGE - 200,))])
-            largest = max(largest, wal_size(db))
-        assert largest < 1000 * PAGE  # 3,000 pages were committed
-    finally:
-        await db.close()
+    db = await open_store()
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TABLE filler (blob BLOB)")
+    largest = 0
+    for _ in range(3000):
+        await db.batch([Statement("INSERT INTO filler VALUES (randomblob(?))",
+                                  (PAGE - 200,))])
+        largest = max(largest, wal_size(db))
+    assert largest < 1000 * PAGE  # 3,000 pages were committed
 
 
 async def test_closing_the_store_stops_its_rounds_and_removes_the_wal(
