@@ -80,9 +80,10 @@ class SqliteTransaction(Transaction):
         try:
             return await self._conn._execute(_begun, begin, run, self._conn._conn, sql, params)
         except BaseException:
-            # Had BEGIN failed (busy, read-only) and the block caught it, its next statements
-            # would each be saved on their own: the transaction is over instead.
-            self._close()
+            if not self._conn.in_transaction:
+                # BEGIN failed (busy, read-only): had the block caught it, its next statements
+                # would each be saved on their own. The transaction is over instead.
+                self._close()
             raise
 
     async def lock(self, name: str, key: int) -> None:

@@ -471,6 +471,19 @@ async def test_a_block_that_catches_its_failed_begin_can_save_nothing_more(sqlit
     assert not db._conn.in_transaction
 
 
+async def test_a_block_that_catches_its_first_statements_error_goes_on_as_before(sqlite_db):
+    """Only a failed BEGIN ends the transaction; a failed first statement leaves it open."""
+    db = sqlite_db
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+    async with db.transaction() as tx:
+        with contextlib.suppress(sqlite3.IntegrityError):
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '2')")
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('b', '2')")
+    assert (await db.fetchone("SELECT value FROM meta WHERE key = 'b'"))["value"] == "2"
+    assert (await db.fetchone("SELECT value FROM meta WHERE key = 'a'"))["value"] == "1"
+
+
 async def test_a_statement_of_a_transaction_answers_as_before(sqlite_db):
     async with sqlite_db.transaction() as tx:
         assert await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')") == 1
