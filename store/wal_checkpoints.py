@@ -58,7 +58,6 @@ class WalCheckpoints:
         self._every_s = every_s
         self._task: asyncio.Task[None] | None = None
         self._failing = False
-        self.rounds = 0  # finished rounds, failed or not
 
     @classmethod
     async def start(cls, path: Path, writer: asyncio.Lock) -> WalCheckpoints:
@@ -102,7 +101,6 @@ class WalCheckpoints:
                 if self._failing:
                     log.info("WAL checkpoints work again")
                 self._failing = False
-            self.rounds += 1
 
     async def close(self) -> None:
         """Stop the rounds (a pass in SQLite's thread finishes first) and the connection."""
