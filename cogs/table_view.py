@@ -112,7 +112,8 @@ def table_layout(
     if picture:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
             f"attachment://{images.TABLE_FILE}", description=t("table.image_alt", locale))))
-    if ended is not None:
+    if ended is not None:  # how the round ended (a forced quit...), then its result
+        _add_last_moves(box, view, locale, number)
         result = [f"**{t('round.over', locale, round=number)}**"]
         box.add_item(discord.ui.TextDisplay("\n".join(result + round_summary_lines(
             view, ended, locale))))
@@ -122,16 +123,40 @@ def table_layout(
     box.add_item(discord.ui.Separator())
     players = f"**{t('table.seats', locale)}**\n{seat_lines(view, locale)}"
     box.add_item(discord.ui.TextDisplay(players))
-    recent = [line for e in view.recent if (line := describe_event(e, view, locale))]
-    if recent:
-        moves = "\n".join(recent[-RECENT_SHOWN:])
-        box.add_item(discord.ui.TextDisplay(f"**{t('table.last_moves', locale)}**\n{moves}"))
+    _add_last_moves(box, view, locale, None)
     if moved_to is not None:
         box.add_item(discord.ui.TextDisplay(f"-# {t('table.moved', locale, link=moved_to)}"))
     elif view.status is Status.RUNNING:
         box.add_item(_buttons(view, locale))
     box.add_item(_footer(view, locale))
     return _wrap(box)
+
+
+def _add_last_moves(
+    box: discord.ui.Container[discord.ui.LayoutView], view: GameView, locale: str,
+    ended_round: int | None,
+) -> None:
+    """The newest moves of one round: the current one, or (`ended_round`) the one that ended.
+    A round's moves belong to its own table, never under the next round's title."""
+    lines = [line for e in _round_events(view.recent, ended_round)
+             if (line := describe_event(e, view, locale))]
+    if lines:
+        moves = "\n".join(lines[-RECENT_SHOWN:])
+        box.add_item(discord.ui.TextDisplay(f"**{t('table.last_moves', locale)}**\n{moves}"))
+
+
+def _round_events(events: tuple, ended_round: int | None) -> tuple:
+    """The recent events of the current round (from its start on), or of the round that
+    ended (up to its end); a round whose start is no longer among them began earlier."""
+    end = len(events)
+    if ended_round is not None:
+        ends = [i for i, e in enumerate(events)
+                if isinstance(e, ev.RoundEnded) and e.round_number == ended_round]
+        if not ends:
+            return ()
+        end = ends[0]
+    starts = [i for i, e in enumerate(events[:end]) if isinstance(e, ev.RoundStarted)]
+    return events[starts[-1] if starts else 0:end]
 
 
 def _wrap(box: discord.ui.Container[discord.ui.LayoutView]) -> discord.ui.LayoutView:

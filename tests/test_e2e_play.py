@@ -219,7 +219,9 @@ async def test_a_forced_quit_is_said_publicly(fake_discord, lamabot):
     await fake.slash(starter, channel, "quit")
     await settle(bot, game_id)
     forced = "was forced to quit (no card to play, and nobody left to draw against)"
-    assert forced in tables(fake, channel)[-1].text
+    closed, new = tables(fake, channel)[-2:]  # said with the round it ended, not the next
+    assert "Round 1 is over" in closed.text and forced in closed.text
+    assert forced not in new.text
 
 
 async def test_a_round_ended_by_all_quitting(fake_discord, lamabot):
@@ -240,7 +242,7 @@ async def test_a_round_ended_by_all_quitting(fake_discord, lamabot):
     summary = next(m for m in fake.public_messages(channel) if "Round 1 is over" in m.text)
     assert "Everyone quit." in summary.text
     for seat in view.seats:
-        line = next(x for x in summary.text.split("\n") if x.startswith(seat.name))
+        line = next(x for x in summary.text.split("\n") if x.startswith(f"{seat.name}:"))
         assert "→ +" in line and f"({seat.score})" in line
         assert any(token in line for token in ("⚪", "⚫", "no tokens"))
     new_table = tables(fake, channel)[-1]

@@ -81,6 +81,20 @@ async def test_a_finished_rounds_table_is_closed_with_its_result(fake_discord, l
     assert second.id != first.id and [b.label for b in second.buttons] == TABLE_BUTTONS
 
 
+async def test_a_new_rounds_table_lists_only_that_rounds_moves(fake_discord, lamabot) -> None:
+    """The last round's moves belong to its closed table (and its result): under the new
+    round's title they would read as moves of this round, on another top card."""
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _ = await three_humans(fake, bot, target=200)
+    while bot.service.view(game_id).round_number == 1:
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, "quit")
+        await settle(bot, game_id)
+    lines = table(fake, channel).display_text.split("**Last moves**\n")[1].split("\n")
+    moves = [line for line in lines if not line.startswith("-# ")]  # the footer
+    assert len(moves) == 1 and moves[0].endswith("starts this round."), moves
+
+
 def tables_cannot_be_drawn(monkeypatch) -> None:
     def cannot_draw(*args, **kwargs) -> bytes:
         raise OSError("no room left for pictures")
