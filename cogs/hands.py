@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from hosting import TABLE, MessageKey
+from hosting import MessageKey
 from hosting.views import GameView
 
 from . import images
@@ -279,7 +279,9 @@ class HandMessages:
     async def _notify(self, view: GameView, user_id: int, nonce: str) -> None:
         """A turn ping with no buttons: it never goes stale, so nothing must close it."""
         locale = await self.locale(user_id, view)
-        ref = self.service.message_ref(view.game_id, TABLE)
+        # this round's table; a new round's first ping may go out before its table is
+        # posted: then the channel, never the last round's closed table
+        ref = self.service.table_of_round(view.game_id, view.round_number)
         where = jump_link(view.guild_id, ref[0], ref[1]) if ref else f"<#{view.shown_in}>"
         text = t("hand.turn_ping", locale, table=where)
         await self._send_dm(view, user_id, content=text, nonce=nonce)

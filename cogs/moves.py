@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from hosting import TABLE
 from lama import DRAW, QUIT, Card, Play
 from lama import events as ev
 
@@ -91,8 +90,8 @@ class Moves(commands.Cog):
             return None
         ended = [e for e in update.events if isinstance(e, ev.RoundEnded)]
         header = None
-        if ended:
-            ref = self.service.message_ref(update.view.game_id, TABLE)
+        if ended:  # a link to the closed table of that round, not to a newer one
+            ref = self.service.table_of_round(update.view.game_id, ended[-1].round_number)
             where = jump_link(update.view.guild_id, *ref) if ref else f"<#{update.view.shown_in}>"
             header = t("hand.round_over", locale, round=ended[-1].round_number, link=where)
         return await images.hand_message(update.view, observation, locale, header=header)

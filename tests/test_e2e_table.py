@@ -11,14 +11,17 @@ import cardart
 from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
+from lama import DRAW, QUIT
 from tests.e2e_support import (
     enabled_hand_buttons,
+    find_seed,
     hand_messages,
     names_game,
     on_turn,
     open_game,
     refused,
     settle,
+    use_seed,
     wait_until,
 )
 
@@ -244,6 +247,35 @@ async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
     ping = fake.dms(mover)[-1]
     assert "It's your turn" in ping.content and ping.buttons == []
     assert len(live_hands(fake, mover, game_id)) == 1  # their ephemeral turned live, free
+
+
+def the_last_one_in_is_forced_out(game) -> bool:
+    """Everyone draws once, then two quit: the third, left alone with nothing to play, is
+    forced out and starts round 2 without having moved (so a ping tells them)."""
+    for action in (DRAW, DRAW, DRAW, QUIT, QUIT):
+        game.apply(game.current_seat, action)
+    return game.round_number == 2
+
+
+async def test_a_turn_ping_at_a_new_round_never_links_the_closed_tables_message(
+    fake_discord, lamabot
+) -> None:
+    """The new round's first ping may go out before its table is posted: it then points at
+    the channel, never at the last round's closed table (no buttons there any more)."""
+    fake, bot = fake_discord, lamabot
+    use_seed(bot, find_seed("classic", 3, the_last_one_in_is_forced_out, target=200))
+    game_id, channel, _users = await three_humans(fake, bot, target=200)
+    closed = table(fake, channel)
+    for how in ("draw", "draw", "draw", "quit", "quit"):  # all move from the channel: pinged
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, how)
+        await settle(bot, game_id)
+    assert bot.service.view(game_id).round_number == 2
+    starter, _ = on_turn(fake, bot, game_id)
+    ping = fake.dms(starter)[-1]
+    assert "It's your turn" in ping.content
+    assert str(closed.id) not in ping.content, ping.content
+    assert str(table(fake, channel).id) in ping.content or channel.mention in ping.content
 
 
 def hold_clean_ups(fake, bot) -> asyncio.Event:
