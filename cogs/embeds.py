@@ -247,6 +247,8 @@ def _turn_line(view: GameView, obs, locale: str, *, confirm_quit: bool = False) 
     variant = view.options.variant
     if view.status is Status.CANCELLED:
         return t("game.cancelled", locale)
+    if view.status is Status.FINISHED:
+        return t("hand.game_over", locale, channel=f"<#{view.shown_in}>")
     if view.status is not Status.RUNNING or obs.round_number != view.round_number:
         return t("round.over", locale, round=obs.round_number)
     if obs.has_quit[obs.seat]:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from hosting import MessageKey
-from hosting.views import GameView
+from hosting.views import GameView, Status
 
 from . import images
 from .outbox import nonce as nonce_of
@@ -184,7 +184,11 @@ class HandMessages:
         await self._redraw(view, obs, seat, shown, header=header)
 
     async def close(self, view: GameView, obs: Any, seat: int, shown: ShownHand) -> None:
-        """An older hand message: the hand as it is, no buttons, a note where it went."""
+        """An older hand message: the hand as it is, no buttons, a note where it went; once
+        the game is over, that it is over (no newer message has buttons either)."""
+        if view.status is not Status.RUNNING:
+            await self._redraw(view, obs, seat, shown, keep=False)
+            return
         await self._redraw(view, obs, seat, shown, note=t("hand.moved", await self.locale(
             view.seats[seat].user_id or 0, view)), keep=False)
 

@@ -106,12 +106,15 @@ async def hand_message(
 ) -> dict:
     """Keyword arguments for sending (`edit=False`) or editing a hand message. `header` goes
     above the hand (e.g. "Round 2 is over"); `note` replaces the turn line and the buttons
-    (a hand message that is not live any more)."""
+    (a hand message that is not live any more). A game that is over keeps no buttons."""
     embed = embeds.hand_embed(
         view, obs, locale, confirm_quit=confirm_quit, header=header, note=note
     )
-    buttons = None if note else hand_view(view, obs, locale, confirm_quit=confirm_quit)
-    content: dict[str, Any] = {"embed": embed, "view": buttons}
+    over = view.status in (Status.FINISHED, Status.CANCELLED)
+    buttons = None if note or over else hand_view(view, obs, locale, confirm_quit=confirm_quit)
+    content: dict[str, Any] = {"embed": embed}
+    if buttons is not None or edit:  # an edit without buttons removes the old ones
+        content["view"] = buttons
     # With the card faces as emojis the text shows the cards: no picture to draw and upload.
     file = None if CARD_EMOJIS.ready else await hand_file(view, obs, locale)
     if file is not None:

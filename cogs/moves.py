@@ -166,6 +166,7 @@ class Moves(commands.Cog):
             await interaction.response.edit_message(view=None)
             return
         content["attachments"] = content.pop("files", [])  # the same message, new picture
+        content.setdefault("view", None)  # a game that is over: its buttons go
         await interaction.response.edit_message(**content)
 
     async def _ask_before_quitting(

@@ -105,9 +105,10 @@ async def press_on_dm_hand(fake, user, game_id: int, wait: float = 15.0) -> bool
 
 
 async def quit_by_slash(fake, user, channel) -> bool:
-    """`/quit` in the server's channel (arrives at shard 1's process)."""
+    """`/quit` in the server's channel (arrives at shard 1's process). True if it moved: the
+    answer is the mover's hand (the game's last move leaves it without buttons)."""
     result = await fake.slash(user, channel, "quit")
-    return result.ephemeral and result.refused is None and bool(result.message.custom_ids)
+    return result.ephemeral and result.refused is None and "Your hand" in result.text
 
 
 async def move_log(store: Store, game_id: int) -> list[int]:

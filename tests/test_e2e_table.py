@@ -362,6 +362,44 @@ async def test_a_deal_dm_landing_after_its_player_moved_by_slash_keeps_no_live_b
     assert len(live_hands(fake, on_turn(fake, bot, game_id)[0], game_id)) == 1
 
 
+# ----------------------------------------------------------- the game's end, privately
+
+
+def says_game_over(message) -> bool:
+    """A hand message at the game's end: it says so, and where the standings are; no
+    buttons left (not even disabled Draw and Quit round of a game that is over)."""
+    return "Game over: the final standings are in <#" in message.text and message.buttons == []
+
+
+async def test_at_the_games_end_a_slash_players_hands_say_it_is_over(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _users = await three_humans(fake, bot, variant="party", target=10)
+    while bot.service.view(game_id).status is Status.RUNNING:
+        user, _ = on_turn(fake, bot, game_id)
+        was_live = live_hands(fake, user, game_id)  # their ephemeral, turned live for free
+        answer = await fake.slash(user, channel, "quit")
+        await settle(bot, game_id)
+    assert says_game_over(answer.message), answer.text
+    (older,) = was_live  # closed at the end: not "your newest hand message has the buttons"
+    assert says_game_over(older), older.text
+
+
+async def test_at_the_games_end_a_dm_players_hand_says_it_is_over(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, channel = fake.user("alice"), fake.channel("lama")
+    game_id = await open_game(fake, bot, channel, alice, ai_seats=2, variant="party", target=10)
+    while bot.service.view(game_id).status is Status.RUNNING:
+        hand = hand_messages(fake, alice, game_id)[-1]
+        asked = await fake.click(alice, hand, next(
+            c for c in enabled_hand_buttons(hand) if c.endswith(":quit")))
+        await fake.click(alice, asked.message, next(
+            b.custom_id for b in asked.message.buttons if b.custom_id.endswith(":quitok")))
+        await settle(bot, game_id)
+    newest = [m for m in fake.dms(alice) if "Your hand" in m.text][-1]
+    assert says_game_over(newest), newest.text
+    assert "Round" in newest.text and "is over" in newest.text  # and the last round's link
+
+
 # ------------------------------------------------------------ /lama notify (stored)
 
 
