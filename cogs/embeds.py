@@ -195,7 +195,10 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
         for s in standings
     ]
     embed.add_field(name=t("game.standings", locale), value="\n".join(lines), inline=False)
-    embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
+    footer = t("game.footer", locale, game_id=view.game_id)
+    if any(r.provisional for r in view.ratings):  # "1081?" says nothing on its own
+        footer += " · " + t("leaderboard.rating_legend", locale)
+    embed.set_footer(text=footer)
     return embed
 
 

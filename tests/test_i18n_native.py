@@ -12,7 +12,7 @@ import i18n
 from cogs import embeds, errors, leaderboard
 from cogs.text import move_line, seat_name, tokens_text
 from hosting.stats import LeaderboardPage, Period
-from hosting.views import GameOptions, GameView, SeatView, Status
+from hosting.views import GameOptions, GameView, SeatRating, SeatView, Status
 from lama import Card, Game, IllegalAction, Reason
 from lama import events as ev
 from store import LeaderboardRow, LeaderboardSort
@@ -146,6 +146,12 @@ def test_czech_has_no_gender_hedges():
     assert not hedged, "write around the gender (present tense, 'můžeš'), never 'mohl(a)'"
 
 
+def test_czech_hand_is_your_cards_like_the_my_cards_button():
+    """"Tvoje ruka" is English put into Czech; players say karty, as the table's button does."""
+    assert i18n.t("hand.title", "cs", round=2) == "Tvoje karty: 2. kolo"
+    assert i18n.t("table.button.hand", "cs") == "Moje karty"
+
+
 def test_czech_forget_me_command_is_grammatical():
     assert i18n.t("cmd.forget-me.name", "cs") == "smazat-statistiky"
 
@@ -188,6 +194,26 @@ def test_spanish_shared_winners_are_joined_with_y():
     ai = seat_name(finished.seats[2], "es")
     text = embeds.game_end_embed(finished, "es").description
     assert text == f"¡Player1 y {ai} comparten la victoria con 12 puntos cada uno!"
+
+
+def test_spanish_forced_quit_does_not_give_the_player_a_gender():
+    """Alicia is not "el último que queda": the line is said of any player."""
+    alone = ev.ForcedQuit(0, ev.ForcedQuitReason.ALONE)
+    line = move_line(alone, "Alicia", "es", "classic")
+    assert line.startswith("Alicia tiene que plantarse")
+    assert not re.search(r"\b(el|la) últim[oa]\b", line), line
+
+
+def test_the_final_standings_explain_a_provisional_rating():
+    """'rating 1081?' after a name means nothing without the legend the leaderboard has."""
+    ratings = (SeatRating(0, 1081, 81, provisional=True), SeatRating(1, 931, -69, False))
+    finished = replace(view(status=Status.FINISHED, winners=(0,)), ratings=ratings)
+    for locale in ("en", "cs", "es"):
+        end = embeds.game_end_embed(finished, locale)
+        assert "1081?" in end.fields[0].value
+        assert i18n.t("leaderboard.rating_legend", locale) in end.footer.text
+    settled = replace(finished, ratings=(replace(ratings[0], provisional=False),))
+    assert "?" not in embeds.game_end_embed(settled, "en").footer.text
 
 
 def test_spanish_round_starter_is_the_subject_first():
