@@ -80,7 +80,6 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._pending: set[asyncio.Task[None]] = set()
         self._places: TablePlaces | None = None
-        self._told_waiting: set[TableKey] = set()  # tables whose wait for a casual game is told
 
     def set_table_places(self, places: TablePlaces) -> None:
         """Who opens each table's own place (the composition root sets the interface's)."""
@@ -320,7 +319,6 @@ class TournamentService:
                 raise
             await self._channel_busy(tournament, table)  # opened elsewhere just now: it waits
             return
-        self._told_waiting.discard(key)
         if stand_ins:
             log.info("tournament %s table %s: AIs stand in for %s (seated elsewhere)",
                      tournament.id, table.table_no, stand_ins)
@@ -330,16 +328,16 @@ class TournamentService:
     async def _channel_busy(self, tournament: Tournament, table: TableRecord) -> bool:
         """Whether the tournament's channel holds a game, this process's or (as the store has
         it) another's: the table waits for it. Waiting for a game that is not one of the
-        tournament's tables is told once, so that its players know why."""
+        tournament's tables is told once per table, whichever process looks at it again
+        (the store claims the notice), so that its players know why."""
         held = self._games.game_in_channel(tournament.channel_id)
         game_id = held.game_id if held else await self._store.games.active_game_in_place(
             tournament.channel_id)
         if game_id is None:
             return False
         key = TableKey(tournament.id, table.round, table.table_no)
-        if key not in self._told_waiting and (
-                await self._store.tournaments.tournament_of_game(game_id) != tournament.id):
-            self._told_waiting.add(key)
+        if (await self._store.tournaments.tournament_of_game(game_id) != tournament.id
+                and await self._store.tournaments.claim_wait_notice(key, now=self._now())):
             await self._publish(TournamentUpdate(
                 TournamentEvent.TABLE_WAITING, tournament, tables=(table,),
                 channel_id=tournament.channel_id))

@@ -252,6 +252,16 @@ class TournamentStore:
             await tx.execute("UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ?",
                              (status.value, now, tournament_id))
 
+    async def claim_wait_notice(self, table: TableKey, *, now: int) -> bool:
+        """Whether the notice that this table waits for a casual game in the tournament's
+        channel is still to be posted: True once per table, to the first claimer (of any
+        process, also after a restart), which then posts it."""
+        async with self._db.transaction() as tx:
+            return bool(await tx.execute(
+                "UPDATE tournament_tables SET wait_told_at = ? WHERE tournament_id = ? "
+                "AND round = ? AND table_no = ? AND wait_told_at IS NULL",
+                (now, table.tournament_id, table.round, table.table_no)))
+
     async def tournament_of_game(self, game_id: int) -> int | None:
         async with self._db.read() as tx:
             row = await tx.fetchone(

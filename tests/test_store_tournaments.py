@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from store import TournamentStore
+from store.tournaments import TableKey
 
 GUILD, CHANNEL, ORGANISER = 10, 20, 1
 T0 = 1_800_000_000
@@ -31,3 +32,15 @@ async def test_a_sign_up_while_another_is_written_waits_and_takes_the_next_numbe
         assert not ours.done()
     entered = await ours
     assert [(e.entry, e.user_id) for e in entered.entries] == [(1, 2), (2, 3)]
+
+
+async def test_a_tables_wait_notice_is_claimed_once_of_two_claims_at_once(db):
+    tournaments = TournamentStore(db)
+    cup = await open_tournament(tournaments)
+    await tournaments.start_round(cup.id, 1, [((1, 2, 3), 1), ((4, 5, 6), 1)], now=T0)
+    first, second = TableKey(cup.id, 1, 1), TableKey(cup.id, 1, 2)
+    claims = await asyncio.gather(*(tournaments.claim_wait_notice(first, now=T0)
+                                    for _ in range(2)))
+    assert sorted(claims) == [False, True]
+    assert not await tournaments.claim_wait_notice(first, now=T0 + 60)  # later: still told
+    assert await tournaments.claim_wait_notice(second, now=T0)  # each table once

@@ -339,6 +339,27 @@ async def test_a_table_delayed_by_a_casual_game_says_so_once(no_threads):
     assert [(table.round, table.table_no) for table in told[0].tables] == [(1, 1)]
 
 
+async def test_a_table_delayed_by_a_casual_game_says_so_once_across_processes(two_processes):
+    here, elsewhere = two_processes
+    t = await new_tournament(here, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+    await casual_lobby(elsewhere)
+    await here.tournaments.start(t.id, ORGANISER, is_admin=False)
+    await elsewhere.tournaments.advance(t.id)  # the other process looks at the table too
+    await here.tournaments.advance(t.id)
+    assert len(waiting(here)) == 1 and waiting(elsewhere) == []
+
+
+async def test_a_table_delayed_by_a_casual_game_says_so_once_across_a_restart(no_threads):
+    world = no_threads
+    t = await new_tournament(world, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+    await casual_lobby(world)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    restarted = World(world.store, world.clock, world.threads)  # a new process, same database
+    await restarted.games.restore()
+    await restarted.tournaments.resume()
+    assert len(waiting(world)) == 1 and waiting(restarted) == []
+
+
 async def test_a_table_waiting_for_the_rounds_previous_table_says_nothing(no_threads):
     world = no_threads
     t = await new_tournament(world, rounds=1)
