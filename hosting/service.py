@@ -123,6 +123,18 @@ class GameService:
         hosted = self.registry.in_channel(channel_id)
         return hosted.view() if hosted else None
 
+    async def active_game_in_channel(self, channel_id: int) -> int | None:
+        """The id of the active game of a channel (or game thread), this process's or (as the
+        store has it) another's. Memory says busy only after a version read confirms it: a
+        copy of a game that ended in another process is dropped here, and the store asked."""
+        held = self.registry.in_channel(channel_id)
+        if held is not None:
+            await self.loader.refresh(held)
+            held = self.registry.in_channel(channel_id)
+        if held is not None:
+            return held.id
+        return await self._store.games.active_game_in_place(channel_id)
+
     async def on_channel_game(self, channel_id: int, command: Callable[[int], Awaitable[T]]) -> T:
         """`command` (given a game id) on the game of this server channel or game thread:
         from memory; only where this process holds no game there, from the store (loader.py).

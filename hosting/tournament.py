@@ -330,9 +330,7 @@ class TournamentService:
         it) another's: the table waits for it. Waiting for a game that is not one of the
         tournament's tables is told once per table, whichever process looks at it again
         (the store claims the notice), so that its players know why."""
-        held = self._games.game_in_channel(tournament.channel_id)
-        game_id = held.game_id if held else await self._store.games.active_game_in_place(
-            tournament.channel_id)
+        game_id = await self._games.active_game_in_channel(tournament.channel_id)
         if game_id is None:
             return False
         key = TableKey(tournament.id, table.round, table.table_no)

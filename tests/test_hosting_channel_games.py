@@ -163,6 +163,22 @@ async def test_a_slash_move_in_a_game_that_ended_with_no_next_game_is_told_it_is
     assert await refused(here.routed_move(ALICE, CHANNEL, GUILD, DRAW)) is Problem.NO_GAME_HERE
 
 
+async def test_a_channel_whose_game_ended_elsewhere_is_free_and_its_copy_dropped(
+        services) -> None:
+    here, elsewhere = services
+    game_id = await ended_elsewhere(here, elsewhere)
+    assert await here.active_game_in_channel(CHANNEL) is None
+    assert here.game_in_channel(CHANNEL) is None and here.view(game_id).status is Status.FINISHED
+
+
+async def test_a_channel_whose_game_goes_on_is_busy_whichever_process_holds_it(
+        services) -> None:
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB)
+    assert await here.active_game_in_channel(CHANNEL) == game_id
+    assert await elsewhere.active_game_in_channel(CHANNEL) == game_id  # from the store
+
+
 async def test_a_channel_with_no_game_anywhere_is_still_told_so(services) -> None:
     here, elsewhere = services
     await started(elsewhere, ALICE, BOB)  # in another channel

@@ -360,6 +360,24 @@ async def test_a_table_delayed_by_a_casual_game_says_so_once_across_a_restart(no
     assert len(waiting(world)) == 1 and waiting(restarted) == []
 
 
+async def test_a_table_opens_where_a_casual_game_held_here_ended_in_another_process(
+        two_processes):
+    """This process still holds the channel's casual game as running: the channel is asked
+    of the store before the table waits, and the stale copy is dropped."""
+    here, elsewhere = two_processes
+    t = await new_tournament(here, humans=range(1, 4), ais=0, rounds=1, table_size=3)
+    casual = (await casual_lobby(here)).view.game_id
+    await here.games.join(casual, 51, "Yan")
+    await here.games.start(casual, 50)
+    await elsewhere.games.loader.hosted(casual)
+    await play_out(elsewhere, casual)  # ended by DM buttons, say: `here` has not heard
+    assert here.games.view(casual).status is Status.RUNNING
+    await here.tournaments.start(t.id, ORGANISER, is_admin=False)
+    table = await current_game(here)
+    assert table != casual and here.games.view(table).status is Status.RUNNING
+    assert here.games.view(casual).status is Status.FINISHED and waiting(here) == []
+
+
 async def test_a_table_waiting_for_the_rounds_previous_table_says_nothing(no_threads):
     world = no_threads
     t = await new_tournament(world, rounds=1)
