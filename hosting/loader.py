@@ -74,6 +74,16 @@ class GameLoader:
         hosted = self._registry.in_channel(place_id)
         return hosted if hosted is not None else await self.in_place(place_id)
 
+    async def held_in_channel(self, place_id: int) -> HostedGame | None:
+        """The active game this process holds in a channel (or game thread), confirmed: a copy
+        held is first brought up to the stored game (one version read, only when memory holds
+        one), so that one another process ended is dropped instead of taken for busy."""
+        held = self._registry.in_channel(place_id)
+        if held is None:
+            return None
+        await self.refresh(held)
+        return self._registry.in_channel(place_id)
+
     async def then_next(
         self, place_id: int, game_id: int, command: Callable[[int], Awaitable[T]]
     ) -> T:
@@ -172,11 +182,11 @@ class GameLoader:
                     if await self.is_behind(hosted):
                         await self.reload(hosted)
 
-    async def refresh_around(self, channel_id: int | None, user_id: int, guild_id: int) -> None:
-        """`refresh` the game of this channel and the user's games in this server."""
-        mine = self._registry.active_hosted_of(user_id, guild_id)
-        here = self._registry.in_channel(channel_id) if channel_id is not None else None
-        await self.refresh(here, *mine)
+    async def refresh_games_of(self, user_id: int, guild_id: int | None) -> None:
+        """`refresh` the user's games in this server (None: in every server), before a
+        check of where they sit; a channel's game is confirmed where found busy
+        (`held_in_channel`)."""
+        await self.refresh(*self._registry.active_hosted_of(user_id, guild_id))
 
     async def catch_up(self, hosted: HostedGame) -> bool:
         """After a due timer of this copy was not claimed. If another process claimed it or

@@ -16,13 +16,15 @@ from . import options as limits
 from .context import Context
 from .errors import HostingError, Problem
 from .hosted import HostedGame, Seat, ai_name
+from .loader import GameLoader
 from .registry import seat_of
 from .table import Table
 from .views import LOBBY, TABLE, GameOptions, GameUpdate, Status
 
 
 class Lobby:
-    def __init__(self, context: Context, table: Table, seed_source: Callable[[], int]) -> None:
+    def __init__(self, context: Context, table: Table, loader: GameLoader,
+                 seed_source: Callable[[], int]) -> None:
         self._store = context.store
         self._registry = context.registry
         self._timers = context.timers
@@ -30,7 +32,16 @@ class Lobby:
         self._now = context.now
         self._clock = context.clock
         self._table = table
+        self._loader = loader
         self.seed_source = seed_source  # the seed of each game's deals
+
+    async def _channel_game(self, channel_id: int) -> HostedGame | None:
+        """The channel's active game, as this process holds it. Memory saying "busy" is
+        confirmed with the store first (one version read, only then): a copy of a game that
+        ended in another process is dropped, and the channel is free."""
+        if self._registry.in_channel(channel_id) is None:
+            return None
+        return await self._loader.held_in_channel(channel_id)
 
     async def _changed(self, hosted: HostedGame) -> GameUpdate:
         update = GameUpdate(view=hosted.view())
@@ -57,7 +68,7 @@ class Lobby:
             ai_seats=ai_seats,
         )
         async with self._registry.seating(guild_id):  # the checks and the new lobby, as one step
-            _check_channel_free(self._registry.in_channel(channel_id))
+            _check_channel_free(await self._channel_game(channel_id))
             self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
             seats = [Seat(0, host_name, host_id)]
             seats += [Seat(i, ai_name(i), None, options.ai_level) for i in range(1, ai_seats + 1)]
@@ -98,7 +109,7 @@ class Lobby:
         table: TableKey | None = None,
     ) -> HostedGame:
         """Store and register a lobby; the caller holds the server's seating lock."""
-        _check_channel_free(self._registry.in_channel(channel_id))
+        _check_channel_free(await self._channel_game(channel_id))
         try:
             record = await self._store.games.create_lobby(
                 guild_id=guild_id,
@@ -131,7 +142,7 @@ class Lobby:
         if user_id not in old.player_ids:
             raise HostingError(Problem.NOT_A_PLAYER, game_id=game_id)
         async with self._registry.seating(old.guild_id):
-            lobby = self._registry.in_channel(old.channel_id)
+            lobby = await self._channel_game(old.channel_id)
             if lobby is None:
                 opened = await self._open_rematch(old, user_id, name)
             elif lobby.rematch_of != game_id or lobby.status is not Status.LOBBY:

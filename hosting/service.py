@@ -74,7 +74,7 @@ class GameService:
         self.turns = Turns(context, self.table, self.loader)
         self.sweeper = TimerSweeper(store, clock, self.loader)  # games whose process died
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
-        self.lobby = Lobby(context, self.table, seeds)
+        self.lobby = Lobby(context, self.table, self.loader, seeds)
         self.outbox = Outbox(store, clock, self.registry, self.loader, self.messages, self.table)
 
     def add_listener(self, listener: Listener) -> None:
@@ -127,10 +127,7 @@ class GameService:
         """The id of the active game of a channel (or game thread), this process's or (as the
         store has it) another's. Memory says busy only after a version read confirms it: a
         copy of a game that ended in another process is dropped here, and the store asked."""
-        held = self.registry.in_channel(channel_id)
-        if held is not None:
-            await self.loader.refresh(held)
-            held = self.registry.in_channel(channel_id)
+        held = await self.loader.held_in_channel(channel_id)
         if held is not None:
             return held.id
         return await self._store.games.active_game_in_place(channel_id)
@@ -284,7 +281,7 @@ class GameService:
         options: GameOptions,
         ai_seats: int = 0,
     ) -> GameUpdate:
-        await self.loader.refresh_around(channel_id, host_id, guild_id)  # ended elsewhere?
+        await self.loader.refresh_games_of(host_id, guild_id)  # ended elsewhere?
         return await self.lobby.open(guild_id, channel_id, host_id, host_name, options, ai_seats)
 
     async def open_table(
@@ -297,7 +294,7 @@ class GameService:
     async def join(self, game_id: int, user_id: int, name: str) -> GameUpdate:
         lobby = self.registry.find(game_id)
         if lobby is not None:
-            await self.loader.refresh_around(None, user_id, lobby.guild_id)
+            await self.loader.refresh_games_of(user_id, lobby.guild_id)
         return await self.loader.changing(lambda: self.lobby.join(game_id, user_id, name))
 
     async def add_ai(
@@ -330,9 +327,8 @@ class GameService:
             lambda: self.lobby.start(game_id, user_id, is_admin=is_admin))
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
-        old = self.registry.find(game_id)
-        if old is not None:
-            await self.loader.refresh_around(old.channel_id, user_id, old.guild_id)
+        old = self.registry.find(game_id)  # None: it ended before a restart, or long ago
+        await self.loader.refresh_games_of(user_id, old.guild_id if old else None)
         return await self.loader.changing(lambda: self.lobby.rematch(game_id, user_id, name))
 
     # ------------------------------------------------------------------ moves

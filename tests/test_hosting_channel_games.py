@@ -436,3 +436,41 @@ async def test_a_lone_hosts_leave_from_a_copy_behind_cancels_a_lobby_only_ais_jo
     update = await here.leave(game_id, ALICE)
     assert update.view.status is Status.CANCELLED
     assert (await stores[0].games.get_game(game_id)).status.value == "cancelled"
+
+
+async def test_a_rematch_where_a_copy_held_here_ended_elsewhere_opens_its_lobby(
+        stores) -> None:
+    """This process (restarted since the first game) holds the channel's next game as
+    running after it ended in another process: a Rematch of the first game is not refused as
+    "a game is already here", and the stale copy is dropped."""
+    clock = FakeClock()
+    before, elsewhere = (GameService(store, clock, seed_source=lambda: 7) for store in stores)
+    first = await started(before, ALICE, BOB)
+    await played_to_its_end(before, first)
+    second = await started(before, ALICE, BOB)
+    here = GameService(stores[0], clock, seed_source=lambda: 7)  # `before`, restarted
+    await here.restore()
+    await elsewhere.loader.hosted(second)
+    await played_to_its_end(elsewhere, second)
+    update, opened = await here.rematch(first, ALICE, "alice")
+    assert opened and update.view.status is Status.LOBBY
+    assert here.view(second).status is Status.FINISHED
+
+
+async def test_a_rematch_by_a_player_whose_other_game_ended_elsewhere_seats_them(
+        stores) -> None:
+    """The same with the presser's other game, in another channel: they are not refused as
+    seated elsewhere."""
+    clock = FakeClock()
+    before, elsewhere = (GameService(store, clock, seed_source=lambda: 7) for store in stores)
+    first = await started(before, ALICE, BOB)
+    await played_to_its_end(before, first)
+    other = (await before.open_lobby(GUILD, CHANNEL + 1, ALICE, "alice", OPTIONS)).view.game_id
+    await before.join(other, CAROL, "carol")
+    await before.start(other, ALICE)
+    here = GameService(stores[0], clock, seed_source=lambda: 7)  # `before`, restarted
+    await here.restore()
+    await elsewhere.loader.hosted(other)
+    await played_to_its_end(elsewhere, other)
+    update, opened = await here.rematch(first, ALICE, "alice")
+    assert opened and update.view.seat_of(ALICE) is not None
