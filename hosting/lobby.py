@@ -1,7 +1,9 @@
 """Lobbies: open one, take and leave seats, add AIs, start, cancel, kick, rematch.
 
 Seats are checked and taken under the server's seating lock (one seat per player per server)
-and the game's own lock; every change is stored before it is told.
+and the game's own lock; every change is stored before it is told. A channel that memory says
+is busy is confirmed with the store first (`GameLoader.held_in_channel`): a copy of a game that
+ended in another process does not hold the channel.
 """
 
 from __future__ import annotations
@@ -35,14 +37,6 @@ class Lobby:
         self._loader = loader
         self.seed_source = seed_source  # the seed of each game's deals
 
-    async def _channel_game(self, channel_id: int) -> HostedGame | None:
-        """The channel's active game, as this process holds it. Memory saying "busy" is
-        confirmed with the store first (one version read, only then): a copy of a game that
-        ended in another process is dropped, and the channel is free."""
-        if self._registry.in_channel(channel_id) is None:
-            return None
-        return await self._loader.held_in_channel(channel_id)
-
     async def _changed(self, hosted: HostedGame) -> GameUpdate:
         update = GameUpdate(view=hosted.view())
         await self._listeners.publish(update)
@@ -68,7 +62,7 @@ class Lobby:
             ai_seats=ai_seats,
         )
         async with self._registry.seating(guild_id):  # the checks and the new lobby, as one step
-            _check_channel_free(await self._channel_game(channel_id))
+            _check_channel_free(await self._loader.held_in_channel(channel_id))
             self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
             seats = [Seat(0, host_name, host_id)]
             seats += [Seat(i, ai_name(i), None, options.ai_level) for i in range(1, ai_seats + 1)]
@@ -109,7 +103,7 @@ class Lobby:
         table: TableKey | None = None,
     ) -> HostedGame:
         """Store and register a lobby; the caller holds the server's seating lock."""
-        _check_channel_free(await self._channel_game(channel_id))
+        _check_channel_free(await self._loader.held_in_channel(channel_id))
         try:
             record = await self._store.games.create_lobby(
                 guild_id=guild_id,
@@ -142,7 +136,7 @@ class Lobby:
         if user_id not in old.player_ids:
             raise HostingError(Problem.NOT_A_PLAYER, game_id=game_id)
         async with self._registry.seating(old.guild_id):
-            lobby = await self._channel_game(old.channel_id)
+            lobby = await self._loader.held_in_channel(old.channel_id)
             if lobby is None:
                 opened = await self._open_rematch(old, user_id, name)
             elif lobby.rematch_of != game_id or lobby.status is not Status.LOBBY:
