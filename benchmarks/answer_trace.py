@@ -124,12 +124,12 @@ def _traced_transactions(locked):
 
 def _traced_batches(run):
     @functools.wraps(run)
-    async def wrapper(self, batches):
+    async def wrapper(self, units):
         start = time.perf_counter()
         try:
-            return await run(self, batches)
+            return await run(self, units)
         finally:
-            _db["group commit"].append((0.0, time.perf_counter() - start, float(len(batches))))
+            _db["group commit"].append((0.0, time.perf_counter() - start, float(len(units))))
     return wrapper
 
 
@@ -158,7 +158,7 @@ def install() -> None:
         setattr(owner, name, _timed(step, getattr(owner, name)))
     database = sqlite.SqliteDatabase
     database._locked = _traced_transactions(database._locked)
-    database._run_batches = _traced_batches(database._run_batches)
+    database._run_units = _traced_batches(database._run_units)
     gc.callbacks.append(_gc_timer())
     atexit.register(_write)
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 Params = Sequence[Any] | Mapping[str, Any]
+T = TypeVar("T")
 
 
 class Row(Protocol):
@@ -128,8 +129,8 @@ class Statement:
     guard: bool = False
 
 
-class _Undone(Exception):
-    """A batch's guard changed nothing: roll the batch back."""
+class Undone(Exception):
+    """A batch's guard changed nothing: roll the batch back (`Database.batch` → False)."""
 
 
 class Database(ABC):
@@ -166,10 +167,20 @@ class Database(ABC):
                 for statement in statements:
                     changed = await tx.execute(statement.sql, statement.params)
                     if statement.guard and changed < 1:
-                        raise _Undone
-        except _Undone:
+                        raise Undone
+        except Undone:
             return False
         return True
+
+    async def write(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """A write transaction given as a function: `await db.write(body)` is `body(tx)`'s
+        result, committed, or its error, rolled back. Here: one `transaction()`. SQLite runs
+        the whole body in its thread, committed with the batches waiting (one trip instead of
+        one per statement, store/sqlite_transactions.py). So the body may await nothing but
+        its transaction's statements (a RuntimeError says so): for anything else, such as
+        another store call, use a `transaction()` block."""
+        async with self.transaction() as tx:
+            return await body(tx)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """The rows of one read-only statement, as committed now. Cheaper than a `read()`

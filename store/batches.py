@@ -9,6 +9,10 @@ everything queued, runs it in the thread as one transaction (each batch inside a
 of its own, so one batch's refusal or error undoes only that batch) and commits once:
 however many games move at once, their commits share one trip and one COMMIT.
 
+A `Database.write(body)` joins the same queue: its whole body runs in the thread, in a
+savepoint of its own (store/sqlite_transactions.py `run_body`). Each waiting batch or body is
+a `Unit`; an error undoes only its own unit and is raised to its caller.
+
 Reads are the same story on the read-only connection: `read()` costs a trip for BEGIN, each
 statement and COMMIT, holding the reader meanwhile, so under load a queue of one-row reads
 (a move's "did another process move this game?", a player's language) grew for seconds
@@ -23,32 +27,29 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from store.backend import Params, Row, Statement
+from store.backend import Params, Row, Statement, Undone
 
-Outcome = bool | Exception  # done / a guard changed nothing (undone) / an error (undone)
+Unit = Callable[[sqlite3.Connection], Any]  # one transaction's work, run in the thread
 Query = tuple[str, Params]
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
 
 
-def run_batches(conn: sqlite3.Connection, batches: Sequence[Sequence[Statement]]) -> list[Outcome]:
-    """In the connection's thread: BEGIN IMMEDIATE, every batch in its savepoint, COMMIT.
-    A failure of BEGIN or COMMIT itself raises (everything rolled back)."""
+def run_units(conn: sqlite3.Connection, units: Sequence[Unit]) -> list[Any]:
+    """In the connection's thread: BEGIN IMMEDIATE, every unit in its savepoint, COMMIT.
+    Each unit's result, or its error (that unit undone). A failure of BEGIN or COMMIT itself
+    raises (everything rolled back)."""
     conn.execute("BEGIN IMMEDIATE")
-    outcomes: list[Outcome] = []
+    outcomes: list[Any] = []
     try:
-        for statements in batches:
-            conn.execute("SAVEPOINT batch")
+        for unit in units:
+            conn.execute("SAVEPOINT unit")
             try:
-                done = _run(conn, statements)
+                outcomes.append(unit(conn))
             except Exception as error:
-                done = False
                 outcomes.append(error)
-            else:
-                outcomes.append(done)
-            if not done:
-                conn.execute("ROLLBACK TO batch")
-            conn.execute("RELEASE batch")
+                conn.execute("ROLLBACK TO unit")
+            conn.execute("RELEASE unit")
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -57,11 +58,12 @@ def run_batches(conn: sqlite3.Connection, batches: Sequence[Sequence[Statement]]
     return outcomes
 
 
-def _run(conn: sqlite3.Connection, statements: Sequence[Statement]) -> bool:
+def run_statements(statements: Sequence[Statement], conn: sqlite3.Connection) -> bool:
+    """A batch as a unit: True, or Undone if a guard changed nothing."""
     for statement in statements:
         changed = conn.execute(statement.sql, statement.params).rowcount
         if statement.guard and changed < 1:
-            return False
+            raise Undone
     return True
 
 

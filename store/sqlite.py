@@ -1,10 +1,12 @@
-"""The SQLite backend: one aiosqlite connection, its PRAGMAs, and transactions that never
-interleave.
+"""The SQLite backend: one aiosqlite connection for writes, a read-only one for reads, and
+writes that never interleave.
 
-Every statement of the store runs inside `Database.transaction()` (writes) or
-`Database.read()` (a consistent snapshot). Both hold one asyncio.Lock, because all coroutines
-share one connection: without the lock, coroutine B's statements would land inside coroutine
-A's open transaction and be committed or rolled back with it.
+Every statement of the store runs inside `Database.transaction()` or `Database.write(body)`
+(writes), `Database.batch()` (fixed statements) or `Database.read()` (a consistent
+snapshot). The writer is one asyncio.Lock, because all coroutines share one connection:
+without it, coroutine B's statements would land inside coroutine A's open transaction and be
+committed or rolled back with it. Batches and write bodies go to SQLite's thread together,
+in one trip (store/batches.py, store/sqlite_transactions.py).
 """
 
 from __future__ import annotations
@@ -12,100 +14,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from store.backend import Database, Dialect, Params, Row, Statement, Transaction
-from store.batches import GroupCommit, Outcome, Query, run_batches, run_reads
+from store.backend import Database, Dialect, Params, Row, Statement, Transaction, Undone
+from store.batches import GroupCommit, Query, Unit, run_reads, run_statements, run_units
 from store.errors import StoreBusy
 from store.health import check_folder, runtime_error
-from store.migrate import split_statements
+from store.sqlite_transactions import SqliteTransaction, run_body
 from store.wal_checkpoints import BACKSTOP_PAGES, SIZE_LIMIT_BYTES, WalCheckpoints
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-class SqliteTransaction(Transaction):
-    """Each statement is one trip to the connection's thread (`_in_thread`): aiosqlite's
-    cursors cost a trip to open, one to fetch and one to close, with the connection held
-    meanwhile. BEGIN goes with the first statement: every trip of a writing transaction
-    waits for a turn of the event loop with the writer held, and the moves' group commits
-    wait behind it."""
-
-    dialect = Dialect.SQLITE
-    _conn: aiosqlite.Connection
-    _begin: str | None = None  # BEGIN …, until the first statement runs it
-
-    @property
-    def begun(self) -> bool:
-        return self._begin is None
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; returns the number of rows it changed."""
-        return await self._in_thread(_changed, sql, params)
-
-    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        self._check()
-        if not self.begun:
-            await self._in_thread(_nothing, "", ())  # BEGIN first
-        async with self._conn.executemany(sql, rows):
-            pass
-
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run one INSERT; returns the new row's rowid."""
-        rowid = await self._in_thread(_inserted, sql, params)
-        if rowid is None:
-            raise sqlite3.ProgrammingError(f"not an INSERT: {sql}")
-        return rowid
-
-    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        return await self._in_thread(_first_row, sql, params)
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        return await self._in_thread(_all_rows, sql, params)
-
-    async def _in_thread(self, run: Callable[[sqlite3.Connection, str, Params], T],
-                         sql: str, params: Params) -> T:
-        self._check()
-        begin, self._begin = self._begin, None
-        # aiosqlite's "run this in the connection's thread" (pinned; tests/test_store_db.py
-        # checks each statement stays one trip).
-        if begin is None:
-            return await self._conn._execute(run, self._conn._conn, sql, params)
-        try:
-            return await self._conn._execute(_begun, begin, run, self._conn._conn, sql, params)
-        except BaseException:
-            if not self._conn.in_transaction:
-                # BEGIN failed (busy, read-only): had the block caught it, its next statements
-                # would each be saved on their own. The transaction is over instead.
-                self._close()
-            raise
-
-    async def lock(self, name: str, key: int) -> None:
-        # BEGIN IMMEDIATE holds the database's only writer lock from the first statement on
-        self._check()
-
-    async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
-                      ) -> list[str]:
-        return [row["detail"] for row in await self.fetchall(f"EXPLAIN QUERY PLAN {sql}", params)]
-
-    async def execute_script(self, sql: str) -> None:
-        # One statement at a time: executescript() would COMMIT our open transaction first.
-        for statement in split_statements(sql):
-            await self.execute(statement)
-
-    async def read_schema_version(self) -> int:
-        row = await self.fetchone("PRAGMA user_version")
-        return int(row[0]) if row else 0
-
-    async def write_schema_version(self, version: int) -> None:
-        # PRAGMA takes no parameters; the version is an int we produced ourselves.
-        await self.execute(f"PRAGMA user_version = {int(version)}")
 
 
 class SqliteDatabase(Database):
@@ -127,7 +52,7 @@ class SqliteDatabase(Database):
         self._closed = False
         self.path = path
         self.location = str(path)
-        self._writes: GroupCommit[Sequence[Statement], bool] = GroupCommit(self._run_batches)
+        self._writes: GroupCommit[Unit, Any] = GroupCommit(self._run_units)
         self._reads: GroupCommit[Query, list[Row]] = GroupCommit(self._run_reads, "store-reader")
 
     @asynccontextmanager
@@ -186,14 +111,34 @@ class SqliteDatabase(Database):
         (store/batches.py): `transaction()` costs a trip per statement, each waiting for a
         turn of the event loop with the connection held, so under load a 6-statement commit
         held every other game's commit for 6 turns."""
-        return await self._writes.submit(statements)
+        try:
+            return await self._submit(partial(run_statements, statements))
+        except Undone:
+            return False
 
-    async def _run_batches(self, batches: list[Sequence[Statement]]) -> list[Outcome]:
+    async def write(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """The whole body in SQLite's thread, committed with the batches waiting: one trip
+        (store/sqlite_transactions.py). A `transaction()` block holds the writer for a turn
+        of the event loop per statement, and every move's commit waits behind it."""
+        result: T = await self._submit(partial(run_body, body))
+        return result
+
+    async def _submit(self, unit: Unit) -> Any:
+        if self._owner is not None and self._owner is asyncio.current_task():
+            # the group commit needs the writer this task holds: it would wait forever
+            raise RuntimeError("a store write inside a transaction() block: use its Transaction")
+        try:
+            return await self._writes.submit(unit)
+        except sqlite3.Error as error:  # this unit's own failure (busy, disk full), typed
+            self._raise_typed(error)
+            raise
+
+    async def _run_units(self, units: list[Unit]) -> list[Any]:
         async with self._lock:
             # aiosqlite has no public "run this in the connection's thread": `_execute` is
             # that (aiosqlite pinned; tests/test_store_db.py checks it stays one trip).
             try:
-                return await self._conn._execute(run_batches, self._conn._conn, batches)
+                return await self._conn._execute(run_units, self._conn._conn, units)
             except sqlite3.Error as error:
                 self._raise_typed(error)
                 raise
@@ -248,46 +193,6 @@ class SqliteDatabase(Database):
                 await self._conn.execute("PRAGMA optimize")
             finally:
                 await self._conn.close()
-
-
-def _begun(begin: str, run: Callable[[sqlite3.Connection, str, Params], T],
-           conn: sqlite3.Connection, sql: str, params: Params) -> T:
-    conn.execute(begin)
-    return run(conn, sql, params)
-
-
-def _nothing(conn: sqlite3.Connection, sql: str, params: Params) -> None:
-    return None
-
-
-def _changed(conn: sqlite3.Connection, sql: str, params: Params) -> int:
-    return _written(conn, sql, params)[0]
-
-
-def _inserted(conn: sqlite3.Connection, sql: str, params: Params) -> int | None:
-    return _written(conn, sql, params)[1]
-
-
-def _written(conn: sqlite3.Connection, sql: str, params: Params) -> tuple[int, int | None]:
-    """A write's rows changed and last rowid, its cursor closed in the thread."""
-    cursor = conn.execute(sql, params)
-    try:
-        return cursor.rowcount, cursor.lastrowid
-    finally:
-        cursor.close()
-
-
-def _first_row(conn: sqlite3.Connection, sql: str, params: Params) -> Row | None:
-    cursor = conn.execute(sql, params)
-    try:
-        row: Row | None = cursor.fetchone()
-        return row
-    finally:
-        cursor.close()
-
-
-def _all_rows(conn: sqlite3.Connection, sql: str, params: Params) -> list[Row]:
-    return conn.execute(sql, params).fetchall()
 
 
 async def _settle(conn: aiosqlite.Connection) -> None:

@@ -1,0 +1,174 @@
+"""SQLite's two kinds of write transaction, sharing one set of statements.
+
+- `SqliteTransaction`: a `transaction()` block. Each statement is one trip to aiosqlite's
+  thread, and every trip waits for a turn of the event loop with the writer held.
+- `ThreadTransaction`: a `Database.write(body)`. The whole body runs inside SQLite's thread
+  (`run_body`), committed with the batches waiting: one trip, whatever its statements.
+
+`run_body` drives the body's coroutine by hand, as an event loop would, but in the thread.
+This works because each of the transaction's statements completes at once: the body never
+really waits. If it awaits anything else (a lock, a sleep, another store call), that is a bug.
+The body is then stopped and undone, and the caller gets a RuntimeError that says so.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from abc import abstractmethod
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from store.backend import Dialect, Params, Row, Transaction
+from store.migrate import split_statements
+
+T = TypeVar("T")
+Step = Callable[[sqlite3.Connection, str, Any], T]  # one statement, in the thread
+
+
+class _SqliteStatements(Transaction):
+    """Every statement as a `Step`; the subclass says where and when it runs."""
+
+    dialect = Dialect.SQLITE
+
+    @abstractmethod
+    async def _step(self, step: Step[T], sql: str, params: Any) -> T: ...
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        return await self._step(_changed, sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self._step(_many, sql, rows)
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run one INSERT; returns the new row's rowid."""
+        rowid = await self._step(_inserted, sql, params)
+        if rowid is None:
+            raise sqlite3.ProgrammingError(f"not an INSERT: {sql}")
+        return rowid
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        return await self._step(_first_row, sql, params)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._step(_all_rows, sql, params)
+
+    async def lock(self, name: str, key: int) -> None:
+        # BEGIN IMMEDIATE holds the database's only writer lock from the first statement on
+        self._check()
+
+    async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
+                      ) -> list[str]:
+        return [row["detail"] for row in await self.fetchall(f"EXPLAIN QUERY PLAN {sql}", params)]
+
+    async def execute_script(self, sql: str) -> None:
+        # One statement at a time: executescript() would COMMIT our open transaction first.
+        for statement in split_statements(sql):
+            await self.execute(statement)
+
+    async def read_schema_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def write_schema_version(self, version: int) -> None:
+        # PRAGMA takes no parameters; the version is an int we produced ourselves.
+        await self.execute(f"PRAGMA user_version = {int(version)}")
+
+
+class SqliteTransaction(_SqliteStatements):
+    """Each statement is one trip to the connection's thread: aiosqlite's cursors would cost
+    a trip to open, one to fetch and one to close, with the connection held meanwhile. BEGIN
+    goes with the first statement: every trip of a writing transaction waits for a turn of
+    the event loop with the writer held, and the moves' group commits wait behind it."""
+
+    _conn: aiosqlite.Connection
+    _begin: str | None = None  # BEGIN …, until the first statement runs it
+
+    @property
+    def begun(self) -> bool:
+        return self._begin is None
+
+    async def _step(self, step: Step[T], sql: str, params: Any) -> T:
+        self._check()
+        begin, self._begin = self._begin, None
+        # aiosqlite's "run this in the connection's thread" (pinned; tests/test_store_db.py
+        # checks each statement stays one trip).
+        if begin is None:
+            return await self._conn._execute(step, self._conn._conn, sql, params)
+        try:
+            return await self._conn._execute(_begun, begin, step, self._conn._conn, sql, params)
+        except BaseException:
+            if not self._conn.in_transaction:
+                # BEGIN failed (busy, read-only): had the block caught it, its next statements
+                # would each be saved on their own. The transaction is over instead.
+                self._close()
+            raise
+
+
+class ThreadTransaction(_SqliteStatements):
+    """The statements of a `write(body)`, run where the body runs: in SQLite's thread, inside
+    the transaction (and savepoint) the group commit opened for it (store/batches.py)."""
+
+    _conn: sqlite3.Connection
+
+    async def _step(self, step: Step[T], sql: str, params: Any) -> T:
+        self._check()
+        return step(self._conn, sql, params)
+
+
+def run_body(body: Callable[[Transaction], Coroutine[Any, Any, T]],
+             conn: sqlite3.Connection) -> T:
+    """In SQLite's thread: the body to its end, as one event-loop step (module docstring)."""
+    tx = ThreadTransaction(conn)
+    coroutine = body(tx)
+    try:
+        coroutine.send(None)
+    except StopIteration as finished:
+        return finished.value
+    finally:
+        tx._close()
+    coroutine.close()
+    raise RuntimeError(
+        f"{getattr(body, '__qualname__', body)} awaited something other than its transaction: "
+        "a store write's body may only run statements (else use a transaction() block)")
+
+
+def _begun(begin: str, step: Step[T], conn: sqlite3.Connection, sql: str, params: Any) -> T:
+    conn.execute(begin)
+    return step(conn, sql, params)
+
+
+def _changed(conn: sqlite3.Connection, sql: str, params: Params) -> int:
+    return _written(conn, sql, params)[0]
+
+
+def _inserted(conn: sqlite3.Connection, sql: str, params: Params) -> int | None:
+    return _written(conn, sql, params)[1]
+
+
+def _written(conn: sqlite3.Connection, sql: str, params: Params) -> tuple[int, int | None]:
+    """A write's rows changed and last rowid, its cursor closed in the thread."""
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.rowcount, cursor.lastrowid
+    finally:
+        cursor.close()
+
+
+def _many(conn: sqlite3.Connection, sql: str, rows: Iterable[Params]) -> None:
+    conn.executemany(sql, rows).close()
+
+
+def _first_row(conn: sqlite3.Connection, sql: str, params: Params) -> Row | None:
+    cursor = conn.execute(sql, params)
+    try:
+        row: Row | None = cursor.fetchone()
+        return row
+    finally:
+        cursor.close()
+
+
+def _all_rows(conn: sqlite3.Connection, sql: str, params: Params) -> list[Row]:
+    return conn.execute(sql, params).fetchall()
