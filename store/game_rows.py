@@ -1,5 +1,6 @@
 """The rows of one hosted game: reading them into records, and the writes a game's steps
-share (status checks, seats, timeouts, results). Used by store/games.py only."""
+share (status checks, seats, timeouts, results). Used by store/games.py and
+store/move_commit.py only."""
 
 from __future__ import annotations
 
@@ -7,14 +8,12 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from store.backend import Params, Statement
+from store.backend import Statement
 from store.db import Row, Transaction
 from store.errors import (
     AlreadySeated,
     GameNotFound,
-    InteractionAlreadyApplied,
     LobbyChanged,
-    TimerNotClaimed,
     WrongGameStatus,
 )
 from store.records import (
@@ -29,7 +28,6 @@ from store.records import (
     NewSeat,
     Seat,
 )
-from store.renders import needs_showing_statement
 
 ACTIVE = "g.status IN ('lobby', 'running')"  # the partial index's own condition
 # The lobby or running game of a channel, or of the game thread it is (parameters: the place
@@ -156,27 +154,6 @@ async def lock_game_rows(tx: Transaction, game_ids: Iterable[int]) -> None:
             f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY id{tx.for_update}", ordered)
 
 
-async def lock_for_move(
-    tx: Transaction, game_id: int, claimed: tuple[str, Params] | None
-) -> Row:
-    """The running game's row, locked until `tx` ends (`check_status`); `claimed`: only if
-    this transaction claims its due timer (store/timers.py), else TimerNotClaimed."""
-    if claimed is None:
-        return await check_status(tx, game_id, GameStatus.RUNNING)
-    row = await tx.fetchone(f"SELECT * FROM games WHERE {claimed[0]}", claimed[1])
-    if row is None:
-        raise TimerNotClaimed(game_id)  # another transaction holds it, or it moved on
-    return row
-
-
-async def refuse_applied(tx: Transaction, interaction_id: int) -> None:
-    """InteractionAlreadyApplied if this interaction's move is in the log already."""
-    done = await tx.fetchone(
-        "SELECT game_id, seq FROM moves WHERE interaction_id = ?", (interaction_id,))
-    if done is not None:
-        raise InteractionAlreadyApplied(done["game_id"], done["seq"], interaction_id)
-
-
 async def check_status(tx: Transaction, game_id: int, *allowed: GameStatus) -> Row:
     """The game's row, locked (`lock_game_row`), if its status is one of `allowed`."""
     row = await lock_game_row(tx, game_id)
@@ -276,43 +253,6 @@ async def write_results(
             for r in finished.results
         ],
     )
-
-
-def move_statements(
-    move: Move, action_json: str, state_json: str, interaction_id: int | None,
-    timer: DueTimer | None, process: str, claimed: tuple[str, Params] | None = None,
-) -> list[Statement]:
-    """commit_move's usual case as one batch: the state (and the next turn's timer) is saved
-    only if the game is running, at the expected seq and the interaction not applied yet (the
-    guard; `claimed`: a due timer's claim instead, store/timers.py); then the move and the
-    seat's timeout count. Plain statements, whose parameters both dialects type by column."""
-    where, where_params = claimed or (
-        "id = ? AND status = ? AND last_seq = ?",
-        (move.game_id, GameStatus.RUNNING.value, move.seq - 1))
-    once, once_params = "", tuple[int, ...]()
-    if interaction_id is not None:
-        once = " AND NOT EXISTS (SELECT 1 FROM moves WHERE interaction_id = ?)"
-        once_params = (interaction_id,)
-    statements = [
-        Statement(
-            "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ?, timer_kind = ?, "
-            f"timer_due_ms = ? WHERE {where}{once}",
-            (state_json, move.seq, move.created_at, timer and timer.kind, timer and timer.due_ms,
-             *where_params, *once_params),
-            guard=True,
-        ),
-        Statement(
-            "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
-            "created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (move.game_id, move.seq, move.round_number, move.seat, action_json,
-             move.actor.value, move.created_at, interaction_id),
-        ),
-    ]
-    timeout_sql = timeout_count_sql(move.actor) if move.seat is not None else None
-    if timeout_sql is not None:
-        statements.append(Statement(timeout_sql, (move.game_id, move.seat)))
-    statements.append(needs_showing_statement(move.game_id, move.seq, move.created_at, process))
-    return statements
 
 
 def message_ref_statement(ref: MessageRef) -> Statement:

@@ -6,39 +6,30 @@ claims due ones."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
-from store.backend import Dialect, Row, Transaction
+from store.backend import Dialect, Transaction
 from store.db import Database
-from store.errors import (
-    ChannelHasActiveGame,
-    LobbyFull,
-    SeatNotFound,
-    SeqConflict,
-)
+from store.errors import ChannelHasActiveGame, LobbyFull, SeatNotFound
 from store.game_rows import (
     ACTIVE,
     ACTIVE_IN_PLACE,
     active_game_in_channel,
     check_lobby,
     check_status,
-    count_timeout,
     dumps,
     games_where,
     insert_seat,
     load_game,
-    lock_for_move,
     lock_game_rows,
     message_ref_statement,
     move_from_row,
-    move_statements,
-    refuse_applied,
     seat_from_row,
     set_timer,
     touch,
-    write_results,
 )
+from store.move_commit import commit_checked, move_statements
 from store.rating_records import RatingRules
-from store.ratings import rate_stored_game
 from store.records import (
     Actor,
     DueTimer,
@@ -94,7 +85,7 @@ class GameStore:
 
         Raises ChannelHasActiveGame (with the existing game's id) if the channel is busy.
         """
-        async with self._db.transaction() as tx:
+        async def create(tx: Transaction) -> Game:
             existing = await active_game_in_channel(tx, channel_id)
             if existing is not None:
                 raise ChannelHasActiveGame(channel_id, existing)
@@ -110,6 +101,7 @@ class GameStore:
             if table is not None:
                 await link_table_game(tx, table, game_id)
             return await load_game(tx, game_id)
+        return await self._db.write(create)
 
     async def add_seat(
         self, game_id: int, new: NewSeat, *, now: int, max_seats: int | None = None,
@@ -117,7 +109,7 @@ class GameStore:
     ) -> Seat:
         """Seat someone at the end of the lobby (seat order is join order). `seated`, here and
         below: the seats the caller's copy has, else LobbyChanged (`check_lobby`)."""
-        async with self._db.transaction() as tx:
+        async def seat(tx: Transaction) -> Seat:
             await check_lobby(tx, game_id, seated)
             row = await tx.fetchone(
                 "SELECT COUNT(*) AS n FROM seats WHERE game_id = ?", (game_id,)
@@ -130,13 +122,14 @@ class GameStore:
             seat_row = await tx.fetchone(
                 "SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, count)
             )
-        assert seat_row is not None
-        return seat_from_row(seat_row)
+            assert seat_row is not None
+            return seat_from_row(seat_row)
+        return await self._db.write(seat)
 
     async def remove_seat(self, game_id: int, seat: int, *, now: int,
                           seated: Sequence[int | None] | None = None) -> None:
         """Take a seat out of a lobby; later seats move up one, keeping join order."""
-        async with self._db.transaction() as tx:
+        async def unseat(tx: Transaction) -> None:
             await check_lobby(tx, game_id, seated)
             if not await tx.execute(
                 "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
@@ -154,6 +147,7 @@ class GameStore:
                     (game_id, row["seat"]),
                 )
             await touch(tx, game_id, now)
+        await self._db.write(unseat)
 
     async def start_game(
         self,
@@ -167,7 +161,7 @@ class GameStore:
     ) -> Game:
         """Lobby → running with the engine's initial state (and the first turn's timer)."""
         state_json = dumps(state)
-        async with self._db.transaction() as tx:
+        async def start(tx: Transaction) -> Game:
             await check_lobby(tx, game_id, seated)
             await tx.execute(
                 "UPDATE games SET status = 'running', seed = ?, state_json = ?, "
@@ -177,12 +171,13 @@ class GameStore:
             await set_timer(tx, game_id, timer)
             await needs_showing(tx, game_id, 0, now, self._process)  # the deal
             return await load_game(tx, game_id)
+        return await self._db.write(start)
 
     async def cancel_game(self, game_id: int, *, now: int,
                           seated: Sequence[int | None] | None = None) -> None:
         """Lobby or running → cancelled. No results are recorded. With `seated` (a host
         leaving a lobby they hold alone), only a lobby with exactly those seats."""
-        async with self._db.transaction() as tx:
+        async def cancel(tx: Transaction) -> None:
             if seated is None:
                 await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
             else:
@@ -192,6 +187,7 @@ class GameStore:
                 "timer_kind = NULL, timer_due_ms = NULL WHERE id = ?",
                 (now, now, game_id),
             )
+        await self._db.write(cancel)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -231,40 +227,12 @@ class GameStore:
         ):
             return move
         # A game's last move (results, ratings), or the guard found the game not as expected:
-        # statement by statement, which raises the precise error (a timer's: not claimed).
-        async with self._db.transaction() as tx:
-            game = await lock_for_move(tx, game_id, claimed)
-            if interaction_id is not None:  # after the game's row: a racing twin has committed
-                await refuse_applied(tx, interaction_id)
-            if expected_seq != game["last_seq"] + 1:
-                raise SeqConflict(game_id, expected_seq, game["last_seq"] + 1)
-            await tx.execute(
-                "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
-                "created_at, interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, expected_seq, round_number, seat, action_json, Actor(actor).value,
-                 now, interaction_id),
-            )
-            await tx.execute(
-                "UPDATE games SET state_json = ?, last_seq = ?, updated_at = ? WHERE id = ?",
-                (state_json, expected_seq, now, game_id),
-            )
-            await set_timer(tx, game_id, None if finished is not None else timer)
-            if seat is not None:
-                await count_timeout(tx, game_id, seat, Actor(actor))
-            await needs_showing(tx, game_id, expected_seq, now, self._process)
-            if finished is not None:
-                await self._finish(tx, game, finished, now)
+        # checked step by step, which raises the precise error (a timer's: not claimed).
+        await self._db.write(partial(
+            commit_checked, move=move, action_json=action_json, state_json=state_json,
+            interaction_id=interaction_id, timer=timer, claimed=claimed, finished=finished,
+            process=self._process, rules=self._rules))
         return move
-
-    async def _finish(self, tx: Transaction, game: Row, finished: FinishedGame, now: int):
-        """A game's last move: status finished, its results, its ratings."""
-        await tx.execute(
-            "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
-            (now, game["id"]),
-        )
-        await write_results(tx, game, finished, now)
-        if self._rules is not None:
-            await rate_stored_game(tx, self._rules, game, finished, now)
 
     async def list_moves(self, game_id: int) -> list[Move]:
         """The game's move log in order, for replays."""
@@ -314,18 +282,20 @@ class GameStore:
     async def set_host(self, game_id: int, user_id: int, *, now: int,
                        seated: Sequence[int | None] | None = None) -> None:
         """The lobby's host left: another seated human hosts it now."""
-        async with self._db.transaction() as tx:
+        async def hand_over(tx: Transaction) -> None:
             await check_lobby(tx, game_id, seated)
             await tx.execute(
                 "UPDATE games SET host_user_id = ?, updated_at = ? WHERE id = ?",
                 (user_id, now, game_id),
             )
+        await self._db.write(hand_over)
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """The thread the game shows itself in; like message ids, it keeps `updated_at`."""
-        async with self._db.transaction() as tx:
+        async def move_in(tx: Transaction) -> None:
             await check_status(tx, game_id, GameStatus.LOBBY, GameStatus.RUNNING)
             await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        await self._db.write(move_in)
 
     async def save_message_refs(
         self, refs: Sequence[MessageRef], shown: Sequence[tuple[int, int]] = ()
@@ -365,7 +335,7 @@ class GameStore:
         `quit_pending_round`: they left during that round, which the AI quits for them.
         `timer`: the game's timer from now on, if this changes it (the seat is on turn).
         """
-        async with self._db.transaction() as tx:
+        async def hand_over(tx: Transaction) -> Seat:
             await check_status(tx, game_id, GameStatus.RUNNING)
             if not await tx.execute(
                 "UPDATE seats SET has_left = 1, ai_level = ?, quit_pending_round = ? "
@@ -379,5 +349,6 @@ class GameStore:
             row = await tx.fetchone(
                 "SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
-        assert row is not None
-        return seat_from_row(row)
+            assert row is not None
+            return seat_from_row(row)
+        return await self._db.write(hand_over)

@@ -26,7 +26,8 @@ from store import (
     open_database,
 )
 from store.db import connect
-from store.game_rows import insert_seat, lock_for_move
+from store.game_rows import insert_seat
+from store.move_commit import lock_for_move
 from store.timers import claim_condition
 from tests.backends import two_stores
 
