@@ -177,8 +177,9 @@ class Database(ABC):
         result, committed, or its error, rolled back. Here: one `transaction()`. SQLite runs
         the whole body in its thread, committed with the batches waiting (one trip instead of
         one per statement, store/sqlite_transactions.py). So the body may await nothing but
-        its transaction's statements (a RuntimeError says so): for anything else, such as
-        another store call, use a `transaction()` block."""
+        its transaction's statements: for anything else, such as another store call, use a
+        `transaction()` block. Once its trip has begun, a write commits even if its caller
+        is cancelled meanwhile."""
         async with self.transaction() as tx:
             return await body(tx)
 

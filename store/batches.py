@@ -11,7 +11,8 @@ however many games move at once, their commits share one trip and one COMMIT.
 
 A `Database.write(body)` joins the same queue: its whole body runs in the thread, in a
 savepoint of its own (store/sqlite_transactions.py `run_body`). Each waiting batch or body is
-a `Unit`; an error undoes only its own unit and is raised to its caller.
+a `Unit`; an error undoes only its own unit and is raised to its caller, unless SQLite undid
+the whole transaction (a full disk): then every caller of the group hears it.
 
 Reads are the same story on the read-only connection: `read()` costs a trip for BEGIN, each
 statement and COMMIT, holding the reader meanwhile, so under load a queue of one-row reads
@@ -37,8 +38,9 @@ ResultT = TypeVar("ResultT")
 
 def run_units(conn: sqlite3.Connection, units: Sequence[Unit]) -> list[Any]:
     """In the connection's thread: BEGIN IMMEDIATE, every unit in its savepoint, COMMIT.
-    Each unit's result, or its error (that unit undone). A failure of BEGIN or COMMIT itself
-    raises (everything rolled back)."""
+    Each unit's result, or its error (that unit undone). A failure of BEGIN or COMMIT, or one
+    after which SQLite rolled back the whole transaction (a full disk, an I/O error), raises:
+    nothing of the group is saved, and every unit's caller hears it."""
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[Any] = []
     try:
@@ -47,6 +49,8 @@ def run_units(conn: sqlite3.Connection, units: Sequence[Unit]) -> list[Any]:
             try:
                 outcomes.append(unit(conn))
             except Exception as error:
+                if not conn.in_transaction:  # SQLite undid all of it (disk full, I/O error)
+                    raise
                 outcomes.append(error)
                 conn.execute("ROLLBACK TO unit")
             conn.execute("RELEASE unit")
@@ -79,19 +83,22 @@ def run_reads(conn: sqlite3.Connection, queries: Sequence[Query]) -> list[list[R
 
 
 class GroupCommit(Generic[ItemT, ResultT]):
-    """The queue and its one worker. `run` executes a list of items (batches, or queries)
-    in the thread and returns each one's result or exception."""
+    """The queue and its one worker. `run` executes a list of items (units, or queries) in
+    the thread and returns each one's result or exception; it runs with `lock` held (the
+    connection's), and takes the items waiting once it holds it."""
 
     def __init__(self, run: Callable[[list[ItemT]], Awaitable[Sequence[ResultT | Exception]]],
-                 name: str = "store-writer"):
+                 lock: asyncio.Lock, name: str = "store-writer"):
         self._run = run
+        self._lock = lock
         self._name = name
         self._waiting: list[tuple[ItemT, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def submit(self, item: ItemT) -> ResultT:
-        """Run the item with whatever else is waiting; its result (for a batch: False if a
-        guard undid it)."""
+        """Run the item with whatever else is waiting; its result, or its error raised. A
+        caller cancelled before the trip that takes its item began: the item never runs;
+        once that trip began, it runs (and a write commits) all the same."""
         future: asyncio.Future[ResultT] = asyncio.get_running_loop().create_future()
         self._waiting.append((item, future))
         if self._writer is None or self._writer.done():
@@ -105,23 +112,25 @@ class GroupCommit(Generic[ItemT, ResultT]):
 
     async def _write(self) -> None:
         while self._waiting:
-            # A waiter cancelled before its batch was taken: it is not written at all.
-            taken = [(item, f) for item, f in self._waiting if not f.cancelled()]
-            self._waiting = []
-            if not taken:
+            async with self._lock:  # e.g. behind a transaction() block: more items join
+                taken = [(item, f) for item, f in self._waiting if not f.cancelled()]
+                self._waiting = []
+                if taken:
+                    await self._run_taken(taken)
+
+    async def _run_taken(self, taken: list[tuple[ItemT, asyncio.Future[Any]]]) -> None:
+        try:
+            outcomes = await self._run([item for item, _ in taken])
+        except Exception as error:
+            outcomes = [error] * len(taken)
+        except BaseException:  # the writer itself cancelled (shutdown): nobody hangs
+            for _, future in taken + self._waiting:
+                future.cancel()
+            raise
+        for (_, future), outcome in zip(taken, outcomes, strict=True):
+            if future.done():
                 continue
-            try:
-                outcomes = await self._run([item for item, _ in taken])
-            except Exception as error:
-                outcomes = [error] * len(taken)
-            except BaseException:  # the writer itself cancelled (shutdown): nobody hangs
-                for _, future in taken + self._waiting:
-                    future.cancel()
-                raise
-            for (_, future), outcome in zip(taken, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, Exception):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+            if isinstance(outcome, Exception):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)

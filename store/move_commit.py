@@ -1,7 +1,7 @@
 """A move's commit (`GameStore.commit_move`): its usual case as one batch of fixed
 statements, and the checked path, step by step, that a game's last move takes (results,
 ratings) and that names the refusal when the batch's guard found the game not as expected.
-Used by store/games.py only."""
+For store/games.py's `commit_move`."""
 
 from __future__ import annotations
 

@@ -52,8 +52,9 @@ class SqliteDatabase(Database):
         self._closed = False
         self.path = path
         self.location = str(path)
-        self._writes: GroupCommit[Unit, Any] = GroupCommit(self._run_units)
-        self._reads: GroupCommit[Query, list[Row]] = GroupCommit(self._run_reads, "store-reader")
+        self._writes: GroupCommit[Unit, Any] = GroupCommit(self._run_units, self._lock)
+        self._reads: GroupCommit[Query, list[Row]] = GroupCommit(
+            self._run_reads, self._read_lock, "store-reader")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
@@ -129,19 +130,19 @@ class SqliteDatabase(Database):
             raise RuntimeError("a store write inside a transaction() block: use its Transaction")
         try:
             return await self._writes.submit(unit)
-        except sqlite3.Error as error:  # this unit's own failure (busy, disk full), typed
+        except sqlite3.Error as error:  # this unit's own failure (e.g. read-only), typed
             self._raise_typed(error)
             raise
 
     async def _run_units(self, units: list[Unit]) -> list[Any]:
-        async with self._lock:
-            # aiosqlite has no public "run this in the connection's thread": `_execute` is
-            # that (aiosqlite pinned; tests/test_store_db.py checks it stays one trip).
-            try:
-                return await self._conn._execute(run_units, self._conn._conn, units)
-            except sqlite3.Error as error:
-                self._raise_typed(error)
-                raise
+        """With the writer held (by the group commit)."""
+        # aiosqlite has no public "run this in the connection's thread": `_execute` is that
+        # (aiosqlite pinned; tests/test_store_db.py checks it stays one trip).
+        try:
+            return await self._conn._execute(run_units, self._conn._conn, units)
+        except sqlite3.Error as error:
+            self._raise_typed(error)
+            raise
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Served with every other one-statement read waiting, in one trip (no BEGIN: one
@@ -149,8 +150,8 @@ class SqliteDatabase(Database):
         return await self._reads.submit((sql, params))
 
     async def _run_reads(self, queries: list[Query]) -> list[list[Row] | Exception]:
-        async with self._read_lock:  # never inside another reader's open snapshot
-            return await self._reader._execute(run_reads, self._reader._conn, queries)
+        """With the reader held (by its group): never inside another reader's snapshot."""
+        return await self._reader._execute(run_reads, self._reader._conn, queries)
 
     def _raise_typed(self, error: BaseException) -> None:
         """SQLite's busy, read-only or disk-full failure as the store's typed error."""

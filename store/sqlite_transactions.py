@@ -7,8 +7,11 @@
 
 `run_body` drives the body's coroutine by hand, as an event loop would, but in the thread.
 This works because each of the transaction's statements completes at once: the body never
-really waits. If it awaits anything else (a lock, a sleep, another store call), that is a bug.
-The body is then stopped and undone, and the caller gets a RuntimeError that says so.
+really waits. So a body may await only its transaction, through the store's helpers that
+take one (check_lobby, load_game, rate_stored_game, ...). An await that would suspend (another
+store call, a contended lock, a sleep) stops the body, undoes it, and raises a RuntimeError
+naming it; one that happens to complete at once (an uncontended asyncio.Lock, a cached
+result) would run event-loop objects in SQLite's thread unnoticed, so none belongs in a body.
 """
 
 from __future__ import annotations
@@ -113,9 +116,20 @@ class ThreadTransaction(_SqliteStatements):
 
     _conn: sqlite3.Connection
 
+    _undone_by: sqlite3.Error | None = None
+
     async def _step(self, step: Step[T], sql: str, params: Any) -> T:
         self._check()
-        return step(self._conn, sql, params)
+        if self._undone_by is not None:
+            # SQLite undid the whole transaction (a full disk): a body that caught that error
+            # would otherwise save its next statements each on its own. It hears it again.
+            raise self._undone_by
+        try:
+            return step(self._conn, sql, params)
+        except sqlite3.Error as error:
+            if not self._conn.in_transaction:
+                self._undone_by = error
+            raise
 
 
 def run_body(body: Callable[[Transaction], Coroutine[Any, Any, T]],
@@ -130,9 +144,10 @@ def run_body(body: Callable[[Transaction], Coroutine[Any, Any, T]],
     finally:
         tx._close()
     coroutine.close()
+    name = getattr(getattr(body, "func", body), "__qualname__", "a write body")  # a partial's
     raise RuntimeError(
-        f"{getattr(body, '__qualname__', body)} awaited something other than its transaction: "
-        "a store write's body may only run statements (else use a transaction() block)")
+        f"{name} awaited something other than its transaction: a store write's body may only "
+        "run statements (else use a transaction() block)")
 
 
 def _begun(begin: str, step: Step[T], conn: sqlite3.Connection, sql: str, params: Any) -> T:

@@ -564,7 +564,7 @@ async def test_a_writer_cancelled_at_shutdown_leaves_no_batch_waiting_forever():
     async def never_done(batches):
         await blocked.wait()
 
-    writes = GroupCommit(never_done)
+    writes = GroupCommit(never_done, asyncio.Lock())
     first = asyncio.create_task(writes.submit([insert("a")]))
     await asyncio.sleep(0)
     second = asyncio.create_task(writes.submit([insert("b")]))  # queued behind the first

@@ -107,7 +107,7 @@ async def test_a_rating_failure_rolls_back_the_whole_finish(db):
             raise RuntimeError("model failed")
 
     games = GameStore(db, Broken())
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="model failed"):
         await play(games, NOV, (A, 1), (B, 2))
     (game,) = await games.unfinished_games()
     assert game.status is GameStatus.RUNNING and game.last_seq == 0

@@ -7,11 +7,12 @@ waited behind it). Real SQLite files and a real PostgreSQL server, no mocks."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 
 import pytest
 
-from store import StoreBusy, open_database
+from store import StoreBusy, StoreUnwritable, open_database
 from store.backend import Statement
 from tests.backends import INTEGRITY_ERRORS
 
@@ -186,4 +187,96 @@ async def test_a_transaction_used_after_its_write_ended_is_refused(sqlite_db):
     await sqlite_db.write(body)
     with pytest.raises(RuntimeError, match="ended"):
         await kept[0].execute("INSERT INTO meta (key, value) VALUES ('a', '1')")
+    assert await keys(sqlite_db) == []
+
+
+async def test_a_write_failing_in_a_group_undoes_all_of_its_statements_and_nothing_else(
+        sqlite_db):
+    await sqlite_db.write(put("taken"))
+
+    async def two_then_clash(tx):
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('first', 'v')")
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('second', 'v')")
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('taken', 'v')")
+
+    outcomes = await asyncio.gather(sqlite_db.write(put("before")), sqlite_db.write(two_then_clash),
+                                    sqlite_db.write(put("after")), return_exceptions=True)
+    assert outcomes[0] == "before" and outcomes[2] == "after"
+    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert await keys(sqlite_db) == ["after", "before", "taken"]
+
+
+def big(key: str):
+    async def body(tx):
+        await tx.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, "x" * 200_000))
+        return key
+    return body
+
+
+async def test_a_full_disk_fails_every_write_and_batch_of_the_group_as_unwritable(sqlite_db):
+    """SQLite undoes the whole transaction when the disk is full: nothing of the group is saved,
+    and each caller hears why (the operator's message), not a lost savepoint."""
+    async with sqlite_db.transaction() as tx:  # the file may grow by 5 pages, no more
+        pages = (await tx.fetchone("PRAGMA page_count"))[0]
+        await tx.execute(f"PRAGMA max_page_count = {pages + 5}")
+    outcomes = await asyncio.gather(
+        sqlite_db.write(put("small")), sqlite_db.write(big("big")),
+        sqlite_db.batch([Statement("INSERT INTO meta (key, value) VALUES ('batch', 'v')")]),
+        return_exceptions=True)
+    assert all(isinstance(outcome, StoreUnwritable) for outcome in outcomes), outcomes
+    assert await keys(sqlite_db) == []
+
+
+async def test_a_full_disk_fails_a_lone_write_as_unwritable(sqlite_db):
+    async with sqlite_db.transaction() as tx:
+        pages = (await tx.fetchone("PRAGMA page_count"))[0]
+        await tx.execute(f"PRAGMA max_page_count = {pages + 5}")
+    with pytest.raises(StoreUnwritable):
+        await sqlite_db.write(big("big"))
+    assert await sqlite_db.write(put("small")) == "small"  # what fits is still saved
+
+
+async def test_a_write_cancelled_while_it_waits_for_the_writer_saves_nothing(sqlite_db):
+    release = asyncio.Event()
+
+    async def hold_the_writer():
+        async with sqlite_db.transaction() as tx:
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('held', 'v')")
+            await release.wait()
+
+    holder = asyncio.create_task(hold_the_writer())
+    await asyncio.sleep(0.05)
+    waiting = asyncio.create_task(sqlite_db.write(put("cancelled")))
+    await asyncio.sleep(0.05)  # queued, the group commit waiting for the writer
+    waiting.cancel()
+    release.set()
+    await holder
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await sqlite_db._writes.drain()
+    assert await keys(sqlite_db) == ["held"]
+
+
+async def test_executemany_as_a_blocks_first_statement_is_one_trip(sqlite_db, monkeypatch):
+    trips = count_trips(sqlite_db, monkeypatch)
+    async with sqlite_db.transaction() as tx:
+        await tx.executemany("INSERT INTO meta (key, value) VALUES (?, 'v')", [("a",), ("b",)])
+    assert len(trips) == 2  # BEGIN with the statements, then COMMIT
+    assert await keys(sqlite_db) == ["a", "b"]
+
+
+async def test_a_body_that_catches_its_full_disk_can_save_nothing_more(sqlite_db):
+    """SQLite rolled the transaction back: the body's next statements would otherwise each be
+    saved on their own, while its caller heard that nothing was."""
+    async with sqlite_db.transaction() as tx:
+        pages = (await tx.fetchone("PRAGMA page_count"))[0]
+        await tx.execute(f"PRAGMA max_page_count = {pages + 5}")
+
+    async def catches(tx):
+        with contextlib.suppress(sqlite3.OperationalError):
+            await tx.execute("INSERT INTO meta (key, value) VALUES ('big', ?)", ("x" * 200_000,))
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('after', 'v')")
+
+    with pytest.raises(StoreUnwritable):
+        await sqlite_db.write(catches)
     assert await keys(sqlite_db) == []
