@@ -9,9 +9,11 @@ that the hand moved on).
 
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
 - a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
-- a player who moved by slash command or from the table ("table player"): each turn one
-  plain notification DM that never goes stale (no buttons to close), and their newest
-  ephemeral hand, if its token is fresh, turns live for free;
+- a player who moved by slash command or from the table in this game ("table player" of
+  the game; in their other games they keep their hand DMs until they move that way there):
+  each turn one plain notification DM that never goes stale (no buttons to close), and
+  their newest ephemeral hand, if its token is fresh, turns live for free; pressing a DM
+  hand's button makes them a DM-button player of that game again;
 - `/lama notify off`: no DMs at all; the table shows whose turn it is, My hand works;
 - closed DMs: one notice in the channel per game, then as with notify off.
 Closing an older DM hand costs one edit (a ping's priority: the player's next live hand
@@ -88,7 +90,9 @@ class HandMessages:
         self.budget = budget
         self.failed = failed  # (game, error): a call that showed a game failed
         self._shown: dict[tuple[int, int], ShownHand] = {}
-        self._table_players: set[int] = set()  # their pings are notification DMs
+        # (game, user): moved from the table or a slash command in that game, so their
+        # pings there are notification DMs; each game is the player's own choice
+        self._table_players: set[tuple[int, int]] = set()
         self._dm_channels: dict[int, int] = {}
         self._dms_closed: set[int] = set()
         self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
@@ -107,9 +111,9 @@ class HandMessages:
         interaction = answer.interaction
         user_id = interaction.user.id
         if answer.on_dm_hand:
-            self._table_players.discard(user_id)
+            self._table_players.discard((view.game_id, user_id))
         else:
-            self._table_players.add(user_id)
+            self._table_players.add((view.game_id, user_id))
         message_id = interaction.message.id if answer.on_dm_hand and interaction.message else None
         channel_id = interaction.channel_id if answer.on_dm_hand else None
         live = view.current_seat == seat and view.round_number > 0
@@ -146,6 +150,8 @@ class HandMessages:
     def forget_game(self, game_id: int) -> None:
         for key in [k for k in self._shown if k[0] == game_id]:
             del self._shown[key]
+        self._table_players = {k for k in self._table_players if k[0] != game_id}
+        self._told_closed = {k for k in self._told_closed if k[0] != game_id}
 
     # ------------------------------------------------------------- showing
 
@@ -159,7 +165,8 @@ class HandMessages:
         shown = self._shown.get((view.game_id, seat))
         free = shown is not None and shown.token_fresh(self._now()) and shown.message_id is None
         wants_dms = await self.bot.preferences.load_turn_dms(user_id)
-        if user_id in self._table_players or not wants_dms or user_id in self._dms_closed:
+        table_player = (view.game_id, user_id) in self._table_players
+        if table_player or not wants_dms or user_id in self._dms_closed:
             if free and shown is not None:  # their ephemeral hand turns live, for free
                 await self._redraw(view, obs, seat, shown, header=header)
             if wants_dms and user_id not in self._dms_closed:

@@ -12,6 +12,7 @@ from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
 from lama import DRAW, QUIT
+from store import GuildSettings
 from tests.e2e_support import (
     enabled_hand_buttons,
     find_seed,
@@ -247,6 +248,39 @@ async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
     ping = fake.dms(mover)[-1]
     assert "It's your turn" in ping.content and ping.buttons == []
     assert len(live_hands(fake, mover, game_id)) == 1  # their ephemeral turned live, free
+
+
+async def test_moving_from_the_channel_in_one_game_keeps_dm_hands_in_another(
+    fake_discord, lamabot
+) -> None:
+    """Where a player moves is their choice in each game: Alice moves by slash command in one
+    server's game (turn pings there are plain DMs), and in another server's game, where she
+    has used only her DM hand, her turns still come as hand DMs with buttons."""
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    other = await fake.add_guild("Other Club", channels=("lama",))
+    await bot.service.save_guild_settings(
+        GuildSettings(other.id, ai_delay_s=0.0, turn_timeout_s=3600))
+    here, there = fake.channel("lama"), other.channel("lama")
+    first = await open_game(fake, bot, here, alice, ai_seats=1)
+    await fake.slash(alice, here, "draw")  # her turn (the AI moved at once): by slash
+    await settle(bot, first)
+    second = await open_game(fake, bot, there, alice, bob)
+    bob_moved = False
+    while not (bob_moved and on_turn(fake, bot, second)[0] == alice):  # then Alice is pinged
+        if on_turn(fake, bot, second)[0] == alice:
+            hand = hand_messages(fake, alice, second)[-1]
+            await fake.click(alice, hand, next(
+                c for c in enabled_hand_buttons(hand) if c.endswith(":draw")))
+        else:
+            await fake.slash(bob, there, "draw")
+            bob_moved = True
+        await settle(bot, second)
+    pings_there = [m for m in fake.dms(alice) if f"/{there.id}/" in m.content]
+    assert pings_there == []
+    assert enabled_hand_buttons(hand_messages(fake, alice, second)[-1])
+    pings_here = [m for m in fake.dms(alice) if f"/{here.id}/" in m.content]
+    assert pings_here  # the first game goes on pinging her by plain DM
 
 
 def the_last_one_in_is_forced_out(game) -> bool:
