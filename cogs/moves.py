@@ -113,7 +113,8 @@ class Moves(commands.Cog):
     async def play_autocomplete(self, interaction: discord.Interaction, current: str):
         """Exactly the caller's legal cards when it is their turn; nothing otherwise. Called
         at every keystroke: read from memory (a game another process opened in the channel:
-        once from the store, then from memory), each card's choice made once per language."""
+        once from the store, then from memory; a channel with no game: from the store at most
+        once every few seconds), each card's choice made once per language."""
         try:
             variant, cards = await self.service.playable_here(
                 interaction.user.id, interaction.channel_id, interaction.guild_id

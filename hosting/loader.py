@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ADOPT_GRACE_S = 3  # past a game's deadline before another process takes over its timers
+EMPTY_PLACE_KEPT_S = 10.0  # a place read without a game counts as still empty this long...
+EMPTY_PLACES_KEPT = 10_000  # ...for at most this many places (then all are forgotten)
 
 
 class MovedElsewhere(Exception):
@@ -50,6 +52,9 @@ class GameLoader:
         self._store = context.store
         self._registry = context.registry
         self._timers = context.timers
+        self._clock = context.clock
+        self._empty_places: dict[int, float] = {}  # place -> when read without a game
+        self._empty_as_of = 0  # the registry's registrations when they were read
 
     async def hosted(self, game_id: int) -> HostedGame | None:
         """This process's copy of a game, loaded from the store if it holds none (an active
@@ -83,6 +88,30 @@ class GameLoader:
             return None
         await self.refresh(held)
         return self._registry.in_channel(place_id)
+
+    async def channel_game_hint(self, place_id: int) -> HostedGame | None:
+        """`channel_game` for a suggestion as a player types (the card autocomplete, at every
+        keystroke): a place the store showed without a game in the last few seconds counts
+        as still without one, until this process registers a game (any game: cheap to
+        check, and no game it opens is missed). A game another process opens there is
+        suggested a few seconds late; a command never asks this, so it is never refused."""
+        hosted = self._registry.in_channel(place_id)
+        if hosted is not None:
+            return hosted
+        registrations = self._registry.registrations
+        if registrations != self._empty_as_of:
+            self._empty_places.clear()
+            self._empty_as_of = registrations
+        now = self._clock.now()
+        seen = self._empty_places.get(place_id)
+        if seen is not None and now - seen < EMPTY_PLACE_KEPT_S:
+            return None
+        hosted = await self.in_place(place_id)
+        if hosted is None and self._registry.registrations == self._empty_as_of:
+            if len(self._empty_places) >= EMPTY_PLACES_KEPT:
+                self._empty_places.clear()
+            self._empty_places[place_id] = now
+        return hosted
 
     async def then_next(
         self, place_id: int, game_id: int, command: Callable[[int], Awaitable[T]]

@@ -26,9 +26,11 @@ class GameRegistry:
         self._by_thread: dict[int, int] = {}  # a game's thread: commands there reach it
         self._retired: deque[int] = deque()  # ended games still in memory, oldest first
         self._seat_locks: dict[int, asyncio.Lock] = {}
+        self.registrations = 0  # games registered so far: what is remembered absent may be stale
 
     def register(self, hosted: HostedGame) -> None:
         self._games[hosted.id] = hosted
+        self.registrations += 1
         if hosted.is_active:
             self._active[hosted.id] = hosted
             self._by_channel[hosted.channel_id] = hosted.id

@@ -192,11 +192,12 @@ class GameService:
         """For the card autocomplete, as a player types: the variant of the game this place
         routes to (as `move_route`) and the cards the user may play in it now (empty unless it
         is their turn; no game there: none), read from memory without building a view (in a
-        channel where this process holds no game, the store is asked, as `move_route` does)."""
+        channel where this process holds no game, the store is asked, at most once every few
+        seconds: `GameLoader.channel_game_hint`)."""
         if guild_id is None:  # a DM: the caller's only running game (rare; route says which)
             hosted = self.registry.find(self.registry.route(user_id, None, None).game_id)
         else:
-            hosted = await self.loader.channel_game(channel_id) if channel_id else None
+            hosted = await self.loader.channel_game_hint(channel_id) if channel_id else None
         if hosted is None:
             return "", ()
         return hosted.options.variant, self.legal_plays(hosted.id, user_id)

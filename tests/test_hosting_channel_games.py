@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
+from hosting.loader import EMPTY_PLACE_KEPT_S
 from lama import DRAW, QUIT
 from tests.test_hosting_processes import ALICE, BOB, CAROL, CHANNEL, GUILD, on_turn, started
 from tests.test_tournament_service import CHANNEL as TOURNEY_CHANNEL
@@ -31,8 +32,12 @@ OPTIONS = GameOptions(turn_timeout=600, ai_delay=1)
 
 
 @pytest.fixture
-def services(stores):
-    clock = FakeClock()
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def services(stores, clock):
     return tuple(GameService(store, clock, seed_source=lambda: 7) for store in stores)
 
 
@@ -206,6 +211,69 @@ async def test_a_game_held_here_is_routed_without_reading_the_store(
     assert await here.move_route(player, CHANNEL, GUILD) == game_id
     assert await here.on_channel_game(CHANNEL, its_id) == game_id
     assert (await here.playable_here(player, CHANNEL, GUILD))[0] == "classic"
+
+
+# ------------------------------------------------- the card autocomplete, at every keystroke
+
+
+def counting_place_reads(store, monkeypatch) -> list[int]:
+    """Every channel the store is asked the active game of, from now on."""
+    asked: list[int] = []
+    read = store.games.active_game_in_place
+
+    async def counted(place_id: int):
+        asked.append(place_id)
+        return await read(place_id)
+
+    monkeypatch.setattr(store.games, "active_game_in_place", counted)
+    return asked
+
+
+async def test_the_card_autocomplete_reads_a_channel_without_a_game_once_while_typing(
+        services, stores, monkeypatch) -> None:
+    here, _ = services
+    asked = counting_place_reads(stores[0], monkeypatch)
+    for _keystroke in range(5):
+        assert await here.playable_here(ALICE, CHANNEL, GUILD) == ("", ())
+    assert asked == [CHANNEL]
+
+
+async def test_a_game_another_process_opened_is_suggested_a_few_seconds_late(
+        services, clock) -> None:
+    here, elsewhere = services
+    assert await here.playable_here(ALICE, CHANNEL, GUILD) == ("", ())  # no game yet
+    game_id = await started(elsewhere, ALICE, BOB)
+    player = on_turn(elsewhere, game_id)
+    assert await here.playable_here(player, CHANNEL, GUILD) == ("", ())  # not known yet
+    clock.advance(EMPTY_PLACE_KEPT_S)
+    legal = elsewhere.observation(game_id, player).legal_plays
+    assert await here.playable_here(player, CHANNEL, GUILD) == ("classic", legal)
+
+
+async def test_a_move_is_never_refused_for_a_channel_the_autocomplete_saw_empty(
+        services) -> None:
+    """Only a suggestion may come late: the command itself reads the store."""
+    here, elsewhere = services
+    assert await here.playable_here(ALICE, CHANNEL, GUILD) == ("", ())
+    game_id = await started(elsewhere, ALICE, BOB)
+    player = on_turn(elsewhere, game_id)
+    assert await here.move_route(player, CHANNEL, GUILD) == game_id
+    update = await here.routed_move(player, CHANNEL, GUILD, DRAW)
+    assert update.view.game_id == game_id
+
+
+async def test_a_game_this_process_registers_anywhere_ends_what_it_remembered_empty(
+        services) -> None:
+    """A game this process opens or loads, in any channel, may be the news: the channels it
+    remembered without a game are read again."""
+    here, elsewhere = services
+    other_channel = CHANNEL + 1
+    assert await here.playable_here(ALICE, other_channel, GUILD) == ("", ())
+    game_id = (await elsewhere.open_lobby(
+        GUILD, other_channel, CAROL, "carol", OPTIONS)).view.game_id
+    await started(here, ALICE, BOB)  # in CHANNEL: a registration here
+    assert (await here.playable_here(CAROL, other_channel, GUILD))[0] == "classic"
+    assert here.registry.find(game_id) is not None
 
 
 # ------------------------------------------------- a tournament's next table, opened elsewhere
