@@ -58,6 +58,7 @@ class WalCheckpoints:
         self._every_s = every_s
         self._task: asyncio.Task[None] | None = None
         self._failing = False
+        self._last: Checkpoint | None = None  # the last round's answer
 
     @classmethod
     async def start(cls, path: Path, writer: asyncio.Lock) -> WalCheckpoints:
@@ -80,11 +81,15 @@ class WalCheckpoints:
 
     async def run_round(self) -> Checkpoint:
         """A pass; and if the WAL has grown large (commits kept it from starting over), a
-        second one with the writer held, so that the next commit starts it over."""
+        second one with the writer held, so that the next commit starts it over. Not when
+        nothing was committed since the last round: all of it is copied, and the next commit
+        starts it over by itself (an idle bot takes the writer no more)."""
         done = await self.run_once()
-        if done.wal_pages >= RESTART_PAGES:
+        idle = done == self._last and done.copied_pages == done.wal_pages
+        if done.wal_pages >= RESTART_PAGES and not idle:
             async with self._writer:
                 done = await self.run_once()
+        self._last = done
         return done
 
     async def _rounds(self) -> None:

@@ -168,3 +168,40 @@ async def test_closing_the_store_closes_the_writer_even_when_closing_the_reader_
     with pytest.raises(sqlite3.OperationalError):
         await db.close()
     assert not db._conn._running  # its thread ends: nothing keeps the process alive
+
+
+class CountingLock(asyncio.Lock):
+    """The store's writer lock, counting how often it is taken."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken = 0
+
+    async def acquire(self) -> bool:
+        self.taken += 1
+        return await super().acquire()
+
+
+async def test_an_idle_store_s_rounds_take_the_writer_no_more(
+    tmp_path, checkpoints_every, monkeypatch
+):
+    """A WAL past RESTART_PAGES, all copied, nothing committed since: the next commit starts
+    it over by itself, so a round has nothing to ask of the writer."""
+    checkpoints_every(3600)
+    monkeypatch.setattr("store.wal_checkpoints.RESTART_PAGES", 50)
+    db = await open_database(tmp_path / "lama.sqlite3")
+    writer = CountingLock()
+    checkpoints = await WalCheckpoints.start(db.path, writer)
+    try:
+        await write_pages(db, 100, per_commit=50)
+        await checkpoints.run_round()  # copies it all, with the writer held (past 50 pages)
+        assert writer.taken == 1
+        for _ in range(3):
+            await checkpoints.run_round()
+        assert writer.taken == 1
+        await write_pages(db, 60, per_commit=60)  # committed since: the writer once more
+        await checkpoints.run_round()
+        assert writer.taken == 2
+    finally:
+        await checkpoints.close()
+        await db.close()
