@@ -94,13 +94,14 @@ class RenderStore:
         are held as of `now` (a row being deleted or claimed meanwhile is skipped)."""
         if not game_ids:
             return
-        async with self._db.transaction() as tx:
+        async def hold(tx: Transaction) -> None:
             await tx.executemany(
                 "UPDATE render_outbox SET held_at = ? WHERE (game_id, seq) IN (SELECT game_id, "
                 "seq FROM render_outbox WHERE game_id = ? AND owner = ?"
                 f"{skip_locked(tx.dialect)})",
                 [(now, game_id, self.process) for game_id in sorted(game_ids)],
             )
+        await self._db.write(hold)
 
     async def claim(self, now: int, held_before: int | None) -> list[PendingRender]:
         """Take, for this process to show, every row not held since before `held_before`,
@@ -111,11 +112,11 @@ class RenderStore:
         if held_before is not None:
             stale = " WHERE held_at < ?"
             params.append(held_before)
-        async with self._db.transaction() as tx:
-            rows = await tx.fetchall(
+        async def take(tx: Transaction) -> list[Row]:
+            return await tx.fetchall(
                 "UPDATE render_outbox SET owner = ?, held_at = ? WHERE (game_id, seq) IN ("
                 f"SELECT game_id, seq FROM render_outbox{stale}{skip_locked(tx.dialect)}) "
                 "RETURNING game_id, seq, created_at",
                 params,
             )
-        return _grouped(rows)
+        return _grouped(await self._db.write(take))

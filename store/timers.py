@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import overload
 
-from store.backend import Dialect, Params, skip_locked
+from store.backend import Dialect, Params, Transaction, skip_locked
 from store.db import Database
 from store.records import DueGame, DueTimer, TimerClaim
 
@@ -65,11 +65,12 @@ class TimerStore:
         exactly once: False if another claim, a move or a new timer came first, or another
         transaction holds the row right now."""
         where, params = claim_condition(game_id, seq, claim, self._db.dialect)
-        async with self._db.transaction() as tx:
+        async def claim_it(tx: Transaction) -> bool:
             return await tx.execute(
                 f"UPDATE games SET timer_kind = ?, timer_due_ms = ? WHERE {where}",
                 (then and then.kind, then and then.due_ms, *params),
             ) == 1
+        return await self._db.write(claim_it)
 
     async def due_games(self, due_by_ms: int, limit: int = 100) -> list[DueGame]:
         """Running games whose timer is due by `due_by_ms`, soonest first: what a sweep looks
