@@ -177,20 +177,22 @@ async def test_a_seat_change_from_a_copy_behind_on_the_lobbys_seats_is_refused(g
 
 async def test_a_refused_lobby_write_among_others_at_once_undoes_only_itself(games):
     """Writes at once share one trip on SQLite (Database.write): one refused leaves the
-    others, and the rest of its own game, as they were."""
-    first = await lobby(games, seats=[NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest")])
-    other = await lobby(games, channel=CHANNEL + 1, seats=[NewSeat.human(300, "Other")])
+    others, and its own game, as they were."""
+    pair = [NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest")]
+    refused = await lobby(games, seats=pair)
+    joined = await lobby(games, channel=CHANNEL + 1, seats=[NewSeat.human(300, "Other")])
+    started = await lobby(games, channel=CHANNEL + 2, seats=[NewSeat.human(500, "Third"),
+                                                              NewSeat.ai("A", "easy")])
     outcomes = await asyncio.gather(
-        games.add_seat(other.id, NewSeat.human(400, "Joins"), now=T0 + 1, seated=[300]),
-        games.remove_seat(first.id, 1, now=T0 + 1, seated=[HOST]),  # a copy behind: refused
-        games.start_game(first.id, seed=1, state={"round": 1}, now=T0 + 1,
-                         seated=[HOST, GUEST]),
+        games.add_seat(joined.id, NewSeat.human(400, "Joins"), now=T0 + 1, seated=[300]),
+        games.remove_seat(refused.id, 1, now=T0 + 1, seated=[HOST]),  # a copy behind
+        games.start_game(started.id, seed=1, state={"round": 1}, now=T0 + 1,
+                         seated=[500, None]),
         return_exceptions=True)
     assert isinstance(outcomes[1], LobbyChanged)
-    assert [s.user_id for s in (await games.get_game(other.id)).seats] == [300, 400]
-    started = await games.get_game(first.id)
-    assert [s.user_id for s in started.seats] == [HOST, GUEST]
-    assert started.status is GameStatus.RUNNING
+    assert [s.user_id for s in (await games.get_game(refused.id)).seats] == [HOST, GUEST]
+    assert [s.user_id for s in (await games.get_game(joined.id)).seats] == [300, 400]
+    assert (await games.get_game(started.id)).status is GameStatus.RUNNING
 
 
 async def test_seats_cannot_be_added_once_the_game_runs(games):
