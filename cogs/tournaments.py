@@ -20,13 +20,13 @@ from discord.utils import MISSING
 from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
 from hosting.tournament import TournamentEvent, TournamentUpdate
-from store.tournaments import TableRecord, Tournament, TournamentStatus
+from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 
 from .button_views import ButtonsView
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES
 from .scheduler import Priority
-from .text import t, variant_name
+from .text import ai_seat_name, t, variant_name
 from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
 from .timely import answers_publicly
 
@@ -75,11 +75,19 @@ def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:
     return ui
 
 
-def _names(tournament: Tournament, entries) -> str:
+def _entrant(tournament: Tournament, entry: Entry, locale: str) -> str:
+    """A human entrant's mention; an AI entrant's name in the reader's language, numbered
+    by its place among the AI entrants as when it was added ("🤖 Lamobot 2 (střední)"),
+    not the English name stored with it."""
+    if entry.user_id is not None:
+        return f"<@{entry.user_id}>"
+    ais = [e.entry for e in tournament.entries if e.user_id is None]
+    return ai_seat_name(ais.index(entry.entry) + 1, locale, entry.ai_level)
+
+
+def _names(tournament: Tournament, entries, locale: str) -> str:
     by_entry = {e.entry: e for e in tournament.entries}
-    return ", ".join(
-        f"<@{by_entry[n].user_id}>" if by_entry[n].user_id else f"🤖 {by_entry[n].display_name}"
-        for n in entries)
+    return ", ".join(_entrant(tournament, by_entry[n], locale) for n in entries)
 
 
 def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
@@ -89,7 +97,7 @@ def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
         "tournament.about", locale, rounds=tournament.rounds, size=tournament.table_size,
         variant=variant_name(tournament.variant, locale),
         organiser=f"<@{tournament.organiser_id}>")
-    entrants = _names(tournament, [e.entry for e in tournament.entries]) or "—"
+    entrants = _names(tournament, [e.entry for e in tournament.entries], locale) or "—"
     embed.add_field(name=t("tournament.entrants", locale, count=len(tournament.entries)),
                     value=entrants[:1024], inline=False)
     status_key = {TournamentStatus.SIGNUP: "tournament.status.signup",
@@ -108,7 +116,7 @@ def round_embed(update: TournamentUpdate, locale: str, *, in_threads: bool) -> d
     lines = []
     for table in update.tables:
         line = t("tournament.table", locale, table=table.table_no,
-                 players=_names(tournament, table.entries))
+                 players=_names(tournament, table.entries, locale))
         if table.ai_seats:
             line += " · " + t("tournament.ai_seats", locale, count=table.ai_seats)
         lines.append(line)
@@ -127,8 +135,7 @@ def standings_embed(
     by_entry = {e.entry: e for e in tournament.entries}
     lines = []
     for row in rows:
-        entry = by_entry[row.entry]
-        who = f"<@{entry.user_id}>" if entry.user_id else f"🤖 {entry.display_name}"
+        who = _entrant(tournament, by_entry[row.entry], locale)
         rank = MEDALS.get(row.rank, f"{row.rank}.") if final else f"{row.rank}."
         lines.append(t("tournament.standing", locale, rank=rank, name=who, points=row.points,
                        score=row.total_score, count=row.games))
@@ -289,7 +296,7 @@ class TournamentAnnouncer:
         if update.channel_id is None or update.channel_id == tournament.channel_id:
             return  # a table in the tournament's channel: the round's post named its players
         lines = [t("tournament.table_opened", locale, name=tournament.name, round=table.round,
-                   table=table.table_no, players=_names(tournament, table.entries))]
+                   table=table.table_no, players=_names(tournament, table.entries, locale))]
         lines += [t("tournament.stand_in", locale, mention=f"<@{user}>")
                   for user in update.stand_ins]
         thread = self.bot.get_partial_messageable(update.channel_id)

@@ -9,13 +9,15 @@ from dataclasses import replace
 import pytest
 
 import i18n
-from cogs import embeds, errors, leaderboard
+from cogs import embeds, errors, leaderboard, tournaments
 from cogs.text import move_line, seat_name, tokens_text
 from hosting.stats import LeaderboardPage, Period
+from hosting.swiss import Standing
 from hosting.views import GameOptions, GameView, SeatRating, SeatView, Status
 from lama import Card, Game, IllegalAction, Reason
 from lama import events as ev
 from store import LeaderboardRow, LeaderboardSort
+from store.tournaments import Entry, Tournament, TournamentStatus
 
 NBSP = "\u00a0"
 
@@ -150,6 +152,23 @@ def test_czech_hand_is_your_cards_like_the_my_cards_button():
     """"Tvoje ruka" is English put into Czech; players say karty, as the table's button does."""
     assert i18n.t("hand.title", "cs", round=2) == "Tvoje karty: 2. kolo"
     assert i18n.t("table.button.hand", "cs") == "Moje karty"
+
+
+def cup(*entries):
+    return Tournament(1, 1, 2, 101, "Jarní pohár", 2, 3, "classic", TournamentStatus.SIGNUP,
+                      0, None, tuple(entries))
+
+
+def test_a_tournaments_ai_entrants_are_named_in_the_readers_language():
+    """In a Czech server the AI entrants read as they do at the tables ("Lamobot"), not as
+    the English name stored when they were added."""
+    entries = (Entry(1, 101, None, "Eva"), Entry(2, None, "normal", "Llama-bot 2 (normal)"),
+               Entry(3, None, "hard", "Llama-bot 3 (hard)"))
+    signups = tournaments.signup_embed(cup(*entries), "cs").fields[0].value
+    assert signups == "<@101>, 🤖 Lamobot 2 (střední), 🤖 Lamobot 3 (těžká)"
+    rows = [Standing(entry=3, rank=1, points=2, total_score=4, games=2)]
+    final = tournaments.standings_embed(cup(*entries), rows, "es", final=True).description
+    assert "Llamabot 3" in final and "Llama-bot" not in final
 
 
 def test_czech_forget_me_command_is_grammatical():
