@@ -83,6 +83,21 @@ async def press(fake, user, game_id: int, action: str):
     return await _answered(await fake.click(user, message, hand_button(message, action)))
 
 
+async def quit_until_a_quit_leads_to(fake, users, game_id: int, db_path: Path,
+                                     what: type) -> None:
+    """Whoever is on turn quits from their hand DM, until the quit that leads to a ``what``
+    event (RoundEnded, GameEnded) is acknowledged; a forced quit may end a round early."""
+    for _ in range(100):
+        user = await on_turn(fake, users, game_id, db_path)
+        _, game = stored_game(db_path, game_id)
+        assert game is not None
+        leads_there = what in effect_of_quit(game)
+        await press(fake, user, game_id, "quit")
+        if leads_there:
+            return
+    raise AssertionError(f"no quit led to {what.__name__}")
+
+
 async def _answered(result):
     """The bot's answer as the user sees it. A bot slower than 1.5 s stands in with a silent
     defer (cogs/timely.py), which shows nothing and says nothing about the move: its answer,

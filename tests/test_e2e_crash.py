@@ -15,12 +15,12 @@ import pytest
 
 from lama import events as ev
 from tests.crash_support import (
-    effect_of_quit,
     hands_of,
     live_hands,
     on_turn,
     outbox_empty,
     press,
+    quit_until_a_quit_leads_to,
     read_db,
     rematch_posts,
     running_bot,
@@ -64,12 +64,7 @@ async def test_a_round_ended_just_before_a_crash_is_summed_up_once(
     channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
     async with running_bot(fake, db, render_delay) as bot:
         await start(fake, channel, *players)
-        for _ in range(2):  # a quit ends the round once nobody else may play on
-            user = await on_turn(fake, players, GAME, db)
-            ends = ev.RoundEnded in effect_of_quit(stored_game(db, GAME)[1])
-            await press(fake, user, GAME, "quit")
-            if ends:
-                break
+        await quit_until_a_quit_leads_to(fake, players, GAME, db, ev.RoundEnded)
         assert stored_game(db, GAME)[1].round_number == 2
         await kill_after(bot, fake, kill_at)
 
@@ -91,12 +86,7 @@ async def test_a_game_ended_just_before_a_crash_is_announced_once_with_its_remat
     channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
     async with running_bot(fake, db, render_delay) as bot:
         await start(fake, channel, *players, target=10)
-        for _ in range(40):  # both quit each round until a round's end ends the game
-            user = await on_turn(fake, players, GAME, db)
-            over = ev.GameEnded in effect_of_quit(stored_game(db, GAME)[1])
-            await press(fake, user, GAME, "quit")
-            if over:
-                break
+        await quit_until_a_quit_leads_to(fake, players, GAME, db, ev.GameEnded)
         assert stored_game(db, GAME)[0] == "finished"
         await kill_after(bot, fake, kill_at)
 
