@@ -7,11 +7,13 @@ the move log then still replays from the seed, and the game can be played to its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Callable
 
+from cogs.scheduler import Priority
 from hosting import Status
-from lama import Game
+from lama import QUIT, Game
 
 HAND_PREFIX = "lama:h:"
 DATABASE_SEGMENT = re.compile(r"^(lama:[a-z]+:)[a-z][0-9a-z]{5}:")
@@ -44,6 +46,13 @@ def find_seed(
         if wanted(Game.new(variant, seats, seed, target=target)):
             return seed
     raise AssertionError("no seed deals the position the test needs")
+
+
+def the_first_quit_ends_round_1(game: Game) -> bool:
+    """Two players: the starter quits, and the other, left alone with no card to play, is
+    forced out, so that one quit ends round 1 (a deal for `find_seed`)."""
+    game.apply(game.current_seat, QUIT)
+    return game.round_number == 2
 
 
 async def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -108,6 +117,20 @@ def on_turn(fake, bot, game_id: int):
     view = bot.service.view(game_id)
     seat = view.seats[view.current_seat]
     return fake.users_by_id[seat.user_id], bot.service.observation(game_id, seat.user_id)
+
+
+def table(fake, channel):
+    """The newest table message (Components V2) in the channel."""
+    return [m for m in fake.public_messages(channel) if m.components_v2][-1]
+
+
+async def draw_from_my_hand(fake, bot, game_id: int, channel, user) -> None:
+    """``user``, on turn, opens My hand under the table and draws from that private hand;
+    returns once the draw is committed."""
+    shown = await fake.click(user, table(fake, channel), "My hand")
+    moves = bot.service.view(game_id).move_count
+    await fake.click(user, shown.message, hand_button(shown.message, "draw"))
+    await wait_until(lambda: bot.service.view(game_id).move_count == moves + 1)
 
 
 def hand_messages(fake, user, game_id: int) -> list:
@@ -182,3 +205,19 @@ def spy_on_rest_budget(bot) -> list[tuple[int | None, str]]:
 
     budget.slot = spied
     return taken
+
+
+def hold_rest_slots(bot, held: Callable[[Priority, int | None, str], bool]) -> asyncio.Event:
+    """From now on the slots of the bot's REST budget that ``held(priority, channel id,
+    kind)`` picks wait until the returned event is set: a process short of budget."""
+    budget, slot, released = bot.renderer.budget, bot.renderer.budget.slot, asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def holding(priority, channel_id=None, kind="create"):
+        if held(priority, channel_id, kind):
+            await released.wait()
+        async with slot(priority, channel_id, kind):
+            yield
+
+    budget.slot = holding
+    return released

@@ -12,18 +12,12 @@ from tests.e2e_support import (
     hand_button,
     hand_messages,
     on_turn,
-    open_game,
     refused,
     settle,
+    two_humans,
     wait_until,
 )
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-
-
-async def two_humans(fake, bot):
-    channel = fake.channel("lama")
-    game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"))
-    return game_id, channel
 
 
 async def test_a_press_on_someone_elses_hand_is_refused_and_changes_nothing(

@@ -22,6 +22,7 @@ from tests.e2e_support import (
     open_game,
     refused,
     settle,
+    the_first_quit_ends_round_1,
     two_humans,
 )
 
@@ -243,12 +244,8 @@ async def test_hand_button_from_an_earlier_round_in_the_dm(fake_discord, lamabot
     """Round 1 ends on the starter's /quit (the other is forced out): the starter's round-1
     hand DM may still show enabled buttons; pressing one gets a polite answer."""
 
-    def quitting_ends_the_round(game):
-        game.apply(game.current_seat, QUIT)
-        return game.round_number == 2
-
     fake, bot = fake_discord, lamabot
-    seed = find_seed("classic", 2, quitting_ends_the_round)
+    seed = find_seed("classic", 2, the_first_quit_ends_round_1)
     game_id, channel = await two_humans(fake, bot, seed=seed, target=200)
     mover, _ = on_turn(fake, bot, game_id)
     message = hand_messages(fake, mover, game_id)[-1]

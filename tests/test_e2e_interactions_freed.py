@@ -18,7 +18,7 @@ import gc
 import discord
 import pytest
 
-from tests.e2e_support import hand_button, on_turn, two_humans, wait_until
+from tests.e2e_support import draw_from_my_hand, on_turn, two_humans, wait_until
 
 # discord.py's task names: slash commands and autocomplete, views' items, DynamicItems
 _HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item")
@@ -72,9 +72,5 @@ async def test_a_button_press_leaves_no_interaction_to_the_collector(
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
     mover, _ = on_turn(fake, bot, game_id)
-    table = [m for m in fake.public_messages(channel) if m.components_v2][-1]
-    shown = await fake.click(mover, table, "My hand")
-    moves = bot.service.view(game_id).move_count
-    await fake.click(mover, shown.message, hand_button(shown.message, "draw"))
-    await wait_until(lambda: bot.service.view(game_id).move_count == moves + 1)
+    await draw_from_my_hand(fake, bot, game_id, channel, mover)
     assert await interactions_left_to_the_collector() == 0

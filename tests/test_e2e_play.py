@@ -23,6 +23,7 @@ from tests.e2e_support import (
     open_game,
     refused,
     settle,
+    the_first_quit_ends_round_1,
     two_humans,
     wait_until,
 )
@@ -208,12 +209,8 @@ async def test_a_plus_card_gives_an_extra_turn(fake_discord, lamabot):
 
 
 async def test_a_forced_quit_is_said_publicly(fake_discord, lamabot):
-    def the_other_is_forced_out(game):
-        game.apply(game.current_seat, QUIT)
-        return game.round_number == 2
-
     fake, bot = fake_discord, lamabot
-    seed = find_seed("classic", 2, the_other_is_forced_out)
+    seed = find_seed("classic", 2, the_first_quit_ends_round_1)
     game_id, channel = await two_humans(fake, bot, seed=seed, target=200)
     starter, _ = on_turn(fake, bot, game_id)
     await fake.slash(starter, channel, "quit")

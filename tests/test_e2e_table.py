@@ -4,7 +4,6 @@ hand each round, turn DMs a player can turn off, and Discord's rate limits respe
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 
 import cardart
@@ -17,21 +16,18 @@ from tests.e2e_support import (
     enabled_hand_buttons,
     find_seed,
     hand_messages,
+    hold_rest_slots,
     names_game,
     on_turn,
     open_game,
     refused,
     settle,
+    table,
     use_seed,
     wait_until,
 )
 
 TABLE_BUTTONS = ["My hand", "Draw", "Quit round", "Rules"]
-
-
-def table(fake, channel):
-    """The newest table message (Components V2) in the channel."""
-    return [m for m in fake.public_messages(channel) if m.components_v2][-1]
 
 
 def live_hands(fake, user, game_id: int) -> list:
@@ -46,6 +42,14 @@ async def three_humans(fake, bot, **options):
     users = fake.user("alice"), fake.user("bob"), fake.user("carol")
     game_id = await open_game(fake, bot, channel, *users, **options)
     return game_id, channel, users
+
+
+async def everyone_quits_round_1(fake, bot, game_id: int, channel) -> None:
+    """Whoever is on turn quits by /quit until round 1 is over."""
+    while bot.service.view(game_id).round_number == 1:
+        user, _ = on_turn(fake, bot, game_id)
+        await fake.slash(user, channel, "quit")
+        await settle(bot, game_id)
 
 
 # ------------------------------------------------------------------ point 1: the table
@@ -75,10 +79,7 @@ async def test_a_finished_rounds_table_is_closed_with_its_result(fake_discord, l
     fake, bot = fake_discord, lamabot
     game_id, channel, _ = await three_humans(fake, bot, target=200)
     first = table(fake, channel)
-    while bot.service.view(game_id).round_number == 1:
-        user, _ = on_turn(fake, bot, game_id)
-        await fake.slash(user, channel, "quit")
-        await settle(bot, game_id)
+    await everyone_quits_round_1(fake, bot, game_id, channel)
     assert "Round 1 is over" in first.text and first.buttons == []
     assert first.media_urls == ["attachment://table.png"] and first.attachments
     second = table(fake, channel)
@@ -90,10 +91,7 @@ async def test_a_new_rounds_table_lists_only_that_rounds_moves(fake_discord, lam
     round's title they would read as moves of this round, on another top card."""
     fake, bot = fake_discord, lamabot
     game_id, channel, _ = await three_humans(fake, bot, target=200)
-    while bot.service.view(game_id).round_number == 1:
-        user, _ = on_turn(fake, bot, game_id)
-        await fake.slash(user, channel, "quit")
-        await settle(bot, game_id)
+    await everyone_quits_round_1(fake, bot, game_id, channel)
     lines = table(fake, channel).display_text.split("**Last moves**\n")[1].split("\n")
     moves = [line for line in lines if not line.startswith("-# ")]  # the footer
     assert len(moves) == 1 and moves[0].endswith("starts this round."), moves
@@ -117,10 +115,7 @@ async def test_a_table_whose_picture_could_not_be_drawn_is_closed_without_one(
     game_id, channel, _ = await three_humans(fake, bot, target=200)
     first = table(fake, channel)
     tables_cannot_be_drawn(monkeypatch)
-    while bot.service.view(game_id).round_number == 1:
-        user, _ = on_turn(fake, bot, game_id)
-        await fake.slash(user, channel, "quit")
-        await settle(bot, game_id)
+    await everyone_quits_round_1(fake, bot, game_id, channel)
     assert fake.take_errors() == []
     assert "Round 1 is over" in first.text and first.buttons == []
     assert first.media_urls == [] and first.attachments == []
@@ -314,18 +309,10 @@ async def test_a_turn_ping_at_a_new_round_never_links_the_closed_tables_message(
 
 def hold_clean_ups(fake, bot) -> asyncio.Event:
     """The budget is saturated: edits of older DM hands wait until the returned event."""
-    budget, slot, released = bot.renderer.budget, bot.renderer.budget.slot, asyncio.Event()
+    def edits_a_dm(priority, channel_id, kind) -> bool:
+        return kind == "edit" and channel_id in {dm.id for dm in fake.dm_channels.values()}
 
-    @contextlib.asynccontextmanager
-    async def held(priority, channel_id=None, kind="create"):
-        dms = {dm.id for dm in fake.dm_channels.values()}
-        if kind == "edit" and channel_id in dms:
-            await released.wait()
-        async with slot(priority, channel_id, kind):
-            yield
-
-    budget.slot = held
-    return released
+    return hold_rest_slots(bot, edits_a_dm)
 
 
 async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
@@ -357,17 +344,8 @@ async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
 def hold_new_dms(bot) -> asyncio.Event:
     """The process is slow to DM: every new DM (the deal, a turn ping) waits for its REST
     slot until the returned event."""
-    budget, slot, released = bot.renderer.budget, bot.renderer.budget.slot, asyncio.Event()
-
-    @contextlib.asynccontextmanager
-    async def held(priority, channel_id=None, kind="create"):
-        if priority is Priority.PING and kind == "create":
-            await released.wait()
-        async with slot(priority, channel_id, kind):
-            yield
-
-    budget.slot = held
-    return released
+    return hold_rest_slots(
+        bot, lambda priority, channel_id, kind: priority is Priority.PING and kind == "create")
 
 
 async def test_a_deal_dm_landing_after_its_player_moved_by_slash_keeps_no_live_buttons(
@@ -464,10 +442,7 @@ async def test_every_player_sees_their_new_hand_when_a_round_starts(
 ) -> None:
     fake, bot = fake_discord, lamabot
     game_id, channel, users = await three_humans(fake, bot, target=200)
-    while bot.service.view(game_id).round_number == 1:
-        user, _ = on_turn(fake, bot, game_id)
-        await fake.slash(user, channel, "quit")
-        await settle(bot, game_id)
+    await everyone_quits_round_1(fake, bot, game_id, channel)
     for user in users:
         newest = (fake.dms(user) + fake.ephemeral_messages(user))
         shows_round_2 = [m for m in newest if "Your hand" in m.text and "round 2" in m.text]

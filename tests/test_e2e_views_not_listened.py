@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.e2e_support import hand_button, on_turn, two_humans, wait_until
+from tests.e2e_support import draw_from_my_hand, hand_button, on_turn, table, two_humans
 
 
 @pytest.fixture
@@ -33,8 +33,7 @@ async def test_a_hand_in_an_answer_is_not_kept_listening(fake_discord, lamabot, 
     drawn = await fake.slash(mover, channel, "draw")
     assert drawn.message is not None and drawn.message.ephemeral
     hand_button(drawn.message, "draw")  # the hand's buttons came with it
-    table = [m for m in fake.public_messages(channel) if m.components_v2][-1]
-    shown = await fake.click(fake.user("bob"), table, "My hand")
+    shown = await fake.click(fake.user("bob"), table(fake, channel), "My hand")
     assert shown.message is not None and shown.message.ephemeral
     assert listened == []  # nor the lobby and the table before them
 
@@ -44,9 +43,5 @@ async def test_a_hand_answered_before_is_pressed_like_any_other(
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
     mover, _ = on_turn(fake, bot, game_id)
-    table = [m for m in fake.public_messages(channel) if m.components_v2][-1]
-    shown = await fake.click(mover, table, "My hand")
-    moves = bot.service.view(game_id).move_count
-    await fake.click(mover, shown.message, hand_button(shown.message, "draw"))
-    await wait_until(lambda: bot.service.view(game_id).move_count == moves + 1)
+    await draw_from_my_hand(fake, bot, game_id, channel, mover)
     assert listened == []
