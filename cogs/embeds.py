@@ -72,10 +72,11 @@ def lobby_embed(view: GameView, locale: str) -> discord.Embed:
         if view.rematch_of is not None:
             lines.insert(0, t("lobby.rematch_of", locale, game_id=view.rematch_of))
         embed.description = "\n".join(lines)
-    embed.add_field(
-        name=t("lobby.seats", locale, taken=len(view.seats), max=MAX_SEATS),
-        value="\n".join(_lobby_seat(view, s, locale) for s in view.seats) or "—",
-    )
+    if view.status is not Status.CANCELLED:  # nobody's seat any more, nobody's lobby
+        embed.add_field(
+            name=t("lobby.seats", locale, taken=len(view.seats), max=MAX_SEATS),
+            value="\n".join(_lobby_seat(view, s, locale) for s in view.seats) or "—",
+        )
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
     return embed
 

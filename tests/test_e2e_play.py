@@ -314,6 +314,18 @@ async def test_kick_from_a_lobby_frees_the_seat(fake_discord, lamabot):
     assert "Bob" not in lobby.text
 
 
+async def test_a_lobby_its_lone_host_left_lists_nobody_as_seated(fake_discord, lamabot):
+    """Cancelled, the lobby is nobody's: "1. Alice (host)" under "The game was cancelled."
+    read as if she still held it."""
+    fake, bot = fake_discord, lamabot
+    alice, channel = fake.user("alice"), fake.channel("lama")
+    await fake.slash(alice, channel, "lama new")
+    await fake.slash(alice, channel, "lama leave")
+    await bot.renderer.flush_all()
+    lobby = fake.public_messages(channel)[0]
+    assert "cancelled" in lobby.text and "Alice" not in lobby.text, lobby.text
+
+
 async def test_cancel_a_running_game(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
