@@ -328,8 +328,8 @@ class TournamentService:
     async def _channel_busy(self, tournament: Tournament, table: TableRecord) -> bool:
         """Whether the tournament's channel holds a game, this process's or (as the store has
         it) another's: the table waits for it. Waiting for a game that is not one of the
-        tournament's tables is told once per table, whichever process looks at it again
-        (the store claims the notice), so that its players know why."""
+        tournament's tables is told at most once per table, whichever process looks at it
+        again (the store claims the notice before it is posted), so its players know why."""
         game_id = await self._games.active_game_in_channel(tournament.channel_id)
         if game_id is None:
             return False
