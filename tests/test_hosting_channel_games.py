@@ -542,3 +542,27 @@ async def test_a_rematch_by_a_player_whose_other_game_ended_elsewhere_seats_them
     await played_to_its_end(elsewhere, other)
     update, opened = await here.rematch(first, ALICE, "alice")
     assert opened and update.view.seat_of(ALICE) is not None
+
+
+async def test_a_lobby_opened_by_someone_not_in_a_game_that_ended_elsewhere_opens(
+        services) -> None:
+    """The channel's copy held here ended in another process; the new host did not sit in it,
+    so only the channel check (not a refresh of the host's games) can find it over."""
+    here, elsewhere = services
+    game_id = await ended_elsewhere(here, elsewhere)
+    update = await here.open_lobby(GUILD, CHANNEL, CAROL, "carol", OPTIONS)
+    assert update.view.status is Status.LOBBY and update.view.game_id != game_id
+    assert here.view(game_id).status is Status.FINISHED
+
+
+async def test_a_rematch_by_a_player_not_in_the_channels_game_that_ended_elsewhere_opens(
+        services) -> None:
+    """The same for a Rematch of an earlier game, pressed by one of its players who did not
+    sit in the channel's next game (held here, ended in another process)."""
+    here, elsewhere = services
+    first = await started(here, ALICE, BOB, CAROL)
+    await played_to_its_end(here, first)
+    second = await ended_elsewhere(here, elsewhere)
+    update, opened = await here.rematch(first, CAROL, "carol")
+    assert opened and update.view.status is Status.LOBBY and update.view.rematch_of == first
+    assert here.view(second).status is Status.FINISHED
