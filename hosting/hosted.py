@@ -133,7 +133,7 @@ class HostedGame:
 
     def refresh(self, record) -> None:
         """Take the stored row's state in place (another process committed since): the
-        lock, recent events and ratings stay this copy's."""
+        lock and ratings stay this copy's; its recent events are the loader's to replay."""
         fresh = HostedGame.from_record(record, ai_level=self.options.ai_level)
         timed_out = {s.index: s.timed_out_round for s in self.seats}
         for seat in fresh.seats:

@@ -31,7 +31,8 @@ from store import (
 from .context import Context
 from .deadlines import to_ms
 from .errors import HostingError, Problem
-from .hosted import HostedGame
+from .hosted import RECENT_EVENTS, HostedGame
+from .replay import replay
 from .views import Status
 
 log = logging.getLogger(__name__)
@@ -178,8 +179,10 @@ class GameLoader:
             return
         log.info("game %s changed elsewhere: move %s here, %s stored", hosted.id, hosted.seq,
                  record.last_seq)
-        was_active = hosted.is_active
+        was_active, moved = hosted.is_active, record.last_seq != hosted.seq
         hosted.refresh(record)
+        if moved:
+            await self._recall_recent(hosted)
         if hosted.is_active:
             self._registry.register(hosted)
             if arm:
@@ -187,6 +190,16 @@ class GameLoader:
         elif was_active:
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)
+
+    async def _recall_recent(self, hosted: HostedGame) -> None:
+        """The last events of a copy brought up to moves another process made: replayed from
+        the move log, since those it kept may be of a round that has ended since (the table
+        would show them under the new round's title, and the ended round without them)."""
+        hosted.recent.clear()
+        if hosted.game is not None:
+            moves = await self._store.games.list_moves(hosted.id)
+            events, _ = replay(hosted.game, [m for m in moves if m.seq <= hosted.seq], set())
+            hosted.recent.extend(events[-RECENT_EVENTS:])
 
     @asynccontextmanager
     async def reloading(self, hosted: HostedGame) -> AsyncIterator[None]:

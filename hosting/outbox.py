@@ -27,9 +27,6 @@ import asyncio
 import logging
 from collections.abc import Callable, Collection, Sequence
 
-from lama import Game
-from lama.actions import action_from_dict
-from lama.events import Event, RoundStarted
 from store import Actor, Move, PendingRender, Store
 
 from .clock import Clock
@@ -37,6 +34,7 @@ from .hosted import RECENT_EVENTS, HostedGame
 from .loader import GameLoader
 from .messages import MessageRefs
 from .registry import GameRegistry
+from .replay import replay
 from .table import Table
 from .views import GameUpdate, Notice, NoticeKind
 
@@ -114,7 +112,7 @@ class Outbox:
             await self.shown(row.game_id, row.seqs)
             return None
         moves = [m for m in await self._store.games.list_moves(hosted.id) if m.seq <= hosted.seq]
-        events, shown = _replay(hosted.game, moves, set(row.seqs))
+        events, shown = replay(hosted.game, moves, set(row.seqs))
         unshown = [m for m in moves if m.seq in row.seqs]
         if not hosted.recent:  # restored from the store: its table's last moves, known again
             hosted.recent.extend(events[-RECENT_EVENTS:])
@@ -147,22 +145,6 @@ class Outbox:
         if not hosted.is_active:
             self._registry.retire(hosted)
         return hosted
-
-
-def _replay(game: Game, moves: Sequence[Move], seqs: set[int]) -> tuple[list[Event], list[Event]]:
-    """Every event of the game, and those of the moves `seqs` (0: the deal)."""
-    replay = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
-    deal = RoundStarted(replay.round_number, replay.seat_on_turn, replay.top_card)
-    events: list[Event] = [deal]
-    shown: list[Event] = [deal] if 0 in seqs else []
-    for move in moves:
-        if move.seat is None:
-            continue
-        happened = replay.apply(move.seat, action_from_dict(move.action))
-        events += happened
-        if move.seq in seqs:
-            shown += happened
-    return events, shown
 
 
 def _time_outs(hosted: HostedGame, moves: Sequence[Move]) -> list[Notice]:

@@ -21,6 +21,7 @@ from hosting import (
 )
 from hosting.preferences import CACHE_TTL_S
 from lama import DRAW, QUIT, Game, IllegalAction, Reason, action_from_dict, game_to_dict
+from lama.events import RoundEnded, RoundStarted
 from store import GuildSettings, Store
 
 GUILD, CHANNEL = 1000, 10
@@ -298,3 +299,35 @@ async def test_a_quit_question_of_an_earlier_round_is_still_stale(services) -> N
     with pytest.raises(HostingError) as refused:
         await shard0.button_observation(game_id, ALICE, 1)
     assert refused.value.problem is Problem.STALE_BUTTON
+
+
+async def copy_behind_a_round_ended_elsewhere(here: GameService, elsewhere: GameService) -> int:
+    """`here` made round 1's first move; `elsewhere` ended round 1 with quits since."""
+    game_id = await started(here, ALICE, BOB)
+    await here.human_move(game_id, on_turn(here, game_id), DRAW)
+    await elsewhere.loader.hosted(game_id)
+    while elsewhere.view(game_id).round_number == 1:
+        await elsewhere.human_move(game_id, on_turn(elsewhere, game_id), QUIT)
+    return game_id
+
+
+def rounds_started(recent) -> list[int]:
+    return [e.round_number for e in recent if isinstance(e, RoundStarted)]
+
+
+async def test_a_move_after_a_round_ended_elsewhere_shows_under_its_own_rounds_start(
+        services) -> None:
+    here, elsewhere = services
+    game_id = await copy_behind_a_round_ended_elsewhere(here, elsewhere)
+    update = await here.human_move(game_id, on_turn(elsewhere, game_id), DRAW)
+    assert update.view.round_number == 2 and rounds_started(update.view.recent)[-1] == 2
+
+
+async def test_a_copy_brought_up_to_a_round_ended_elsewhere_knows_that_rounds_last_moves(
+        services) -> None:
+    here, elsewhere = services
+    game_id = await copy_behind_a_round_ended_elsewhere(here, elsewhere)
+    await here.loader.refresh(here.registry.find(game_id))
+    recent = here.view(game_id).recent
+    assert rounds_started(recent)[-1] == 2
+    assert any(isinstance(e, RoundEnded) and e.round_number == 1 for e in recent)
