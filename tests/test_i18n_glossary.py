@@ -127,3 +127,53 @@ def test_the_glossary_check_catches_a_synonym(monkeypatch):
     word = "carta más"
     assert word in terms("es")["card.plus"]["avoid"]
     assert re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE)
+
+
+# ------------------------------------------------------------------ nobody is given a gender
+
+GENDERED_LOCALES = ("cs", "es")  # English role words ("host", "player") fit anyone
+
+
+def gendered_forms_in(text: str, locale: str) -> list[str]:
+    """The [gendered] words and patterns of a language's glossary that a text uses."""
+    section = glossary(locale)["gendered"]
+    found = [word for word in section["words"]
+             if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", words_of(text), re.IGNORECASE)]
+    return found + [p for p in section["patterns"] if re.search(p, text, re.IGNORECASE)]
+
+
+@pytest.mark.parametrize("locale", GENDERED_LOCALES)
+def test_no_message_gives_the_reader_or_a_player_a_gender(locale):
+    """Players are of any gender: a role is said by what someone does ("{name} pořádá hru",
+    "quien organiza"), never by a noun or a participle that is a man's or a woman's."""
+    found = [f"{key}: {hits}" for key, text in texts(load(locale))
+             if (hits := gendered_forms_in(text, locale))]
+    assert not found, f"reword these, see [gendered] in {glossary_path(locale).name}"
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [
+        ("cs", "{number}. {name} (zakladatel)"),
+        ("cs", "To může jen organizátor ({name})."),
+        ("cs", "Už jsi přihlášený."),
+        ("cs", "Odešel jsi ze hry."),
+        ("cs", "Čeká se na hráče {name}…"),
+        ("es", "{number}. {name} (anfitrión)"),
+        ("es", "Listo: el anfitrión puede empezar."),
+        ("es", "Ya estás inscrito."),
+        ("es", "Has sido expulsado de la partida."),
+    ],
+)
+def test_the_gender_check_catches_the_old_labels(locale, text):
+    """Not vacuous: each wording players reported is caught."""
+    assert gendered_forms_in(text, locale)
+
+
+@pytest.mark.parametrize(
+    ("locale", "text"),
+    [("cs", "{mention}, jsi na tahu!"), ("cs", "Hru pořádá {name}."),
+     ("es", "Ya estás jugando en {channel}."), ("es", "Ya te has inscrito.")],
+)
+def test_the_gender_check_lets_neutral_wording_through(locale, text):
+    assert not gendered_forms_in(text, locale)

@@ -148,6 +148,20 @@ def test_czech_has_no_gender_hedges():
     assert not hedged, "write around the gender (present tense, 'můžeš'), never 'mohl(a)'"
 
 
+@pytest.mark.parametrize(
+    ("locale", "host_seat", "readiness"),
+    [
+        ("cs", "1. Player1 (pořádá hru)", "Připraveno: hru může spustit ten, kdo ji pořádá."),
+        ("es", "1. Player1 (organiza)", "Listo: quien organiza ya puede empezar."),
+    ],
+)
+def test_the_lobby_says_what_the_host_does_not_who_they_are(locale, host_seat, readiness):
+    """"zakladatel" and "anfitrión" make the host a man; a verb fits anyone."""
+    lobby = embeds.lobby_embed(view(status=Status.LOBBY), locale)
+    assert lobby.fields[0].value.splitlines()[0] == host_seat
+    assert readiness in lobby.description
+
+
 def test_czech_hand_is_your_cards_like_the_my_cards_button():
     """"Tvoje ruka" is English put into Czech; players say karty, as the table's button does."""
     assert i18n.t("hand.title", "cs", round=2) == "Tvoje karty: 2. kolo"
