@@ -219,32 +219,43 @@ def hand_embed(
     view: GameView, observation, locale: str, *, confirm_quit: bool = False,
     header: str | None = None, note: str | None = None,
 ) -> discord.Embed:
-    """A seat's private hand: only ever sent to that seat's owner."""
+    """A seat's private hand: only ever sent to that seat's owner.
+
+    Only a live hand (its player's turn) shows the top card and the draw pile: a hand that
+    waits is not redrawn as the others move (a REST call per move per player), so it shows
+    what stays true, its cards, and points to the live table for the rest."""
     variant = view.options.variant
     obs = observation
     embed = discord.Embed(
         title=t("hand.title", locale, round=obs.round_number), colour=_colour(view)
     )
-    top = card_label(obs.top_card.code, locale, variant) if obs.top_card else "—"
-    pile = (
-        t("table.draw_pile", locale, count=obs.draw_pile_size)
-        if obs.draw_pile_size
-        else t("table.draw_pile.empty", locale)
-    )
+    lines = ([f"**{header}**", ""] if header else []) + [
+        t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
+        t("hand.cards", locale, count=len(obs.hand)),
+        hand_text(obs.hand, locale, variant) or "—",
+        "",
+    ]
+    if note is None and _is_live(view, obs):
+        lines += _piles(obs, locale, variant)
     embed.description = "\n".join(
-        ([f"**{header}**", ""] if header else [])
-        + [
-            t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
-            t("hand.cards", locale, count=len(obs.hand)),
-            hand_text(obs.hand, locale, variant) or "—",
-            "",
-            t("table.top_card", locale, card=top),
-            pile,
-            note or _turn_line(view, obs, locale, confirm_quit=confirm_quit),
-        ]
+        [*lines, note or _turn_line(view, obs, locale, confirm_quit=confirm_quit)]
     )
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
     return embed
+
+
+def _is_live(view: GameView, obs) -> bool:
+    """Whether the hand is its player's turn in the round being played."""
+    return (view.status is Status.RUNNING and obs.round_number == view.round_number
+            and obs.is_my_turn and not obs.has_quit[obs.seat])
+
+
+def _piles(obs, locale: str, variant: str) -> list[str]:
+    """The top card and the draw pile, as the player on turn sees them."""
+    top = card_label(obs.top_card.code, locale, variant) if obs.top_card else "—"
+    pile = (t("table.draw_pile", locale, count=obs.draw_pile_size) if obs.draw_pile_size
+            else t("table.draw_pile.empty", locale))
+    return [t("table.top_card", locale, card=top), pile]
 
 
 def _turn_line(view: GameView, obs, locale: str, *, confirm_quit: bool = False) -> str:
@@ -259,7 +270,7 @@ def _turn_line(view: GameView, obs, locale: str, *, confirm_quit: bool = False) 
         key = "hand.timed_out" if view.seats[obs.seat].timed_out else "hand.quit"
         return t(key, locale, cards=cards_text(obs.hand, locale, variant) or "—")
     if not obs.is_my_turn:
-        return t("hand.waiting", locale, name=_name_of(view, obs.current_seat, locale))
+        return t("hand.not_your_turn", locale, channel=f"<#{view.shown_in}>")
     if confirm_quit:
         return f"**{t('action.quit.confirm', locale)}**"
     first = t("hand.extra_turn" if obs.extra_turn else "hand.your_turn", locale)

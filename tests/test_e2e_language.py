@@ -17,7 +17,7 @@ import i18n
 from bot import LamaBot, Settings
 from hosting import Status
 from store import Store
-from tests.e2e_support import names_game, settle
+from tests.e2e_support import find_seed, names_game, settle, use_seed
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -83,7 +83,8 @@ async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_its_card_
     fake_discord, lamabot
 ):
     fake, bot = fake_discord, lamabot
-    alice, bob = fake.user("alice"), fake.user("bob")
+    use_seed(bot, find_seed("party", 2, lambda game: game.current_seat == 1))  # bob's turn:
+    alice, bob = fake.user("alice"), fake.user("bob")  # his live hand shows the draw pile
     bob.locale = "cs"
     channel = fake.channel("lama")
     lobby = await fake.slash(alice, channel, "lama new", variant="party")

@@ -284,6 +284,24 @@ def test_spanish_hand_after_a_time_out_says_time_ran_out():
     assert "Te has plantado" not in text
 
 
+@pytest.mark.parametrize(
+    ("locale", "pointer", "top_card"),
+    [
+        ("en", "Not your turn: the top card and who is playing are on the table in <#2>.",
+         "Top card"),
+        ("cs", "Nejsi na tahu: vrchní kartu a to, kdo hraje, ukazuje stůl v kanálu <#2>.",
+         "Vrchní karta"),
+        ("es", "No es tu turno: la carta de arriba y a quién le toca se ven en la mesa de <#2>.",
+         "Carta de arriba"),
+    ],
+)
+def test_a_waiting_hand_names_no_top_card_and_points_to_the_table(locale, pointer, top_card):
+    """The hand is not redrawn as others move, so it shows no top card to go stale."""
+    text = embeds.hand_embed(view(), observation(seat=1, has_quit=(False,) * 3), locale)
+    assert text.description.endswith(pointer)
+    assert top_card not in text.description
+
+
 def test_a_move_after_a_time_out_is_refused_with_the_reason():
     timed_out = view(seat0={"has_quit": True, "timed_out": True})
     error = IllegalAction(Reason.ALREADY_QUIT, 0)
