@@ -11,6 +11,7 @@ import discord
 
 import i18n
 from hosting.stats import Replay, ReplaySeat
+from hosting.views import ai_called
 from lama import events as ev
 from store import GameSummary, GuildSettings, PlayerRating, PlayerResult, RecentResult
 from store.records import Actor
@@ -123,7 +124,7 @@ def _recent_line(r: RecentResult, locale: str) -> str:
 
 def _player(p: PlayerResult, locale: str) -> str:
     if p.is_ai:
-        return ai_seat_name(p.seat, locale)
+        return ai_seat_name(ai_called(p.seat, p.ai_number), locale)
     if p.user_id is not None:
         return f"<@{p.user_id}>"
     return p.display_name or t("stats.forgotten", locale)
@@ -160,7 +161,8 @@ def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
 
 def _seat_name(seat: ReplaySeat, locale: str, *, with_level: bool = False) -> str:
     if seat.is_ai:
-        return ai_seat_name(seat.index, locale, seat.ai_level if with_level else None)
+        number = ai_called(seat.index, seat.ai_number)
+        return ai_seat_name(number, locale, seat.ai_level if with_level else None)
     return seat.name or t("stats.forgotten", locale)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 import i18n
-from hosting.views import GameView, SeatView
+from hosting.views import GameView, SeatView, ai_called
 from lama import events as ev
 
 from .emojis import CARD_EMOJIS
@@ -76,18 +76,19 @@ def tokens_text(tokens, locale: str) -> str:
     return " ".join(parts) if parts else t("token.none", locale)
 
 
-def ai_seat_name(index: int, locale: str, level: str | None = None) -> str:
-    """The one name of an AI seat, everywhere: "🤖 Llama-bot 2", numbered by its place
-    (not by a stored name, which goes stale when a lobby's seats move up), with its level
+def ai_seat_name(number: int, locale: str, level: str | None = None) -> str:
+    """The one name of an AI, everywhere: "🤖 Llama-bot 2", by the number `ai_called` gives
+    it (not by a stored name, which goes stale when a lobby's seats move up), with its level
     where players choose or look back: "🤖 Llama-bot 2 (hard)"."""
-    name = f"🤖 {t('ai.name', locale, number=index + 1)}"
+    name = f"🤖 {t('ai.name', locale, number=number)}"
     return f"{name} ({t(f'ai.level.{level}', locale)})" if level else name
 
 
 def seat_name(seat: SeatView, locale: str, *, with_level: bool = False) -> str:
     """A seat's name, safe inside markdown; AI seats are marked with 🤖."""
     if seat.user_id is None:
-        return ai_seat_name(seat.index, locale, seat.ai_level if with_level else None)
+        number = ai_called(seat.index, seat.ai_number)
+        return ai_seat_name(number, locale, seat.ai_level if with_level else None)
     name = discord.utils.escape_markdown(seat.name)
     return f"🤖 {name}" if seat.ai_level is not None else name
 

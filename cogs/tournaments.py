@@ -20,6 +20,7 @@ from discord.utils import MISSING
 from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
 from hosting.tournament import TournamentEvent, TournamentUpdate
+from hosting.tournament_seats import ai_entrant_numbers
 from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 
 from .button_views import ButtonsView
@@ -76,13 +77,13 @@ def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:
 
 
 def _entrant(tournament: Tournament, entry: Entry, locale: str) -> str:
-    """A human entrant's mention; an AI entrant's name in the reader's language, numbered
-    by its place among the AI entrants as when it was added ("🤖 Lamobot 2 (střední)"),
-    not the English name stored with it."""
+    """A human entrant's mention; an AI entrant's name in the reader's language, by the
+    number it keeps at all its tables ("🤖 Lamobot 2 (střední)"), not the English name
+    stored with it."""
     if entry.user_id is not None:
         return f"<@{entry.user_id}>"
-    ais = [e.entry for e in tournament.entries if e.user_id is None]
-    return ai_seat_name(ais.index(entry.entry) + 1, locale, entry.ai_level)
+    number = ai_entrant_numbers(tournament)[entry.entry]
+    return ai_seat_name(number, locale, entry.ai_level)
 
 
 def _names(tournament: Tournament, entries, locale: str) -> str:

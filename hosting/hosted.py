@@ -30,6 +30,7 @@ class Seat:
     timeouts_in_a_row: int = 0
     quit_pending_round: int | None = None  # left mid-round: the AI quits for them
     timed_out_round: int | None = None  # the round the turn timer last quit for them
+    ai_number: int | None = None  # what an AI here is called by (views.ai_called)
 
     @classmethod
     def from_record(cls, record) -> Seat:
@@ -41,11 +42,12 @@ class Seat:
             left=record.has_left,
             timeouts_in_a_row=record.timeouts_in_a_row,
             quit_pending_round=record.quit_pending_round,
+            ai_number=record.ai_number,
         )
 
     def new_seat(self) -> NewSeat:
         if self.user_id is None:
-            return NewSeat.ai(self.name, self.ai_level or "normal")
+            return NewSeat.ai(self.name, self.ai_level or "normal", self.ai_number)
         return NewSeat.human(self.user_id, self.name)
 
     def hand_to_ai(self, game: Game | None) -> None:
@@ -57,7 +59,8 @@ class Seat:
     def view(self, game: Game | None) -> SeatView:
         # Built in one go (no dataclasses.replace): views are made for every move and answer.
         if game is None:
-            return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left)
+            return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left,
+                            ai_number=self.ai_number)
         quit_ = game.has_quit(self.index)
         return SeatView(
             self.index, self.name, self.user_id, self.ai_level, left=self.left,
@@ -65,6 +68,7 @@ class Seat:
             has_quit=quit_,
             timed_out=quit_ and self.timed_out_round == game.round_number,
             score=game.scores[self.index],
+            ai_number=self.ai_number,
         )
 
 

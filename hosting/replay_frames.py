@@ -86,7 +86,8 @@ def film(record: GameRecord, moves: list[Move]) -> ReplayFilm:
 
 def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
     return tuple(
-        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai, s.ai_level if s.is_ai else None)
+        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
+                   s.ai_level if s.is_ai else None, s.ai_number)
         for s in record.seats
     )
 

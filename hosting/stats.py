@@ -61,6 +61,7 @@ class ReplaySeat:
     user_id: int | None
     is_ai: bool
     ai_level: str | None = None  # an AI seat's level
+    ai_number: int | None = None  # what an AI here is called by (views.ai_called)
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,8 @@ class StatsService:
         if steps:  # a log that stops mid-round: show what there is
             rounds.append(replace(current, steps=tuple(steps)))
         seats = tuple(
-            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai, s.ai_level if s.is_ai else None)
+            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
+                       s.ai_level if s.is_ai else None, s.ai_number)
             for s in record.seats
         )
         return Replay(

@@ -33,10 +33,10 @@ from store.tournaments import TournamentStatus as TStatus
 from . import options as limits
 from .clock import Clock
 from .errors import HostingError, Problem
-from .hosted import Seat, ai_name
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
 from .tournament_results import standings_of
+from .tournament_seats import ai_entrant_name, table_seats
 from .views import GameUpdate, GameView, Status
 
 log = logging.getLogger(__name__)
@@ -145,7 +145,7 @@ class TournamentService:
         limits.validate(ai_level=level)
         _require_organiser(await self.get(tournament_id), actor_id, is_admin)
         count = sum(e.user_id is None for e in (await self.get(tournament_id)).entries)
-        name = f"{ai_name(count + 1)} ({level})"
+        name = ai_entrant_name(count + 1, level)
         return await self._signups(tournament_id, lambda now: self._store.tournaments.add_entry(
             tournament_id, user_id=None, ai_level=level, name=name, limit=MAX_ENTRANTS,
             now=now))
@@ -305,10 +305,7 @@ class TournamentService:
         by_entry = {e.entry: e for e in tournament.entries}
         entrants = [by_entry[e] for e in table.entries]
         await self._leave_lobbies(tournament.guild_id, entrants)
-        seats = [Seat(i, e.display_name if e.user_id else ai_name(i), e.user_id, e.ai_level)
-                 for i, e in enumerate(entrants)]
-        seats += [Seat(i, ai_name(i), None, "normal")
-                  for i in range(len(seats), len(seats) + table.ai_seats)]
+        seats = table_seats(tournament, entrants, table.ai_seats)
         key = TableKey(tournament.id, table.round, table.table_no)
         try:
             game_id, stand_ins = await self._games.open_table(

@@ -49,10 +49,18 @@ class SeatView:
     score: int = 0
     left: bool = False  # the human left or timed out; an AI plays on for them
     timed_out: bool = False  # out of this round because the turn timer ran out
+    ai_number: int | None = None  # what an AI here is called by (see ai_called)
 
     @property
     def is_ai(self) -> bool:
         return self.ai_level is not None
+
+
+def ai_called(index: int, ai_number: int | None) -> int:
+    """The number an AI seat is called by ("Llama-bot 2"), everywhere it is named: its own
+    where it has one (a tournament's AI entrant keeps its number among the AI entrants at
+    every table it sits at), else its place at the table."""
+    return ai_number if ai_number is not None else index + 1
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ def seat_from_row(row: Row) -> Seat:
         hand_message_id=row["hand_message_id"],
         hand_round=row["hand_round"],
         quit_pending_round=row["quit_pending_round"],
+        ai_number=row["ai_number"],
     )
 
 
@@ -198,9 +199,10 @@ async def insert_seat(
         if taken:
             raise AlreadySeated(game_id, new.user_id)
     await tx.execute(
-        "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, joined_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, index, new.user_id, new.display_name, int(new.is_ai), new.ai_level, now),
+        "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, ai_number, "
+        "joined_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, index, new.user_id, new.display_name, int(new.is_ai), new.ai_level,
+         new.ai_number, now),
     )
 
 

@@ -51,6 +51,7 @@ class Seat:
     hand_message_id: int | None
     hand_round: int | None
     quit_pending_round: int | None = None  # left mid-round: the AI quits this round for them
+    ai_number: int | None = None  # what an AI here is called by; None: its place
 
     @property
     def ai_controlled(self) -> bool:
@@ -126,14 +127,15 @@ class NewSeat:
     display_name: str
     is_ai: bool = False
     ai_level: str | None = None
+    ai_number: int | None = None  # what the AI is called by; None: its place
 
     @classmethod
     def human(cls, user_id: int, display_name: str) -> NewSeat:
         return cls(user_id, display_name)
 
     @classmethod
-    def ai(cls, display_name: str, ai_level: str) -> NewSeat:
-        return cls(None, display_name, True, ai_level)
+    def ai(cls, display_name: str, ai_level: str, number: int | None = None) -> NewSeat:
+        return cls(None, display_name, True, ai_level, number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +268,7 @@ class PlayerResult:
     place: int
     final_score: int
     won: bool
+    ai_number: int | None = None  # what an AI here was called by; None: its place
 
 
 @dataclass(frozen=True, slots=True)

@@ -258,7 +258,7 @@ class StatsStore:
             ids = [g["game_id"] for g in games]
             results = await tx.fetchall(
                 "SELECT r.game_id, r.seat, r.user_id, s.display_name, r.is_ai, r.place, "
-                "r.final_score, r.won FROM game_results r "
+                "r.final_score, r.won, s.ai_number FROM game_results r "
                 "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
                 f"WHERE r.game_id IN ({', '.join('?' * len(ids))}) ORDER BY r.game_id, r.seat",
                 ids,
@@ -267,7 +267,7 @@ class StatsStore:
         for r in results:
             players.setdefault(r["game_id"], []).append(
                 PlayerResult(r["seat"], r["user_id"], r["display_name"], bool(r["is_ai"]),
-                             r["place"], r["final_score"], bool(r["won"]))
+                             r["place"], r["final_score"], bool(r["won"]), r["ai_number"])
             )
         return [
             GameSummary(g["game_id"], g["variant"], g["target"], g["rounds"], g["finished_at"],

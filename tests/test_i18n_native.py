@@ -175,14 +175,14 @@ def cup(*entries):
 
 def test_a_tournaments_ai_entrants_are_named_in_the_readers_language():
     """In a Czech server the AI entrants read as they do at the tables ("Lamobot"), not as
-    the English name stored when they were added."""
-    entries = (Entry(1, 101, None, "Eva"), Entry(2, None, "normal", "Llama-bot 2 (normal)"),
-               Entry(3, None, "hard", "Llama-bot 3 (hard)"))
+    the English name stored when they were added; each is numbered among the AI entrants."""
+    entries = (Entry(1, 101, None, "Eva"), Entry(2, None, "normal", "Llama-bot 1 (normal)"),
+               Entry(3, None, "hard", "Llama-bot 2 (hard)"))
     signups = tournaments.signup_embed(cup(*entries), "cs").fields[0].value
-    assert signups == "<@101>, 🤖 Lamobot 2 (střední), 🤖 Lamobot 3 (těžká)"
+    assert signups == "<@101>, 🤖 Lamobot 1 (střední), 🤖 Lamobot 2 (těžká)"
     rows = [Standing(entry=3, rank=1, points=2, total_score=4, games=2)]
     final = tournaments.standings_embed(cup(*entries), rows, "es", final=True).description
-    assert "Llamabot 3" in final and "Llama-bot" not in final
+    assert "Llamabot 2" in final and "Llama-bot" not in final
 
 
 def test_czech_forget_me_command_is_grammatical():

@@ -26,7 +26,6 @@ from store import (
     open_database,
 )
 from store.db import connect
-from store.game_rows import insert_seat
 from store.move_commit import lock_for_move
 from store.timers import claim_condition
 from tests.backends import two_stores
@@ -59,8 +58,12 @@ async def started_before_the_migration(db, channel: int = CHANNEL) -> int:
             "updated_at, timer_kind, timer_due_ms) "
             "VALUES (?, ?, ?, 'classic', 40, 120, 1.5, 'running', 42, '{}', ?, ?, ?, ?, ?)",
             (GUILD, channel, HOST, T0, T0, T0, DUE.kind, DUE.due_ms))
-        for index, seat in enumerate([NewSeat.human(HOST, "Host"), NewSeat.ai("Lama", "normal")]):
-            await insert_seat(tx, game_id, index, seat, T0)
+        for index, (user_id, name, level) in enumerate([(HOST, "Host", None),
+                                                        (None, "Lama", "normal")]):
+            await tx.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, "
+                "joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, index, user_id, name, int(user_id is None), level, T0))
     return game_id
 
 

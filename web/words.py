@@ -14,6 +14,7 @@ from babel.dates import format_date, format_datetime
 
 import i18n
 from hosting.stats import Period, ReplaySeat
+from hosting.views import ai_called
 from lama import events as ev
 from store import LeaderboardSort, PlayerResult
 
@@ -98,17 +99,17 @@ class Words:
         """A seat's name: an AI's is numbered by its place, as the bot names it everywhere;
         a forgotten player's name was erased."""
         if seat.is_ai:
-            return self.ai(seat.index)
+            return self.ai(ai_called(seat.index, seat.ai_number))
         return seat.name or self.t("stats.forgotten")
 
     def player(self, result: PlayerResult) -> str:
         """A seat of a finished game in a list of results, named like `seat`."""
         if result.is_ai:
-            return self.ai(result.seat)
+            return self.ai(ai_called(result.seat, result.ai_number))
         return result.display_name or self.t("stats.forgotten")
 
-    def ai(self, index: int) -> str:
-        return self.t("ai.name", number=index + 1)
+    def ai(self, number: int) -> str:
+        return self.t("ai.name", number=number)
 
     def name(self, name: str | None) -> str:
         return name or self.t("stats.forgotten")
