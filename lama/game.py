@@ -68,6 +68,21 @@ class Game(GameCore):
             game.apply(seat, action)
         return game
 
+    def as_dealt(self, starting_seat: int) -> Game:
+        """This round as it was dealt, with `starting_seat` (who began it) on turn: where to
+        replay the round's moves from without the rounds before it. Each round is shuffled by
+        its own seeded RNG, so the deal needs only the round's number and the scores, which
+        are this game's while the round is played (not once the game is over)."""
+        if self._over:
+            raise ValueError("a finished game's scores include its last round's")
+        if self._round == 1:  # round 1 draws its starting seat from the seed
+            return type(self).new(self._ruleset, self._n, self._seed, self._target)
+        self._check_seat(starting_seat)
+        game = type(self)(self._ruleset, self._n, self._seed, self._target)
+        game._scores = list(self._scores)
+        game._deal(self._round, starting_seat, round_rng(self._seed, self._round), None)
+        return game
+
     # ----------------------------------------------------------------- public state
 
     @property

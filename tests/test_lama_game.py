@@ -590,3 +590,11 @@ def test_forced_quits_right_after_a_deal_are_taken_at_once():
     for g in skipped:
         assert g.scores == (g.round_number - 1,) * 2  # 1 point each per all-quit round
         assert g.top_card == card("1") and g.legal_plays(g.current_seat)
+
+
+def test_a_finished_game_has_no_round_to_replay_from_its_deal():
+    g = Game.new("classic", 2, 5, target=1)
+    while not g.is_over:
+        g.apply(g.current_seat, QUIT)
+    with pytest.raises(ValueError):
+        g.as_dealt(0)

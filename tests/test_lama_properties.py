@@ -251,3 +251,32 @@ def test_a_game_saved_now_and_then_plays_on_exactly_like_one_never_saved(
         assert saved.apply(seat, action) == unsaved.apply(seat, action)
         steps += 1
     assert game_to_dict(saved) == game_to_dict(unsaved)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seats=st.integers(2, 6),
+    seed=st.integers(-(2**40), 2**40),
+    data=st.data(),
+)
+def test_a_round_replayed_from_its_deal_reaches_the_game_s_state(variant, seats, seed, data):
+    g = Game.new(variant, seats, seed, target=40)
+    starting, round_moves = g.current_seat, []
+    for _ in range(data.draw(st.integers(0, 200))):
+        if g.is_over:
+            break
+        seat = g.current_seat
+        if not round_moves:
+            assert seat == starting, "a round's first move is its starting seat's"
+        action = data.draw(st.sampled_from(g.legal_actions(seat)))
+        dealt = [e for e in g.apply(seat, action) if isinstance(e, RoundStarted)]
+        round_moves.append((seat, action))
+        if dealt:
+            starting, round_moves = dealt[-1].starting_seat, []
+    if g.is_over:
+        return
+    again = g.as_dealt(starting)
+    for seat, action in round_moves:
+        again.apply(seat, action)
+    assert again == g
