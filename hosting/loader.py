@@ -32,7 +32,7 @@ from .context import Context
 from .deadlines import to_ms
 from .errors import HostingError, Problem
 from .hosted import RECENT_EVENTS, HostedGame
-from .replay import replay
+from .replay import recall
 from .views import Status
 
 log = logging.getLogger(__name__)
@@ -171,9 +171,11 @@ class GameLoader:
                                        or stored[0].value != hosted.status.value)
 
     async def reload(self, hosted: HostedGame, record: Game | None = None, *,
-                     arm: bool = True) -> None:
+                     arm: bool = True, recall_recent: bool = True) -> None:
         """Bring this copy up to the stored row (`record`: read already), in place (its lock
-        stays the one held), and arm its timers (`arm`)."""
+        stays the one held), and arm its timers (`arm`). Where the stored game moved on, its
+        last events are replayed from the move log (`recall_recent`), unless the caller replays
+        that log itself (the outbox, for a lost render): then they are left empty."""
         record = record or await self._store.games.get_game(hosted.id)
         if record is None:
             return
@@ -182,7 +184,9 @@ class GameLoader:
         was_active, moved = hosted.is_active, record.last_seq != hosted.seq
         hosted.refresh(record)
         if moved:
-            await self._recall_recent(hosted)
+            hosted.recent.clear()
+            if recall_recent:
+                await self._recall_recent(hosted)
         if hosted.is_active:
             self._registry.register(hosted)
             if arm:
@@ -194,12 +198,12 @@ class GameLoader:
     async def _recall_recent(self, hosted: HostedGame) -> None:
         """The last events of a copy brought up to moves another process made: replayed from
         the move log, since those it kept may be of a round that has ended since (the table
-        would show them under the new round's title, and the ended round without them)."""
-        hosted.recent.clear()
+        would show them under the new round's title, and the ended round without them). Only
+        the current round's are needed (a table shows no other, and a round that ends
+        later ends here, after them): only its moves are read."""
         if hosted.game is not None:
-            moves = await self._store.games.list_moves(hosted.id)
-            events, _ = replay(hosted.game, [m for m in moves if m.seq <= hosted.seq], set())
-            hosted.recent.extend(events[-RECENT_EVENTS:])
+            recalled = await recall(self._store, hosted.id, hosted.game, hosted.seq)
+            hosted.recent.extend(recalled.events[-RECENT_EVENTS:])
 
     @asynccontextmanager
     async def reloading(self, hosted: HostedGame) -> AsyncIterator[None]:
@@ -215,14 +219,16 @@ class GameLoader:
             await self.reload(hosted)
             raise HostingError(Problem.MOVE_ALREADY_MADE) from None
 
-    async def refresh(self, *games: HostedGame | None) -> None:
+    async def refresh(self, *games: HostedGame | None,
+                      recall_recent: bool = True) -> None:
         """Bring copies another process may have moved or ended up to date, before a check
-        made from memory (is this channel free, is this player seated elsewhere)."""
+        made from memory (is this channel free, is this player seated elsewhere); `recall_recent`
+        as `reload`'s."""
         for hosted in {g.id: g for g in games if g is not None}.values():
             if await self.is_behind(hosted):
                 async with hosted.lock:  # a commit of this process may have been under way
                     if await self.is_behind(hosted):
-                        await self.reload(hosted)
+                        await self.reload(hosted, recall_recent=recall_recent)
 
     async def refresh_games_of(self, user_id: int, guild_id: int | None) -> None:
         """`refresh` the user's games in this server (None: in every server), before a

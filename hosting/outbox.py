@@ -34,7 +34,7 @@ from .hosted import RECENT_EVENTS, HostedGame
 from .loader import GameLoader
 from .messages import MessageRefs
 from .registry import GameRegistry
-from .replay import replay
+from .replay import recall
 from .table import Table
 from .views import GameUpdate, Notice, NoticeKind
 
@@ -111,14 +111,15 @@ class Outbox:
         if hosted.game is None:  # never started: nothing to show
             await self.shown(row.game_id, row.seqs)
             return None
-        moves = [m for m in await self._store.games.list_moves(hosted.id) if m.seq <= hosted.seq]
-        events, shown = replay(hosted.game, moves, set(row.seqs))
-        unshown = [m for m in moves if m.seq in row.seqs]
-        if not hosted.recent:  # restored from the store: its table's last moves, known again
-            hosted.recent.extend(events[-RECENT_EVENTS:])
+        upto = hosted.seq
+        recalled = await recall(self._store, hosted.id, hosted.game, upto, row.seqs)
+        unshown = [m for m in recalled.moves if m.seq in row.seqs]
+        if hosted.seq == upto:  # the table's last moves: those of the rounds shown now
+            hosted.recent.clear()
+            hosted.recent.extend(recalled.events[-RECENT_EVENTS:])
         return GameUpdate(
             view=hosted.view(),
-            events=tuple(shown),
+            events=tuple(recalled.shown),
             notices=tuple(_time_outs(hosted, unshown)),
             hands=hosted.hands(),
             actor_seat=unshown[-1].seat if unshown else None,
@@ -130,7 +131,8 @@ class Outbox:
         held here from now on (its timers too), or an ended one for its last messages."""
         hosted = self._registry.find(game_id)
         if hosted is not None:
-            await self._loader.refresh(hosted)  # another process may have moved it on
+            # another process may have moved it on; its last events are replayed here
+            await self._loader.refresh(hosted, recall_recent=False)
             return hosted
         return await self._loader.hosted(game_id) or await self._ended(game_id)
 

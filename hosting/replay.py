@@ -3,17 +3,47 @@ them happen (restored after a restart, or brought up to another process's commit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from lama import Game
 from lama.actions import action_from_dict
 from lama.events import Event, RoundStarted
-from store import Move
+from store import Move, Store
 
 
-def replay(game: Game, moves: Sequence[Move], seqs: set[int]) -> tuple[list[Event], list[Event]]:
-    """Every event of the game, and those of the moves `seqs` (0: the deal)."""
-    again = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """A stored game's events up to a copy's move, from the deal of the first round read."""
+
+    events: list[Event]
+    shown: list[Event]  # those of the moves asked for (0: the game's first deal)
+    moves: list[Move]  # the moves read, up to the copy's
+
+
+async def recall(store: Store, game_id: int, game: Game, upto: int,
+                 seqs: Collection[int] = ()) -> Recalled:
+    """Replay the stored `game` (a copy at move `upto`) with one read of its move log: only
+    its current round's moves when they hold every move asked for (`seqs`), as each round is
+    dealt from its own seed; the whole log when a move asked for is of an earlier round or
+    the game is over (an earlier round's deal needs the scores of the rounds before it)."""
+    first = min(seqs, default=None)
+    whole = game.is_over or first == 0
+    log = await store.games.moves_to_replay(game_id, 1 if whole else game.round_number, first)
+    moves = [m for m in log if m.seq <= upto]
+    opening = next((m for m in moves if m.seat is not None), None)  # the first round read's
+    if whole or (opening is not None and opening.round_number < game.round_number):
+        start = Game.new(game.ruleset, game.num_seats, game.seed, target=game.target)
+    else:  # the round's first move is its starting seat's (a deal forces nobody to quit)
+        seat = opening.seat if opening is not None else None
+        start = game.as_dealt(game.seat_on_turn if seat is None else seat)
+    events, shown = replay(start, moves, set(seqs))
+    return Recalled(events, shown, moves)
+
+
+def replay(again: Game, moves: Sequence[Move], seqs: set[int]) -> tuple[list[Event], list[Event]]:
+    """Every event from the deal `again` on (played on: a fresh game) and those of the
+    moves `seqs` (0: the deal)."""
     deal = RoundStarted(again.round_number, again.seat_on_turn, again.top_card)
     events: list[Event] = [deal]
     shown: list[Event] = [deal] if 0 in seqs else []

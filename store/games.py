@@ -240,6 +240,18 @@ class GameStore:
             "SELECT * FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
         return [move_from_row(row) for row in rows]
 
+    async def moves_to_replay(self, game_id: int, round_number: int,
+                              first_seq: int | None = None) -> list[Move]:
+        """The game's moves of round `round_number` on, in order: with that round's deal,
+        enough to replay it. If move `first_seq` (needed too) is of an earlier round, the
+        whole log instead, since only round 1's deal needs no earlier round. One read."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM moves WHERE game_id = :game AND round_number >= CASE"
+            " WHEN COALESCE((SELECT round_number FROM moves WHERE game_id = :game"
+            " AND seq = :first), :round) >= :round THEN :round ELSE 1 END ORDER BY seq",
+            {"game": game_id, "round": round_number, "first": first_seq})
+        return [move_from_row(row) for row in rows]
+
     # --- reading games --------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> Game | None:

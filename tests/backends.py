@@ -39,3 +39,18 @@ async def two_stores(location) -> AsyncIterator[tuple[Store, Store]]:
     finally:
         await second.close()
         await first.close()
+
+
+def move_log_reads(store: Store, monkeypatch) -> list[list[int]]:
+    """Each read of the move log through this store from now on, as the seqs it returned."""
+    reads: list[list[int]] = []
+    real = store.db.fetchall
+
+    async def spied(sql, params=()):
+        rows = await real(sql, params)
+        if "FROM moves" in sql:
+            reads.append([row["seq"] for row in rows])
+        return rows
+
+    monkeypatch.setattr(store.db, "fetchall", spied)
+    return reads

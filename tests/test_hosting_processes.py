@@ -21,8 +21,9 @@ from hosting import (
 )
 from hosting.preferences import CACHE_TTL_S
 from lama import DRAW, QUIT, Game, IllegalAction, Reason, action_from_dict, game_to_dict
-from lama.events import RoundEnded, RoundStarted
+from lama.events import RoundStarted
 from store import GuildSettings, Store
+from tests.backends import move_log_reads
 
 GUILD, CHANNEL = 1000, 10
 ALICE, BOB, CAROL = 1, 2, 3
@@ -323,11 +324,21 @@ async def test_a_move_after_a_round_ended_elsewhere_shows_under_its_own_rounds_s
     assert update.view.round_number == 2 and rounds_started(update.view.recent)[-1] == 2
 
 
-async def test_a_copy_brought_up_to_a_round_ended_elsewhere_knows_that_rounds_last_moves(
+async def test_a_copy_brought_up_to_a_round_ended_elsewhere_knows_the_new_rounds_deal(
         services) -> None:
     here, elsewhere = services
     game_id = await copy_behind_a_round_ended_elsewhere(here, elsewhere)
     await here.loader.refresh(here.registry.find(game_id))
+    assert rounds_started(here.view(game_id).recent) == [2]
+
+
+async def test_a_copy_brought_up_to_another_round_reads_only_that_rounds_moves(
+        services, stores, monkeypatch) -> None:
+    here, elsewhere = services
+    game_id = await copy_behind_a_round_ended_elsewhere(here, elsewhere)
+    update = await elsewhere.human_move(game_id, on_turn(elsewhere, game_id), DRAW)
+    reads = move_log_reads(stores[0], monkeypatch)
+    await here.loader.refresh(here.registry.find(game_id))
+    assert reads == [list(update.seqs)]
     recent = here.view(game_id).recent
-    assert rounds_started(recent)[-1] == 2
-    assert any(isinstance(e, RoundEnded) and e.round_number == 1 for e in recent)
+    assert rounds_started(recent) == [2] and recent[-len(update.events):] == update.events

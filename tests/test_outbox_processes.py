@@ -13,9 +13,10 @@ import pytest
 
 from hosting import FakeClock, GameOptions, GameService
 from hosting.outbox import RENDER_LEASE_S, RENEW_S
-from lama import QUIT
+from lama import DRAW, QUIT
 from lama import events as ev
 from store import Store
+from tests.backends import move_log_reads
 
 GUILD, CHANNEL = 1000, 10
 ALICE, BOB = 1, 2
@@ -143,6 +144,37 @@ async def test_a_peer_whose_copy_is_behind_repairs_with_the_stored_game(services
     [update] = await two.outbox.sweep(showing=())
     assert update.view.move_count == 2 and summaries([update]) == [1]
     assert two.view(game_id).move_count == 2
+
+
+async def test_a_peer_whose_copy_is_behind_reads_the_move_log_once_to_repair(
+        services, stores, clock, monkeypatch):
+    one, two, _ = services
+    game_id = await started(one)
+    await quit_on_turn(two, game_id)  # process two holds a copy from here
+    await shown(two, [await two.pending_render(game_id)])
+    await shown(one, [await one.pending_render(game_id)])
+    await quit_on_turn(one, game_id)  # ends the round; process one dies
+    clock.advance(RENDER_LEASE_S + 1)
+    reads = move_log_reads(stores[1], monkeypatch)
+    [update] = await two.outbox.sweep(showing=())
+    assert len(reads) == 1 and summaries([update]) == [1]
+
+
+async def test_a_lost_render_within_a_round_is_replayed_from_that_rounds_deal(
+        services, stores, clock, monkeypatch):
+    one, two, _ = services
+    game_id = await started(one)
+    await shown(one, [await one.pending_render(game_id)])  # the deal is on Discord
+    await one.render_shown(game_id, await round_ended(one, game_id))  # and round 1
+    view = one.view(game_id)
+    lost = await one.human_move(game_id, view.seats[view.current_seat].user_id, DRAW)
+    assert lost.view.round_number == 2  # a move within round 2; process one dies
+    clock.advance(RENDER_LEASE_S + 1)
+    reads = move_log_reads(stores[1], monkeypatch)
+    [update] = await two.outbox.sweep(showing=())
+    assert reads == [list(lost.seqs)]
+    assert (update.seqs, update.events) == (lost.seqs, lost.events)
+    assert update.view.recent == lost.view.recent[-len(update.view.recent):]
 
 
 async def test_a_peer_that_repaired_a_running_game_holds_it_from_then_on(services, clock):

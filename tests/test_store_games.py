@@ -237,6 +237,27 @@ async def test_moves_replay_in_order(games):
     assert [m.seat for m in moves] == [1, 0, 1, 0, 1]
 
 
+async def game_of_three_rounds(games):
+    """Moves 1-2 in round 1, 3-4 in round 2, 5 in round 3."""
+    game = await running(games)
+    for seq, round_number in zip(range(1, 6), (1, 1, 2, 2, 3), strict=True):
+        await games.commit_move(game.id, seq, 0, {"play": seq}, Actor.HUMAN, {"after": seq},
+                                T0 + seq, round_number=round_number)
+    return game
+
+
+async def test_the_moves_to_replay_a_round_are_those_from_its_start_on(games):
+    game = await game_of_three_rounds(games)
+    assert [m.seq for m in await games.moves_to_replay(game.id, 2)] == [3, 4, 5]
+    assert [m.seq for m in await games.moves_to_replay(game.id, 2, first_seq=3)] == [3, 4, 5]
+
+
+async def test_a_move_wanted_from_an_earlier_round_needs_the_whole_log(games):
+    game = await game_of_three_rounds(games)
+    assert [m.seq for m in await games.moves_to_replay(game.id, 3, first_seq=4)] == [
+        1, 2, 3, 4, 5]
+
+
 async def test_a_stale_expected_seq_raises_and_changes_nothing(games):
     game = await running(games)
     await move(games, game.id, 1)
