@@ -11,7 +11,8 @@ really waits. So a body may await only its transaction, through the store's help
 take one (check_lobby, load_game, rate_stored_game, ...). An await that would suspend (another
 store call, a contended lock, a sleep) stops the body, undoes it, and raises a RuntimeError
 naming it; one that happens to complete at once (an uncontended asyncio.Lock, a cached
-result) would run event-loop objects in SQLite's thread unnoticed, so none belongs in a body.
+result) would run event-loop objects in SQLite's thread unnoticed, so none belongs in a body
+(tests/test_write_bodies.py checks every body of the store, and the helpers it reaches).
 """
 
 from __future__ import annotations
