@@ -253,12 +253,13 @@ class RatingStore:
         self, guild_id: int, states: Sequence[RatingState], changes: Sequence[SeatChange]
     ) -> None:
         """A rerate's result replaces every rating and change of the server, at once."""
-        async with self._db.transaction() as tx:
+        async def replace(tx: Transaction) -> None:
             await tx.lock(RATINGS_LOCK, guild_id)
             await tx.execute("DELETE FROM rating_changes WHERE guild_id = ?", (guild_id,))
             await tx.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
             await _save_states(tx, guild_id, states)
             await _save_changes(tx, guild_id, changes)
+        await self._db.write(replace)
 
 
 async def forget_ratings(tx: Transaction, user_id: int) -> None:

@@ -75,9 +75,12 @@ class SeasonStore:
 
     async def sync(self, guild_id: int, *, now: int) -> Season:
         """Bring the server's open season in line with the clock and its setting."""
-        assert self._rules is not None, "the store was opened without rating rules"
-        async with self._db.transaction() as tx:
-            return await sync_season(tx, self._rules, guild_id, now)
+        rules = self._rules
+        assert rules is not None, "the store was opened without rating rules"
+
+        async def synced(tx: Transaction) -> Season:
+            return await sync_season(tx, rules, guild_id, now)
+        return await self._db.write(synced)
 
     async def sync_due(self, *, now: int) -> list[Season]:
         """Roll over every server's season that has ended; returns the seasons now open."""
@@ -118,8 +121,9 @@ class SeasonStore:
         return [season_of(row) for row in rows]
 
     async def mark_announced(self, guild_id: int, number: int, *, now: int) -> None:
-        async with self._db.transaction() as tx:
+        async def mark(tx: Transaction) -> None:
             await tx.execute(
                 "UPDATE seasons SET announced_at = ? WHERE guild_id = ? AND number = ?",
                 (now, guild_id, number),
             )
+        await self._db.write(mark)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import string
 
-from store.db import Database
+from store.db import Database, Row, Transaction
 from store.records import GuildSettings
 
 IDENTITY_KEY = "database_identity"
@@ -37,7 +37,7 @@ class SettingsStore:
                              bool(row["game_threads"]), row["season_cadence"])
 
     async def save_settings(self, settings: GuildSettings, *, now: int) -> None:
-        async with self._db.transaction() as tx:
+        async def save(tx: Transaction) -> None:
             await tx.execute(
                 "INSERT INTO guild_settings (guild_id, variant, target, turn_timeout_s, "
                 "ai_delay_s, games_channel_id, locale, game_threads, season_cadence, updated_at) "
@@ -52,6 +52,7 @@ class SettingsStore:
                  settings.ai_delay_s, settings.games_channel_id, settings.locale,
                  int(settings.game_threads), settings.season_cadence, now),
             )
+        await self._db.write(save)
 
     async def get_user_locale(self, user_id: int) -> str | None:
         """The user's chosen language, or None to follow Discord's locale."""
@@ -61,7 +62,7 @@ class SettingsStore:
 
     async def set_user_locale(self, user_id: int, locale: str | None, *, now: int) -> None:
         """Choose a language; None removes the override."""
-        async with self._db.transaction() as tx:
+        async def choose(tx: Transaction) -> None:
             if locale is None:
                 await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
                 return
@@ -71,6 +72,7 @@ class SettingsStore:
                 "updated_at = excluded.updated_at",
                 (user_id, locale, now),
             )
+        await self._db.write(choose)
 
     async def get_turn_dms(self, user_id: int) -> bool:
         """Whether the user gets a DM when it is their turn (the default: yes)."""
@@ -79,13 +81,14 @@ class SettingsStore:
         return True if row is None else bool(row["turn_dms"])
 
     async def set_turn_dms(self, user_id: int, on: bool, *, now: int) -> None:
-        async with self._db.transaction() as tx:
+        async def choose(tx: Transaction) -> None:
             await tx.execute(
                 "INSERT INTO user_notify (user_id, turn_dms, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET turn_dms = excluded.turn_dms, "
                 "updated_at = excluded.updated_at",
                 (user_id, int(on), now),
             )
+        await self._db.write(choose)
 
     async def get_meta(self, key: str) -> str | None:
         async with self._db.read() as tx:
@@ -93,23 +96,26 @@ class SettingsStore:
         return None if row is None else row["value"]
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._db.transaction() as tx:
+        async def save(tx: Transaction) -> None:
             await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+        await self._db.write(save)
 
     async def identity(self) -> str:
         """This database's identity: a letter and five letters or digits, random, made on first
         use, then the same for every process that shares the database (the first writer wins
         a race). Custom ids carry it; the letter keeps it apart from the numbers beside it."""
         made = new_identity()
-        async with self._db.transaction() as tx:
+
+        async def made_or_kept(tx: Transaction) -> Row | None:
             await tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
                 (IDENTITY_KEY, made),
             )
-            row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (IDENTITY_KEY,))
+            return await tx.fetchone("SELECT value FROM meta WHERE key = ?", (IDENTITY_KEY,))
+        row = await self._db.write(made_or_kept)
         assert row is not None  # inserted above unless it was already there
         return str(row["value"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from store.db import Database
+from store.db import Database, Row, Transaction
 from store.records import HeadToHead
 
 
@@ -42,20 +42,21 @@ class SiteStore:
 
     async def ensure_access(self, guild_id: int, new_secret: str, *, now: int) -> SiteAccess:
         """The server's row, created private with `new_secret` if it has none yet."""
-        async with self._db.transaction() as tx:
+        async def made_or_kept(tx: Transaction) -> Row | None:
             await tx.execute(
                 "INSERT INTO web_sites (guild_id, public, secret, updated_at) "
                 "VALUES (?, 0, ?, ?) ON CONFLICT (guild_id) DO NOTHING",
                 (guild_id, new_secret, now),
             )
-            row = await tx.fetchone(
+            return await tx.fetchone(
                 "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,)
             )
+        row = await self._db.write(made_or_kept)
         assert row is not None
         return SiteAccess(row[0], bool(row[1]), row[2])
 
     async def save_access(self, access: SiteAccess, *, now: int) -> None:
-        async with self._db.transaction() as tx:
+        async def save(tx: Transaction) -> None:
             await tx.execute(
                 "INSERT INTO web_sites (guild_id, public, secret, updated_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
@@ -63,6 +64,7 @@ class SiteStore:
                 "updated_at = excluded.updated_at",
                 (access.guild_id, int(access.public), access.secret, now),
             )
+        await self._db.write(save)
 
     # --- reading finished games -----------------------------------------------------------
 

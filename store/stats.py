@@ -287,7 +287,7 @@ class StatsStore:
         too, and their language choice is dropped. Lobby and running games are left alone:
         the game in progress still needs to know whose seat it is.
         """
-        async with self._db.transaction() as tx:
+        async def forget(tx: Transaction) -> int:
             count = await tx.execute(
                 "UPDATE game_results SET user_id = NULL WHERE user_id = ?", (user_id,)
             )
@@ -305,7 +305,8 @@ class StatsStore:
             await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
             await forget_ratings(tx, user_id)
             await tx.execute("DELETE FROM user_notify WHERE user_id = ?", (user_id,))
-        return count
+            return count
+        return await self._db.write(forget)
 
 
 async def _streaks(tx: Transaction, mine: str, key: dict[str, Any]) -> tuple[int, int]:

@@ -139,7 +139,7 @@ class TournamentStore:
         self, *, guild_id: int, channel_id: int, organiser_id: int, name: str, rounds: int,
         table_size: int, variant: str, now: int,
     ) -> Tournament:
-        async with self._db.transaction() as tx:
+        async def open_one(tx: Transaction) -> Tournament | None:
             await tx.lock("tournaments of channel", channel_id)  # one opens, the next waits
             busy = await tx.fetchone(
                 "SELECT id FROM tournaments WHERE channel_id = ? "
@@ -151,7 +151,8 @@ class TournamentStore:
                 "table_size, variant, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, organiser_id, name, rounds, table_size, variant, now, now),
             )
-            found = await _load(tx, tournament_id)
+            return await _load(tx, tournament_id)
+        found = await self._db.write(open_one)
         assert found is not None
         return found
 
@@ -188,7 +189,7 @@ class TournamentStore:
         self, tournament_id: int, *, user_id: int | None, ai_level: str | None, name: str,
         limit: int, now: int,
     ) -> Tournament:
-        async with self._db.transaction() as tx:
+        async def enter(tx: Transaction) -> Tournament | None:
             found = await _require(tx, tournament_id, TournamentStatus.SIGNUP)
             if user_id is not None and found.entry_of(user_id) is not None:
                 raise TournamentConflict("already_entered")
@@ -201,12 +202,13 @@ class TournamentStore:
                 (tournament_id, number, user_id, ai_level, name))
             await tx.execute("UPDATE tournaments SET updated_at = ? WHERE id = ?",
                              (now, tournament_id))
-            loaded = await _load(tx, tournament_id)
+            return await _load(tx, tournament_id)
+        loaded = await self._db.write(enter)
         assert loaded is not None
         return loaded
 
     async def remove_entry(self, tournament_id: int, user_id: int, *, now: int) -> Tournament:
-        async with self._db.transaction() as tx:
+        async def leave(tx: Transaction) -> Tournament | None:
             await _require(tx, tournament_id, TournamentStatus.SIGNUP)
             if not await tx.execute(
                 "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
@@ -214,14 +216,16 @@ class TournamentStore:
                 raise TournamentConflict("not_entered")
             await tx.execute("UPDATE tournaments SET updated_at = ? WHERE id = ?",
                              (now, tournament_id))
-            loaded = await _load(tx, tournament_id)
+            return await _load(tx, tournament_id)
+        loaded = await self._db.write(leave)
         assert loaded is not None
         return loaded
 
     async def set_signup_message(self, tournament_id: int, message_id: int) -> None:
-        async with self._db.transaction() as tx:
+        async def save(tx: Transaction) -> None:
             await tx.execute("UPDATE tournaments SET signup_message_id = ? WHERE id = ?",
                              (message_id, tournament_id))
+        await self._db.write(save)
 
     async def start_round(
         self, tournament_id: int, round_number: int,
@@ -229,7 +233,7 @@ class TournamentStore:
     ) -> Tournament:
         """Seat round `round_number` (its tables as (entries, ai seats)) and make it current;
         the first round also closes the sign-ups."""
-        async with self._db.transaction() as tx:
+        async def seat(tx: Transaction) -> Tournament | None:
             found = await _require(tx, tournament_id, TournamentStatus.SIGNUP,
                                    TournamentStatus.RUNNING)
             if found.round != round_number - 1:
@@ -242,25 +246,28 @@ class TournamentStore:
             await tx.execute(
                 "UPDATE tournaments SET status = 'running', round = ?, updated_at = ? "
                 "WHERE id = ?", (round_number, now, tournament_id))
-            loaded = await _load(tx, tournament_id)
+            return await _load(tx, tournament_id)
+        loaded = await self._db.write(seat)
         assert loaded is not None
         return loaded
 
     async def finish(self, tournament_id: int, status: TournamentStatus, *, now: int) -> None:
-        async with self._db.transaction() as tx:
+        async def end(tx: Transaction) -> None:
             await _require(tx, tournament_id, TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
             await tx.execute("UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ?",
                              (status.value, now, tournament_id))
+        await self._db.write(end)
 
     async def claim_wait_notice(self, table: TableKey, *, now: int) -> bool:
         """Whether the notice that this table waits for a casual game in the tournament's
         channel is still to be posted: True once per table, to the first claimer (of any
         process, also after a restart), which then posts it."""
-        async with self._db.transaction() as tx:
-            return bool(await tx.execute(
+        async def claim(tx: Transaction) -> int:
+            return await tx.execute(
                 "UPDATE tournament_tables SET wait_told_at = ? WHERE tournament_id = ? "
                 "AND round = ? AND table_no = ? AND wait_told_at IS NULL",
-                (now, table.tournament_id, table.round, table.table_no)))
+                (now, table.tournament_id, table.round, table.table_no))
+        return bool(await self._db.write(claim))
 
     async def tournament_of_game(self, game_id: int) -> int | None:
         async with self._db.read() as tx:
