@@ -133,13 +133,19 @@ async def test_a_peer_showing_a_newer_move_leaves_the_older_unshown_one_to_repai
     assert update.view.move_count == newer.view.move_count  # the table as it is now
 
 
-async def test_a_peer_whose_copy_is_behind_repairs_with_the_stored_game(services, clock):
-    one, two, _ = services
+async def behind_when_its_peer_died(one: GameService, two: GameService) -> int:
+    """Process two's copy is a move behind the round process one ended, unshown, and died."""
     game_id = await started(one)
     await quit_on_turn(two, game_id)  # process two holds a copy from here
     await shown(two, [await two.pending_render(game_id)])
     await shown(one, [await one.pending_render(game_id)])
     await quit_on_turn(one, game_id)  # ends the round; process one dies
+    return game_id
+
+
+async def test_a_peer_whose_copy_is_behind_repairs_with_the_stored_game(services, clock):
+    one, two, _ = services
+    game_id = await behind_when_its_peer_died(one, two)
     clock.advance(RENDER_LEASE_S + 1)
     [update] = await two.outbox.sweep(showing=())
     assert update.view.move_count == 2 and summaries([update]) == [1]
@@ -149,11 +155,7 @@ async def test_a_peer_whose_copy_is_behind_repairs_with_the_stored_game(services
 async def test_a_peer_whose_copy_is_behind_reads_the_move_log_once_to_repair(
         services, stores, clock, monkeypatch):
     one, two, _ = services
-    game_id = await started(one)
-    await quit_on_turn(two, game_id)  # process two holds a copy from here
-    await shown(two, [await two.pending_render(game_id)])
-    await shown(one, [await one.pending_render(game_id)])
-    await quit_on_turn(one, game_id)  # ends the round; process one dies
+    await behind_when_its_peer_died(one, two)
     clock.advance(RENDER_LEASE_S + 1)
     reads = move_log_reads(stores[1], monkeypatch)
     [update] = await two.outbox.sweep(showing=())
