@@ -23,6 +23,11 @@ How it stands in:
   renderer edits later (cogs/hands.py).
 - autocomplete cannot be deferred: it answers with no choices, and the late choices are
   dropped (the user types on and asks again).
+
+An interaction takes one answer. Discord may take one and the bot not hear of it (an edge
+proxy's 502 after Discord did the work, which discord.py retries): the retry is refused with
+40060 "already acknowledged". That refusal means the interaction has its answer, so it counts
+as given: nothing else (the refusal path in cogs.errors, the stand-in) answers it again.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -40,11 +46,17 @@ from discord import InteractionResponseType, InteractionType, app_commands
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.5  # seconds; leaves 1.5 of Discord's 3 for a busy loop and the round trip
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second answer to one interaction
 PUBLIC_ANSWER = "answers_publicly"  # the app command extras key `@answers_publicly` sets
 _EDIT_FIELDS = ("content", "embed", "embeds", "view", "allowed_mentions", "attachments")
 _SEND_FIELDS = ("content", "embed", "embeds", "view", "allowed_mentions", "file", "files")
 
 CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, Any, Any])
+# What an answer Discord took without the bot hearing of it counts as (for `is_done`).
+_MESSAGE = InteractionResponseType.channel_message
+_UPDATE = InteractionResponseType.message_update
+_DEFERRED = InteractionResponseType.deferred_channel_message
+_CHOICES = InteractionResponseType.autocomplete_result
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,11 @@ class TimelyResponse(discord.InteractionResponse):
         """A stand-in is still due (the handler has not answered)."""
         return self._timer is not None
 
+    @property
+    def idle(self) -> bool:
+        """No stand-in is due or under way: nothing more goes out on its own."""
+        return self._timer is None and not self._tasks
+
     def _answered(self, result: Any) -> Any:
         """The handler's first answer is out: nothing stands in for it any more. (A running
         clock kept every answered interaction alive for 1.5 s, and then woke a task for it.)"""
@@ -130,10 +147,11 @@ class TimelyResponse(discord.InteractionResponse):
             parent = self._parent
             try:
                 if parent.type is InteractionType.autocomplete:
-                    await super().autocomplete([])
+                    await self._once(super().autocomplete([]), _CHOICES)
                 else:
                     deferral = self._deferral
-                    await super().defer(ephemeral=deferral.ephemeral, thinking=deferral.thinking)
+                    await self._once(super().defer(
+                        ephemeral=deferral.ephemeral, thinking=deferral.thinking), _DEFERRED)
             except discord.HTTPException as error:
                 log.warning("could not defer interaction %s in time: %s", parent.id, error)
                 return
@@ -146,7 +164,8 @@ class TimelyResponse(discord.InteractionResponse):
     async def send_message(self, content: Any = None, **fields: Any) -> Any:
         async with self._lock:
             if not self._stood_in:
-                return self._answered(await super().send_message(content, **fields))
+                return self._answered(await self._once(
+                    super().send_message(content, **fields), _MESSAGE))
             self._claim_late_answer()
             ephemeral = bool(fields.get("ephemeral", False))
             message = await self._deliver_new(ephemeral, {"content": content, **fields})
@@ -155,7 +174,8 @@ class TimelyResponse(discord.InteractionResponse):
     async def edit_message(self, **fields: Any) -> Any:
         async with self._lock:
             if not self._stood_in:
-                return self._answered(await super().edit_message(**fields))
+                return self._answered(await self._once(
+                    super().edit_message(**fields), _UPDATE))
             self._claim_late_answer()
             # After a silent acknowledgement the original is the button's own message; after
             # a "thinking…" one it is that message, which then shows the edit.
@@ -166,14 +186,27 @@ class TimelyResponse(discord.InteractionResponse):
         async with self._lock:
             if self._stood_in:  # deferred already; the handler follows up as planned
                 return None
-            return self._answered(await super().defer(ephemeral=ephemeral, thinking=thinking))
+            return self._answered(await self._once(
+                super().defer(ephemeral=ephemeral, thinking=thinking), _DEFERRED))
 
     async def autocomplete(self, choices: Any) -> None:
         async with self._lock:
             if self._stood_in:  # answered with no choices; the user's next keystroke asks again
                 return
-            await super().autocomplete(choices)
+            await self._once(super().autocomplete(choices), _CHOICES)
             self.stop_clock()  # answered: nothing stands in for it any more
+
+    async def _once(self, answer: Awaitable[Any], kind: InteractionResponseType) -> Any:
+        """Send one of discord.py's answers; if Discord says it has taken one already (it did,
+        and the bot never heard: see the module's docstring), the interaction is answered."""
+        try:
+            return await answer
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            log.warning("interaction %s was answered already: %s", self._parent.id, error)
+            self._response_type = kind
+            return None
 
     def _claim_late_answer(self) -> None:
         if self._late_answered:

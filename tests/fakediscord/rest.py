@@ -184,7 +184,7 @@ async def _answer(
         if not (auth.startswith("Bot ") and fake.token_ok(auth[4:])):
             return Reply(401, {"message": "401: Unauthorized", "code": 0})
     fault = fake.take_fault(call)
-    if fault is not None:
+    if fault is not None and not fault.get("after_work"):
         return _fault_reply(fault, call.route)
     headers, hit = fake.ratelimits.check(call.route, call.path, call.params)
     if hit is not None:
@@ -210,6 +210,8 @@ async def _answer(
         result = await handler(fake, call)
     except DiscordError as error:
         return Reply(error.status, error.body())
+    if fault is not None:  # done, but the answer is lost on its way back
+        return _fault_reply(fault, call.route)
     if isinstance(result, Reply):
         return result
     return Reply(204 if result is None else 200, result)

@@ -276,8 +276,13 @@ class FakeDiscord(Driver):
                             "global": is_global, "times": times, "from_discord": from_discord,
                             "message_id": message_id})
 
-    def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
-        self.faults.append({"route": route, "status": status, "times": times})
+    def fail_next(self, route: str, *, status: int = 500, times: int = 1,
+                  after_work: bool = False) -> None:
+        """The next ``times`` calls of ``route`` get ``status``. ``after_work``: Discord does
+        the work first and only its answer is lost (an edge proxy's 502 or 504 after Discord
+        took an interaction's answer), so a retry finds it done (a callback: 400, 40060)."""
+        self.faults.append({"route": route, "status": status, "times": times,
+                            "after_work": after_work})
 
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         for fault in self.faults:
