@@ -8,6 +8,7 @@ Custom ids stay far below Discord's 100 characters: `lama:h:<game>:<round>:<acti
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import discord
@@ -100,15 +101,16 @@ GAME_ITEMS = (LobbyButton, RematchButton)  # registered by the Lama cog
 HAND_ITEMS = (HandButton, OldHandButton)  # registered by the Moves cog
 
 
-def _button_emoji(code: str, variant: str) -> discord.PartialEmoji | str:
-    """One emoji per button: the card's face (an application emoji), or until the faces are
-    known a Unicode one (a plus card shows its number; the label says "3+")."""
-    face = CARD_EMOJIS.emoji(code, variant)
+def _button_emoji(code: str, variant: str) -> dict[str, Any]:
+    """One emoji per button, as Discord's JSON: the card's face (an application emoji), or
+    until the faces are known a Unicode one (a plus card shows its number; the label says
+    "3+")."""
+    face = CARD_EMOJIS.emoji_json(code, variant)
     if face is not None:
         return face
     if code == "L" and variant == "komarami":
-        return KOMARAMI_EMOJI
-    return CARD_EMOJI.get(code) or NUMBER_EMOJI[int(code[0])]
+        return {"name": KOMARAMI_EMOJI}
+    return {"name": CARD_EMOJI.get(code) or NUMBER_EMOJI[int(code[0])]}
 
 
 def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
@@ -150,10 +152,6 @@ class ButtonRows(ButtonsView):
         return [{"type": 1, "components": row} for row in self.rows if row]
 
 
-def _emoji_json(emoji: discord.PartialEmoji | str) -> dict[str, Any]:
-    return dict(emoji.to_dict()) if isinstance(emoji, discord.PartialEmoji) else {"name": emoji}
-
-
 def hand_view(
     view: GameView, observation, locale: str, *, confirm_quit: bool = False
 ) -> discord.ui.View:
@@ -163,35 +161,36 @@ def hand_view(
     obs = observation
     live = view.status is Status.RUNNING and obs.round_number == view.round_number
     my_turn = live and obs.is_my_turn
-    prefix = f"lama:h:{view.game_id}:{obs.round_number}:{view.seats[obs.seat].user_id or 0}:"
+    # Every button's custom id starts alike: the database is put in once, not per button.
+    prefix = LamaButton.full_custom_id(
+        f"lama:h:{view.game_id}:{obs.round_number}:{view.seats[obs.seat].user_id or 0}:")
 
     def button(action: str, style: discord.ButtonStyle, enabled: bool, label: str,
-               emoji: discord.PartialEmoji | str) -> dict[str, Any]:
+               emoji: dict[str, Any]) -> dict[str, Any]:
         return {"type": 2, "style": style.value, "label": label, "disabled": not enabled,
-                "custom_id": LamaButton.full_custom_id(prefix + action),
-                "emoji": _emoji_json(emoji)}
+                "custom_id": prefix + action, "emoji": emoji}
 
     danger, grey = discord.ButtonStyle.danger, discord.ButtonStyle.secondary
     if confirm_quit and my_turn:
         return ButtonRows([[
-            button("quitok", danger, True, t("action.quit.yes", locale), "🚪"),
-            button("back", grey, True, t("action.quit.back", locale), "↩️"),
+            button("quitok", danger, True, t("action.quit.yes", locale), {"name": "🚪"}),
+            button("back", grey, True, t("action.quit.back", locale), {"name": "↩️"}),
         ]])
     playable = {c.code for c in obs.legal_plays} if my_turn else set()
-    distinct = sorted(set(obs.hand))
+    counts = Counter(card.code for card in obs.hand)
     rows: list[list[dict[str, Any]]] = [[] for _ in range(5)]
     variant = view.options.variant
-    for i, card in enumerate(distinct):
-        count = obs.hand.count(card)
-        label = card_name(card.code, locale, variant)
-        style = discord.ButtonStyle.success if card.code in playable else grey
+    for i, card in enumerate(sorted(set(obs.hand))):
+        count, code = counts[card.code], card.code
+        label = card_name(code, locale, variant)
+        style = discord.ButtonStyle.success if code in playable else grey
         rows[min(4, i // 5)].append(button(
-            card.code, style, card.code in playable,
-            f"{label} ×{count}" if count > 1 else label, _button_emoji(card.code, variant)))
-    rows[min(4, (len(distinct) + 4) // 5)] += [
+            code, style, code in playable,
+            f"{label} ×{count}" if count > 1 else label, _button_emoji(code, variant)))
+    rows[min(4, (len(counts) + 4) // 5)] += [
         button("draw", discord.ButtonStyle.primary, my_turn and obs.can_draw,
-               t("action.draw", locale), "🃏"),
-        button("quit", danger, my_turn, t("action.quit", locale), "🚪"),
+               t("action.draw", locale), {"name": "🃏"}),
+        button("quit", danger, my_turn, t("action.quit", locale), {"name": "🚪"}),
     ]
     return ButtonRows(rows)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 
@@ -55,6 +56,7 @@ class CardEmojis:
     def __init__(self) -> None:
         self._emojis: dict[tuple[str, str], discord.PartialEmoji] = {}
         self._markup: dict[tuple[str, str], str] = {}
+        self._json: dict[tuple[str, str], dict[str, Any]] = {}
 
     @property
     def ready(self) -> bool:
@@ -69,13 +71,19 @@ class CardEmojis:
         self._emojis = {key: discord.PartialEmoji(name=name, id=ids[name])
                         for key, name in NAMES.items()}
         self._markup = {key: str(emoji) for key, emoji in self._emojis.items()}
+        self._json = {key: dict(emoji.to_dict()) for key, emoji in self._emojis.items()}
 
     def forget(self) -> None:
-        self._emojis, self._markup = {}, {}
+        self._emojis, self._markup, self._json = {}, {}, {}
 
     def emoji(self, code: str, variant: str) -> discord.PartialEmoji | None:
         """For a button: the card's face, or None (not known)."""
         return self._emojis.get((code, variant))
+
+    def emoji_json(self, code: str, variant: str) -> dict[str, Any] | None:
+        """For a button built as Discord's JSON: the face's emoji object, or None. Made once
+        per face (every hand shows up to eight); never to be changed by whoever sends it."""
+        return self._json.get((code, variant))
 
     def markup(self, code: str, variant: str) -> str | None:
         """For text: `<:lamacard_3:123…>`, or None (not known)."""

@@ -7,6 +7,8 @@ so the game is fully playable in plain text and with a screen reader.
 
 from __future__ import annotations
 
+import functools
+
 import discord
 
 import i18n
@@ -34,6 +36,9 @@ def card_emoji(code: str, variant: str) -> str:
     return NUMBER_EMOJI[int(code[0])] + ("➕" if code.endswith("+") else "")
 
 
+# A card's words depend on nothing but the card, the language and the variant: made once
+# each, not at every hand, button and autocomplete (issue 14: every answer names cards).
+@functools.cache
 def card_name(code: str, locale: str, variant: str) -> str:
     return i18n.card_name(code, variant, locale)
 
@@ -43,6 +48,7 @@ def card_label(code: str, locale: str, variant: str) -> str:
     return card_phrase(code, locale, variant).label
 
 
+@functools.cache
 def card_phrase(code: str, locale: str, variant: str) -> i18n.Phrase:
     """A card for a sentence: `{card}` is its label, `{card.acc}` "lamu" / "una llama"."""
     return i18n.card_phrase(code, variant, locale, emoji=card_emoji(code, variant))
