@@ -4,9 +4,10 @@ store/move_commit.py only."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+import orjson
 
 from store.backend import Statement
 from store.db import Row, Transaction
@@ -40,8 +41,11 @@ ACTIVE_IN_PLACE = (
 
 
 def dumps(value: JsonDict) -> str:
-    # allow_nan=False: NaN is not JSON; better to fail here than in a later json.loads.
-    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    """Compact JSON for a game's state and a move's action (every move stores both): orjson
+    writes a 3-seat game's state in 0.6 µs, json in 7 (issue 14). Keys that are not strings
+    become strings, as with json.dumps. (The engine's state holds no floats, so orjson's
+    NaN-as-null never applies.)"""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def seat_from_row(row: Row) -> Seat:
@@ -75,7 +79,7 @@ def game_from_row(row: Row, seats: tuple[Seat, ...]) -> Game:
         ai_delay_s=row["ai_delay_s"],
         status=GameStatus(row["status"]),
         seed=row["seed"],
-        state=None if row["state_json"] is None else json.loads(row["state_json"]),
+        state=None if row["state_json"] is None else orjson.loads(row["state_json"]),
         last_seq=row["last_seq"],
         table_channel_id=row["table_channel_id"],
         table_message_id=row["table_message_id"],
@@ -99,7 +103,7 @@ def move_from_row(row: Row) -> Move:
         seq=row["seq"],
         round_number=row["round_number"],
         seat=row["seat"],
-        action=json.loads(row["action_json"]),
+        action=orjson.loads(row["action_json"]),
         actor=Actor(row["actor"]),
         created_at=row["created_at"],
     )
