@@ -44,6 +44,7 @@ from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
 log = logging.getLogger("lamabot")
 YOUNG_COLLECTION_EVERY = 7_000  # allocations (CPython's default: 700)
+GIL_SWITCH_INTERVAL_S = 0.001  # CPython's default: 0.005
 
 EXTENSIONS = ("cogs.lama", "cogs.moves", "cogs.leaderboard", "cogs.seasons")
 TOKEN_HELP = (
@@ -281,20 +282,7 @@ class LamaBot(commands.AutoShardedBot):
         log.info("Invite URL: %s", self.invite_url())
         self.renderer.go()  # what the restart queued (now that public languages are known)
         if self.settings.freeze_startup and not gc.get_freeze_count():
-            # Modules, caches, servers and restored games live as long as the process: a full
-            # collection re-scanned them all (~100 ms of CPU, several times a minute under
-            # load), pausing every answer meanwhile. Garbage first, so none is kept for good;
-            # the languages' CLDR data first too, or it would load (and be scanned) later.
-            warm_up()
-            gc.collect()
-            gc.freeze()
-            # Every object still alive at a young collection moves on, and under load an
-            # answer's objects live for its commit: at 700 allocations per collection they
-            # reached the oldest generation by the thousand, and a full collection of ~25,000
-            # live objects (10-50 ms, nobody answered) came every few seconds. Ten times the
-            # allocations per young collection lets them die young: 15 full collections in
-            # a minute of the yardstick became 2.
-            gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
+            _tune_interpreter()
 
     def invite_url(self) -> str:
         if self.application_id is None:
@@ -304,6 +292,29 @@ class LamaBot(commands.AutoShardedBot):
             permissions=NEEDED_PERMISSIONS,
             scopes=("bot", "applications.commands"),
         )
+
+
+def _tune_interpreter() -> None:
+    """The bot process's interpreter, tuned once connected (not a bot built inside tests)."""
+    # Modules, caches, servers and restored games live as long as the process: a full
+    # collection re-scanned them all (~100 ms of CPU, several times a minute under load),
+    # pausing every answer meanwhile. Garbage first, so none is kept for good; the
+    # languages' CLDR data first too, or it would load (and be scanned) later.
+    warm_up()
+    gc.collect()
+    gc.freeze()
+    # Every object still alive at a young collection moves on, and under load an answer's
+    # objects live for its commit: at 700 allocations per collection they reached the oldest
+    # generation by the thousand, and a full collection of ~25,000 live objects (10-50 ms,
+    # nobody answered) came every few seconds. Ten times the allocations per young
+    # collection lets them die young: 15 full collections in a minute of the yardstick
+    # became 2.
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
+    # The event loop shares the GIL with SQLite's thread (every commit and read) and with
+    # pictures drawn in threads. A thread that wants the GIL gets it after at most this
+    # long; CPython's 5 ms let a commit wait 5 ms for each of its statements while the loop
+    # was busy, and the loop wait as long behind a picture (issue 14).
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 
 
 def use_discord_endpoints(api_base_url: str | None, gateway_url: str | None) -> None:

@@ -105,7 +105,7 @@ def _bot(tmp_path, **kw):
 async def bot_process_ready(fake_discord, tmp_path) -> AsyncIterator[None]:
     """A bot set up as the bot process is (`freeze_startup`), connected and past on_ready;
     afterwards the test process's collector is as it was (nothing frozen for good)."""
-    thresholds = gc.get_threshold()
+    thresholds, switch_interval = gc.get_threshold(), sys.getswitchinterval()
     settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
                         render_delay=0, freeze_startup=True)
     try:
@@ -119,6 +119,7 @@ async def bot_process_ready(fake_discord, tmp_path) -> AsyncIterator[None]:
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+        sys.setswitchinterval(switch_interval)
 
 
 async def test_once_connected_the_bot_process_keeps_start_up_objects_out_of_full_collections(
@@ -138,6 +139,15 @@ async def test_once_connected_the_bot_process_collects_young_objects_every_7000_
     thresholds = gc.get_threshold()
     async with bot_process_ready(fake_discord, tmp_path):
         assert gc.get_threshold() == (7_000, *thresholds[1:])  # CPython's default: 700
+
+
+async def test_once_connected_the_bot_process_hands_the_gil_over_within_a_millisecond(
+        fake_discord, tmp_path):
+    """SQLite's thread runs every commit: with CPython's 5 ms switch interval, each of its
+    statements could wait 5 ms for a busy event loop to let go of the GIL."""
+    assert sys.getswitchinterval() == 0.005  # CPython's default, in the test process
+    async with bot_process_ready(fake_discord, tmp_path):
+        assert sys.getswitchinterval() == 0.001
 
 
 async def test_the_languages_load_before_the_bot_freezes_its_start_up_objects(
