@@ -17,6 +17,7 @@ import sys
 import discord
 import discord.gateway
 import discord.http
+import uvloop
 import yarl
 from discord.ext import commands
 from dotenv import load_dotenv
@@ -279,6 +280,7 @@ class LamaBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         user_id = self.user.id if self.user else None
         log.info("Logged in as %s (%s) on %d servers", self.user, user_id, len(self.guilds))
+        log.info("Event loop: %s", type(asyncio.get_running_loop()).__module__)
         log.info("Invite URL: %s", self.invite_url())
         self.renderer.go()  # what the restart queued (now that public languages are known)
         if self.settings.freeze_startup and not gc.get_freeze_count():
@@ -345,6 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 2
     bot = LamaBot(settings, sync=args.sync)
+    # uvloop (libuv) runs the event loop's sockets, timers and thread wake-ups in C: what
+    # every interaction, REST call and commit pays, at less CPU (issue 14), as RoboDanny
+    # and most production discord.py bots run. discord.py's `run` makes its loop from it.
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

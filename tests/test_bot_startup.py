@@ -21,7 +21,7 @@ import bot as bot_module
 from bot import LamaBot, Settings, main
 from store import Store
 from tests.backends import BACKENDS
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot, run_bot_process
 from tests.fakediscord.hook import discord_env_for, restore_real_discord
 from tests.fakediscord.server import BAD_TOKEN, FakeDiscord
 
@@ -148,6 +148,18 @@ async def test_once_connected_the_bot_process_hands_the_gil_over_within_a_millis
     assert sys.getswitchinterval() == 0.005  # CPython's default, in the test process
     async with bot_process_ready(fake_discord, tmp_path):
         assert sys.getswitchinterval() == 0.001
+
+
+async def test_the_bot_process_runs_its_event_loop_on_uvloop(fake_discord, tmp_path):
+    """Sockets, timers and thread wake-ups in C: less CPU for every interaction."""
+    env = {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_PATH": str(tmp_path / "lama.sqlite3")}
+    async with run_bot_process(fake_discord, [sys.executable, "bot.py"], env=env,
+                               cwd=REPO) as process:
+        for _ in range(600):
+            if "Event loop:" in process.output():
+                break
+            await asyncio.sleep(0.05)
+        assert "Event loop: uvloop" in process.output()
 
 
 async def test_the_languages_load_before_the_bot_freezes_its_start_up_objects(
