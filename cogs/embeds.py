@@ -42,10 +42,12 @@ def _score(view: GameView, score: int, locale: str) -> str:
     return f"{tokens_text(tokens, locale)} ({score})"
 
 
-def _name_of(view: GameView, seat: int | None, locale: str) -> str:
+def _name_of(view: GameView, seat: int | None, locale: str, seq: int | None = None) -> str:
+    """A seat's name now, or (`seq`) as it was at that move: a player who left keeps their
+    own name for what they did before an AI took the seat."""
     if seat is None or not 0 <= seat < len(view.seats):
         return "?"
-    return seat_name(view.seats[seat], locale)
+    return seat_name(view.seats[seat] if seq is None else view.seat_at(seat, seq), locale)
 
 
 # ----------------------------------------------------------------- lobby
@@ -112,13 +114,14 @@ def seat_lines(view: GameView, locale: str) -> str:
     return "\n".join(lines)
 
 
-def describe_event(event, view: GameView, locale: str) -> str | None:
-    """One line of the table's "last moves"; None for events that need no line."""
-    name = _name_of(view, getattr(event, "seat", None), locale)
+def describe_event(event, view: GameView, locale: str, seq: int | None = None) -> str | None:
+    """One line of the table's "last moves", naming whoever held the seat at move `seq`;
+    None for events that need no line."""
+    name = _name_of(view, getattr(event, "seat", None), locale, seq)
     if isinstance(event, ev.CardPlayed) and event.cards_left == 0:
         return t("move.emptied_hand", locale, name=name)
     if isinstance(event, ev.RoundStarted):
-        return t("round.starts", locale, name=_name_of(view, event.starting_seat, locale))
+        return t("round.starts", locale, name=_name_of(view, event.starting_seat, locale, seq))
     return move_line(event, name, locale, view.options.variant)
 
 
@@ -141,12 +144,15 @@ def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> di
     return embed
 
 
-def round_summary_lines(view: GameView, ended: ev.RoundEnded, locale: str) -> list[str]:
-    """Who emptied their hand, who paid what, everyone's total: one line each."""
+def round_summary_lines(
+    view: GameView, ended: ev.RoundEnded, locale: str, seq: int | None = None
+) -> list[str]:
+    """Who emptied their hand, who paid what, everyone's total: one line each, naming
+    whoever held each seat at the move that ended the round (`seq`, if known)."""
     variant = view.options.variant
     lines = []
     for r in ended.results:
-        name = _name_of(view, r.seat, locale)
+        name = _name_of(view, r.seat, locale, seq)
         if r.emptied_hand:
             lines.append(t("round.emptied", locale, name=name))
             if r.token_returned:

@@ -24,7 +24,7 @@ from typing import Any
 
 import discord
 
-from hosting.views import GameView, Status
+from hosting.views import GameView, RecentEvent, Status
 from lama import events as ev
 
 from . import images
@@ -116,7 +116,7 @@ def table_layout(
         _add_last_moves(box, view, locale, number)
         result = [f"**{t('round.over', locale, round=number)}**"]
         box.add_item(discord.ui.TextDisplay("\n".join(result + round_summary_lines(
-            view, ended, locale))))
+            view, ended, locale, _ending_move(view, number)))))
         box.add_item(_footer(view, locale))
         return _wrap(box)
     box.add_item(discord.ui.TextDisplay(status_lines(view, locale)))
@@ -138,25 +138,31 @@ def _add_last_moves(
 ) -> None:
     """The newest moves of one round: the current one, or (`ended_round`) the one that ended.
     A round's moves belong to its own table, never under the next round's title."""
-    lines = [line for e in _round_events(view.recent, ended_round)
-             if (line := describe_event(e, view, locale))]
+    lines = [line for r in _round_events(view.recent, ended_round)
+             if (line := describe_event(r.event, view, locale, r.seq))]
     if lines:
         moves = "\n".join(lines[-RECENT_SHOWN:])
         box.add_item(discord.ui.TextDisplay(f"**{t('table.last_moves', locale)}**\n{moves}"))
 
 
-def _round_events(events: tuple, ended_round: int | None) -> tuple:
+def _round_events(recent: tuple[RecentEvent, ...], ended_round: int | None) -> tuple:
     """The recent events of the current round (from its start on), or of the round that
     ended (up to its end); a round whose start is no longer among them began earlier."""
-    end = len(events)
+    end = len(recent)
     if ended_round is not None:
-        ends = [i for i, e in enumerate(events)
-                if isinstance(e, ev.RoundEnded) and e.round_number == ended_round]
+        ends = [i for i, r in enumerate(recent)
+                if isinstance(r.event, ev.RoundEnded) and r.event.round_number == ended_round]
         if not ends:
             return ()
         end = ends[0]
-    starts = [i for i, e in enumerate(events[:end]) if isinstance(e, ev.RoundStarted)]
-    return events[starts[-1] if starts else 0:end]
+    starts = [i for i, r in enumerate(recent[:end]) if isinstance(r.event, ev.RoundStarted)]
+    return recent[starts[-1] if starts else 0:end]
+
+
+def _ending_move(view: GameView, round_number: int) -> int | None:
+    """The move that ended that round, if it is among the recent events."""
+    return next((r.seq for r in view.recent if isinstance(r.event, ev.RoundEnded)
+                 and r.event.round_number == round_number), None)
 
 
 def _wrap(box: discord.ui.Container[discord.ui.LayoutView]) -> discord.ui.LayoutView:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cardart
 from cogs.table_view import table_layout
-from hosting.views import GameOptions, GameView, SeatView, Status
+from hosting.views import GameOptions, GameView, RecentEvent, SeatView, Status
 from lama import Card
 from lama import events as ev
 
@@ -39,11 +39,12 @@ def sample() -> GameView:
         SeatView(2, "Carol", 3, None, card_count=2, score=0, has_quit=False),
         SeatView(3, "", None, "normal", card_count=5, score=7),
     )
-    recent = (
+    moves = (
         ev.CardPlayed(0, Card.from_code("3"), 5), ev.CardPlayed(1, Card.from_code("4"), 6),
         ev.CardDrawn(2, 31), ev.CardPlayed(3, Card.from_code("4"), 5),
         ev.CardPlayed(0, Card.from_code("5"), 4),
     )
+    recent = tuple(RecentEvent(seq, event) for seq, event in enumerate(moves, start=20))
     return GameView(
         game_id=42, guild_id=1, channel_id=2, host_id=1, status=Status.RUNNING,
         options=GameOptions(variant="classic", target=40), seats=seats, round_number=2,

@@ -31,6 +31,7 @@ class Seat:
     quit_pending_round: int | None = None  # left mid-round: the AI quits for them
     timed_out_round: int | None = None  # the round the turn timer last quit for them
     ai_number: int | None = None  # what an AI here is called by (views.ai_called)
+    left_after_seq: int | None = None  # handed to an AI: the game's last move then
 
     @classmethod
     def from_record(cls, record) -> Seat:
@@ -43,6 +44,7 @@ class Seat:
             timeouts_in_a_row=record.timeouts_in_a_row,
             quit_pending_round=record.quit_pending_round,
             ai_number=record.ai_number,
+            left_after_seq=record.left_after_seq,
         )
 
     def new_seat(self) -> NewSeat:
@@ -50,9 +52,12 @@ class Seat:
             return NewSeat.ai(self.name, self.ai_level or "normal", self.ai_number)
         return NewSeat.human(self.user_id, self.name)
 
-    def hand_to_ai(self, game: Game | None) -> None:
-        """An AI plays on; if the human left mid-round, it quits that round for them."""
+    def hand_to_ai(self, game: Game | None, after_seq: int | None) -> None:
+        """An AI plays on after move `after_seq` (as stored); if the human left mid-round,
+        it quits that round for them."""
         self.left, self.ai_level = True, "normal"
+        if self.left_after_seq is None:
+            self.left_after_seq = after_seq
         if game is not None and not game.is_over and not game.has_quit(self.index):
             self.quit_pending_round = game.round_number
 
@@ -60,10 +65,11 @@ class Seat:
         # Built in one go (no dataclasses.replace): views are made for every move and answer.
         if game is None:
             return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left,
-                            ai_number=self.ai_number)
+                            ai_number=self.ai_number, left_after_seq=self.left_after_seq)
         quit_ = game.has_quit(self.index)
         return SeatView(
             self.index, self.name, self.user_id, self.ai_level, left=self.left,
+            left_after_seq=self.left_after_seq,
             card_count=len(game.hand(self.index)),
             has_quit=quit_,
             timed_out=quit_ and self.timed_out_round == game.round_number,

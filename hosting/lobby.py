@@ -21,7 +21,7 @@ from .hosted import HostedGame, Seat, ai_name
 from .loader import GameLoader
 from .registry import seat_of
 from .table import Table
-from .views import LOBBY, TABLE, GameOptions, GameUpdate, Status
+from .views import LOBBY, TABLE, GameOptions, GameUpdate, RecentEvent, Status
 
 
 class Lobby:
@@ -288,7 +288,7 @@ class Lobby:
             )
             hosted.game, hosted.status, hosted.deadline = game, Status.RUNNING, deadline
             events = (RoundStarted(game.round_number, game.seat_on_turn, game.top_card),)
-            hosted.recent.extend(events)
+            hosted.recent.append(RecentEvent(0, events[0]))
             self._timers.arm(hosted)
             update = GameUpdate(view=hosted.view(), events=events, hands=hosted.hands(), seqs=(0,))
         await self._listeners.publish(update)

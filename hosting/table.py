@@ -22,7 +22,7 @@ from .hosted import HostedGame
 from .loader import GameLoader, MovedElsewhere
 from .registry import seat_of
 from .results import final_results, stored_result
-from .views import GameUpdate, Notice, NoticeKind, SeatRating, Status
+from .views import GameUpdate, Notice, NoticeKind, RecentEvent, SeatRating, Status
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class Table:
             )
         hosted.game, hosted.deadline = game, deadline
         hosted.seq += 1
-        hosted.recent.extend(events)
+        hosted.recent.extend(RecentEvent(hosted.seq, event) for event in events)
         if game.is_over:
             hosted.status = Status.FINISHED
             hosted.ratings = await self.rating_changes(hosted.id)
@@ -238,11 +238,11 @@ class Table:
             game = hosted.running_game
             pending = None if game.has_quit(seat.index) else game.round_number
             deadline = hosted.deadline_after_handover(seat.index, self._clock.now())
-            await self._store.games.hand_seat_to_ai(
+            stored = await self._store.games.hand_seat_to_ai(
                 hosted.id, seat.index, ai_level="normal", now=self._now(),
                 quit_pending_round=pending, timer=deadline.row() if deadline else None,
             )
-            seat.hand_to_ai(game)
+            seat.hand_to_ai(game, stored.left_after_seq)
             hosted.deadline = deadline
             self._timers.arm(hosted)
             notice = Notice(NoticeKind.AI_TOOK_OVER, seat.index, user_id, reason, by=by)

@@ -179,14 +179,14 @@ class Turns:
         now = self._clock.now()
         deadline = hosted.deadline_after_handover(seat.index, now)
         try:
-            await self._store.games.hand_seat_to_ai(
+            stored = await self._store.games.hand_seat_to_ai(
                 hosted.id, seat.index, ai_level="normal", now=int(now),
                 timer=deadline.row() if deadline else None,
             )
         except Exception:  # the quit is committed: announce it; the next expiry retries
             log.exception("could not hand seat %s of game %s to an AI", seat.index, hosted.id)
             return update
-        seat.hand_to_ai(None)
+        seat.hand_to_ai(None, stored.left_after_seq)
         hosted.deadline = deadline
         self._timers.arm(hosted)
         taken = Notice(NoticeKind.AI_TOOK_OVER, seat.index, seat.user_id, "timeouts")

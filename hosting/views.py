@@ -6,7 +6,7 @@ human seat, which a renderer must send to that seat's owner alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -50,6 +50,7 @@ class SeatView:
     left: bool = False  # the human left or timed out; an AI plays on for them
     timed_out: bool = False  # out of this round because the turn timer ran out
     ai_number: int | None = None  # what an AI here is called by (see ai_called)
+    left_after_seq: int | None = None  # handed to an AI: the game's last move then
 
     @property
     def is_ai(self) -> bool:
@@ -61,6 +62,14 @@ def ai_called(index: int, ai_number: int | None) -> int:
     where it has one (a tournament's AI entrant keeps its number among the AI entrants at
     every table it sits at), else its place at the table."""
     return ai_number if ai_number is not None else index + 1
+
+
+@dataclass(frozen=True, slots=True)
+class RecentEvent:
+    """One of a game's last lama events and the committed move it came from (0: the deal)."""
+
+    seq: int
+    event: Any
 
 
 @dataclass(frozen=True)
@@ -91,7 +100,7 @@ class GameView:
     current_seat: int | None = None
     extra_turn: bool = False
     winners: tuple[int, ...] = ()
-    recent: tuple[Any, ...] = ()  # the last few lama events, oldest first
+    recent: tuple[RecentEvent, ...] = ()  # the last few events, oldest first
     move_count: int = 0
     rematch_of: int | None = None  # a lobby replaying a finished game: that game's id
     thread_id: int | None = None  # the thread the game shows itself in, if the server wants
@@ -108,6 +117,14 @@ class GameView:
 
     def seat_of(self, user_id: int) -> SeatView | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.left), None)
+
+    def seat_at(self, index: int, seq: int) -> SeatView:
+        """The seat as it was when move `seq` was made: a human's own up to the move after
+        which an AI took it over, so what they did keeps their name."""
+        seat = self.seats[index]
+        if seat.left_after_seq is None or seq > seat.left_after_seq:
+            return seat
+        return replace(seat, ai_level=None, left=False)
 
 
 class NoticeKind(StrEnum):

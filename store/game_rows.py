@@ -64,6 +64,7 @@ def seat_from_row(row: Row) -> Seat:
         hand_round=row["hand_round"],
         quit_pending_round=row["quit_pending_round"],
         ai_number=row["ai_number"],
+        left_after_seq=row["left_after_seq"],
     )
 
 

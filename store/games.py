@@ -343,16 +343,18 @@ class GameStore:
     ) -> Seat:
         """The human left (or timed out too often): an AI of `ai_level` plays on.
 
-        The seat keeps its user_id, so the finished game counts (as a loss) for them.
+        The seat keeps its user_id, so the finished game counts (as a loss) for them, and
+        the game's last move (`left_after_seq`): what happened up to it was the human's doing.
         `quit_pending_round`: they left during that round, which the AI quits for them.
         `timer`: the game's timer from now on, if this changes it (the seat is on turn).
         """
         async def hand_over(tx: Transaction) -> Seat:
-            await check_status(tx, game_id, GameStatus.RUNNING)
+            game = await check_status(tx, game_id, GameStatus.RUNNING)
             if not await tx.execute(
-                "UPDATE seats SET has_left = 1, ai_level = ?, quit_pending_round = ? "
+                "UPDATE seats SET has_left = 1, ai_level = ?, quit_pending_round = ?, "
+                "left_after_seq = COALESCE(left_after_seq, ?) "
                 "WHERE game_id = ? AND seat = ? AND is_ai = 0",
-                (ai_level, quit_pending_round, game_id, seat),
+                (ai_level, quit_pending_round, game["last_seq"], game_id, seat),
             ):
                 raise SeatNotFound(game_id, seat)
             await touch(tx, game_id, now)

@@ -52,6 +52,7 @@ class Seat:
     hand_round: int | None
     quit_pending_round: int | None = None  # left mid-round: the AI quits this round for them
     ai_number: int | None = None  # what an AI here is called by; None: its place
+    left_after_seq: int | None = None  # handed to an AI: the game's last move then
 
     @property
     def ai_controlled(self) -> bool:

@@ -313,7 +313,7 @@ async def copy_behind_a_round_ended_elsewhere(here: GameService, elsewhere: Game
 
 
 def rounds_started(recent) -> list[int]:
-    return [e.round_number for e in recent if isinstance(e, RoundStarted)]
+    return [r.event.round_number for r in recent if isinstance(r.event, RoundStarted)]
 
 
 async def test_a_move_after_a_round_ended_elsewhere_shows_under_its_own_rounds_start(
@@ -341,4 +341,27 @@ async def test_a_copy_brought_up_to_another_round_reads_only_that_rounds_moves(
     await here.loader.refresh(here.registry.find(game_id))
     assert reads == [list(update.seqs)]
     recent = here.view(game_id).recent
-    assert rounds_started(recent) == [2] and recent[-len(update.events):] == update.events
+    assert rounds_started(recent) == [2]
+    assert [r.event for r in recent][-len(update.events):] == list(update.events)
+    assert {r.seq for r in recent[-len(update.events):]} == set(update.seqs)
+    (deal,) = [r for r in recent if isinstance(r.event, RoundStarted)]
+    assert deal.seq == update.seqs[0] - 1  # dealt by the move that ended round 1
+
+
+async def test_a_copy_brought_up_to_a_hand_over_elsewhere_knows_who_made_each_move(
+        services) -> None:
+    """The leaver's draw stays theirs in the other process's replayed last moves; the AI
+    holds the seat for what comes after."""
+    here, elsewhere = services
+    game_id = await started(here, ALICE, BOB, CAROL)
+    await elsewhere.loader.hosted(game_id)
+    leaver = on_turn(here, game_id)
+    await here.human_move(game_id, leaver, DRAW)
+    await here.leave(game_id, leaver)
+    await here.human_move(game_id, on_turn(here, game_id), DRAW)
+    await elsewhere.loader.refresh(elsewhere.registry.find(game_id))
+    view = elsewhere.view(game_id)
+    seat = next(s.index for s in view.seats if s.user_id == leaver)
+    (drawn,) = [r for r in view.recent if getattr(r.event, "seat", None) == seat and r.seq == 1]
+    assert not view.seat_at(seat, drawn.seq).is_ai
+    assert view.seats[seat].is_ai and view.seat_at(seat, 2).is_ai

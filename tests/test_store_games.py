@@ -22,10 +22,13 @@ from store import (
     SeatResult,
     SeqConflict,
     WrongGameStatus,
+    load_migrations,
     open_database,
 )
+from store.backend import Dialect
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
-from store.game_rows import active_game_in_channel, lock_game_row
+from store.game_rows import active_game_in_channel, insert_seat, lock_game_row
+from store.postgres import is_postgres_url
 from tests.backends import INTEGRITY_ERRORS
 from tests.test_store_db import count_trips
 
@@ -410,6 +413,66 @@ async def test_a_seat_handed_to_ai_keeps_its_user_and_counts_as_left(games, db):
         row = await tx.fetchone(
             "SELECT user_id, is_ai, left_game FROM game_results WHERE seat = 1")
     assert tuple(row) == (GUEST, 0, 1)
+
+
+async def test_a_seat_handed_to_ai_remembers_the_last_move_its_player_held_it_for(games):
+    game = await running(games)
+    await move(games, game.id, 1)
+    await move(games, game.id, 2, seat=1)
+    seat = await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 50)
+    assert seat.left_after_seq == 2
+    await move(games, game.id, 3, seat=1, actor=Actor.AI)
+    again = await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 60)
+    assert again.left_after_seq == 2  # handed over once: the first hand-over stands
+    stored = (await games.get_game(game.id)).seats
+    assert [s.left_after_seq for s in stored] == [None, 2]
+
+
+async def handed_over_before_the_migration(db, channel: int, ai_moves: int) -> int:
+    """A running game whose guest made move 1 and the host move 2; then the guest's seat was
+    handed to an AI, which made `ai_moves` moves: rows in SQL of the schema before migration
+    21 (today's GameStore reads its columns)."""
+    async with db.transaction() as tx:
+        game_id = await tx.insert(
+            "INSERT INTO games (guild_id, channel_id, host_user_id, variant, target, "
+            "turn_timeout_s, ai_delay_s, status, seed, state_json, created_at, started_at, "
+            "updated_at, last_seq) "
+            "VALUES (?, ?, ?, 'classic', 40, 120, 1.5, 'running', 42, '{}', ?, ?, ?, ?)",
+            (GUILD, channel, HOST, T0, T0, T0, 2 + ai_moves))
+        for index, seat in enumerate([NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest")]):
+            await insert_seat(tx, game_id, index, seat, T0)
+        await tx.execute("UPDATE seats SET has_left = 1, ai_level = 'normal' "
+                         "WHERE game_id = ? AND seat = 1", (game_id,))
+        movers = [(1, "human"), (0, "human")] + [(1, "ai")] * ai_moves
+        for seq, (seat, actor) in enumerate(movers, start=1):
+            await tx.execute(
+                "INSERT INTO moves (game_id, seq, round_number, seat, action_json, actor, "
+                "created_at) VALUES (?, ?, 1, ?, '{}', ?, ?)", (game_id, seq, seat, actor, T0))
+    return game_id
+
+
+async def test_the_migration_dates_a_hand_over_made_before_it_by_the_seats_first_ai_move(
+    empty_db_location,
+):
+    """A seat handed over before migration 21 did not store when: its human held it up to
+    the seat's first AI move, or (no AI move yet) up to the game's last move."""
+    dialect = Dialect.POSTGRESQL if is_postgres_url(empty_db_location) else Dialect.SQLITE
+    steps = load_migrations(dialect)
+    version = next(m.version for m in steps if m.name == "seat_left_after_seq")
+    before = await open_database(empty_db_location, migrations=steps[:version - 1])
+    try:
+        played = await handed_over_before_the_migration(before, CHANNEL, ai_moves=2)
+        waiting = await handed_over_before_the_migration(before, CHANNEL + 1, ai_moves=0)
+    finally:
+        await before.close()
+    after = await open_database(empty_db_location)
+    try:
+        games = GameStore(after)
+        for game_id in (played, waiting):
+            seats = (await games.get_game(game_id)).seats
+            assert [s.left_after_seq for s in seats] == [None, 2]
+    finally:
+        await after.close()
 
 
 # --- messages -------------------------------------------------------------------------------
