@@ -5,7 +5,9 @@ shortly after (`coalesce_delay`), then handed to parts with one job each: `Table
 edit, close a round's table), `HandMessages` (each player's one live hand, their turn pings),
 and the posts here (game end with Rematch, notices). Every rate-limited call first takes a
 slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
-player moved away from) first, tables and posts next, other clean-ups last.
+player moved away from) first, tables and posts next, other clean-ups last. The game-end post
+waits for the game's table task, however slow its calls: the last round's closed table stays
+above "Game over" (no REST call more; move answers never wait for a flush).
 
 An interaction that shows a change itself (a press redrawing its hand message, a slash
 move's private answer) travels inside the update (`GameUpdate.shown_by`, a `HandAnswer`), so
@@ -216,6 +218,8 @@ class Renderer:
             await self._post(view, content=text, allowed_mentions=discord.AllowedMentions.none(),
                              nonce=nonce(view.game_id, notice.kind, seq, notice.seat))
         if work.game_over and view.status is Status.FINISHED:
+            # below the last round's closed table, which its own task may still be showing
+            await self.tables.wait_idle(view.game_id)
             await self._post(view, embed=embeds.game_end_embed(view, locale),
                              view=rematch_view(view, locale), nonce=nonce(view.game_id, "end"))
         for reminder in work.reminders:
@@ -223,7 +227,7 @@ class Renderer:
         for notice in work.to_ai:
             await self._close_for_ai(view, notice)
         if view.status is not Status.RUNNING:
-            await self.tables.wait_idle()  # the thread is archived after its last message
+            await self.tables.wait_idle(view.game_id)  # the thread is archived after them
             self.hands.forget_game(view.game_id)
         await self.threads.close(view)  # a game that is over: its thread is archived
 

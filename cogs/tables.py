@@ -103,9 +103,10 @@ class Tables:
     def busy_with(self, game_id: int) -> bool:
         return game_id in self._tasks
 
-    async def wait_idle(self) -> None:
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+    async def wait_idle(self, game_id: int | None = None) -> None:
+        """Until the table jobs of every game, or only of `game_id`, ran out."""
+        while tasks := [task for game, task in self._tasks.items() if game_id in (None, game)]:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, game_id: int) -> None:
         try:
