@@ -25,9 +25,12 @@ How it stands in:
   dropped (the user types on and asks again).
 
 An interaction takes one answer. Discord may take one and the bot not hear of it (an edge
-proxy's 502 after Discord did the work, which discord.py retries): the retry is refused with
-40060 "already acknowledged". That refusal means the interaction has its answer, so it counts
-as given: nothing else (the refusal path in cogs.errors, the stand-in) answers it again.
+proxy's 502 after Discord did the work, which discord.py retries; a connection reset or a
+reply that could not be read, which the handler sees as an error): a second answer is refused
+with 40060 "already acknowledged". That refusal means the interaction has its answer, so it
+counts as given: nothing else (the refusal path in cogs.errors) answers it again. An answer
+whose request failed without Discord's word stops the clock: a stand-in after an answer that
+may be out would be a second answer (an autocomplete's empty one, 1.5 s after its choices).
 """
 
 from __future__ import annotations
@@ -207,6 +210,13 @@ class TimelyResponse(discord.InteractionResponse):
             log.warning("interaction %s was answered already: %s", self._parent.id, error)
             self._response_type = kind
             return None
+        except (discord.ClientException, ValueError, TypeError):
+            raise  # refused before anything was sent
+        except Exception:
+            # No word from Discord (a reset, a reply that could not be read): the answer may
+            # be out, so no stand-in may follow it. A later answer learns which (40060 above).
+            self.stop_clock()
+            raise
 
     def _claim_late_answer(self) -> None:
         if self._late_answered:

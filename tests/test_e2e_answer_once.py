@@ -14,6 +14,7 @@ import pytest
 
 from cogs import timely, tree
 from tests.e2e_support import on_turn, settle, two_humans, wait_until
+from tests.fakediscord.rest import DROPPED
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
@@ -84,3 +85,19 @@ async def test_a_stand_in_discord_took_silently_is_followed_by_the_answer_in_it(
     assert len(fake.take_errors("double_response")) == 1  # discord.py's retry, nothing more
     assert shown.custom_ids and drawn.followups == []
     await settle(bot, game_id)
+
+
+async def test_choices_discord_took_without_a_word_back_are_not_followed_by_none(
+        fake_discord, lamabot, handled, bot_errors):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    mover, obs = on_turn(fake, bot, game_id)
+    handled.clear()
+    fake.fail_next(CALLBACK, status=DROPPED, after_work=True)  # the reply never arrives
+    choices = await fake.autocomplete(mover, channel, "play", focused="card")
+    await all_said(handled)  # the clock used to stand in 1.5 s later, with no choices
+    assert fake.take_errors("double_response") == []
+    assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+    # discord.py logs the reply it could not read ("Ignoring exception in autocomplete")
+    assert {record.name for record in bot_errors} == {"discord.app_commands.tree"}
+    bot_errors.clear()

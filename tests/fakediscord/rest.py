@@ -76,6 +76,9 @@ class RestCall:
         return [f.filename for f in self.files]
 
 
+DROPPED = 0  # a fault's status: the connection closes instead of any reply
+
+
 @dataclass
 class Reply:
     status: int = 200
@@ -143,6 +146,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
 
 
 def _fault_reply(fault: dict[str, Any], route: str) -> Reply:
+    if fault["status"] == DROPPED:
+        return Reply(DROPPED)
     if fault["status"] == 429 and not fault.get("from_discord", True):
         return Reply(429, "<html><body>429 Too Many Requests</body></html>", {})
     if fault["status"] == 429:
@@ -165,6 +170,8 @@ async def dispatch(fake: FakeDiscord, request: web.Request) -> web.Response:
     fake.calls.append(call)
     limit_headers: dict[str, str] = {}
     reply = await _answer(fake, request, operation, call, limit_headers)
+    if reply.status == DROPPED and request.transport is not None:
+        request.transport.close()  # no reply at all: the caller cannot tell what happened
     call.status = reply.status
     headers = {**limit_headers, **reply.headers}
     return json_response(reply.status, reply.body, headers)

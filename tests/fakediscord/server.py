@@ -278,9 +278,10 @@ class FakeDiscord(Driver):
 
     def fail_next(self, route: str, *, status: int = 500, times: int = 1,
                   after_work: bool = False) -> None:
-        """The next ``times`` calls of ``route`` get ``status``. ``after_work``: Discord does
-        the work first and only its answer is lost (an edge proxy's 502 or 504 after Discord
-        took an interaction's answer), so a retry finds it done (a callback: 400, 40060)."""
+        """The next ``times`` calls of ``route`` get ``status`` (``DROPPED``: the connection
+        closes with no reply). ``after_work``: Discord does the work first and only its answer
+        is lost (an edge proxy's 502 or a reset after Discord took an interaction's answer), so
+        a second answer finds it done (a callback: 400, 40060)."""
         self.faults.append({"route": route, "status": status, "times": times,
                             "after_work": after_work})
 
