@@ -1,9 +1,10 @@
 """Lobbies: open one, take and leave seats, add AIs, start, cancel, kick, rematch.
 
-Seats are checked and taken under the server's seating lock (one seat per player per server)
-and the game's own lock; every change is stored before it is told. A channel that memory says
-is busy is confirmed with the store first (`GameLoader.held_in_channel`): a copy of a game that
-ended in another process does not hold the channel.
+Seats are checked and taken holding the locks of the players seated and of the channel (one
+seat per player per server, one open game per channel; seat_locks.py) and the game's own lock;
+every change is stored before it is told. A channel that memory says is busy is confirmed
+with the store first (`GameLoader.held_in_channel`): a copy of a game that ended in another
+process does not hold the channel.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class Lobby:
             ai_level=options.ai_level,
             ai_seats=ai_seats,
         )
-        async with self._registry.seating(guild_id):  # the checks and the new lobby, as one step
+        # the checks and the new lobby, as one step
+        async with self._registry.seating(guild_id, [host_id], channel_id):
             _check_channel_free(await self._loader.held_in_channel(channel_id))
             self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
             seats = [Seat(0, host_name, host_id)]
@@ -78,7 +80,7 @@ class Lobby:
         An entrant seated in another game of this server gets an AI standing in: a table
         never waits for one player. Returns the game and the users stood in for."""
         host_id = next(s.user_id for s in entrants if s.user_id is not None)
-        async with self._registry.seating(guild_id):
+        async with self._registry.seating(guild_id, [s.user_id for s in entrants], channel_id):
             seats, absent = [], []
             for seat in entrants:
                 if seat.user_id is not None and self._registry.active_games_of(
@@ -102,7 +104,7 @@ class Lobby:
         thread_id: int | None = None,
         table: TableKey | None = None,
     ) -> HostedGame:
-        """Store and register a lobby; the caller holds the server's seating lock."""
+        """Store and register a lobby; the caller holds its seats' and channel's locks."""
         _check_channel_free(await self._loader.held_in_channel(channel_id))
         try:
             record = await self._store.games.create_lobby(
@@ -135,7 +137,8 @@ class Lobby:
         old = await self._finished(game_id)
         if user_id not in old.player_ids:
             raise HostingError(Problem.NOT_A_PLAYER, game_id=game_id)
-        async with self._registry.seating(old.guild_id):
+        seated = [*old.player_ids, user_id]  # whom the rematch may seat
+        async with self._registry.seating(old.guild_id, seated, old.channel_id):
             lobby = await self._loader.held_in_channel(old.channel_id)
             if lobby is None:
                 opened = await self._open_rematch(old, user_id, name)
@@ -143,12 +146,12 @@ class Lobby:
                 raise _game_exists(lobby)
             elif lobby.seat_of(user_id) is not None:
                 raise HostingError(Problem.ALREADY_IN_REMATCH, **_whereabouts(lobby))
-        if lobby is None:  # told once the server's seats are free, as every lobby change is
+        if lobby is None:  # told once its seats' locks are free, as every lobby change is
             return await self._changed(opened), True
         return await self.join(lobby.id, user_id, name), False
 
     async def _open_rematch(self, old: HostedGame, presser_id: int, name: str) -> HostedGame:
-        """The rematch lobby of `old`; the caller holds the server's seating lock."""
+        """The rematch lobby of `old`; the caller holds its seats' and channel's locks."""
         self._registry.check_not_seated_elsewhere(presser_id, old.guild_id, game_id=-1)
         seats = self._rematch_seats(old, presser_id, name)
         humans = {s.user_id for s in seats if s.user_id is not None}
@@ -188,7 +191,7 @@ class Lobby:
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameUpdate:
         hosted = self._registry.lobby(game_id)
-        async with self._registry.seating(hosted.guild_id), hosted.lock:
+        async with self._registry.seating(hosted.guild_id, [user_id]), hosted.lock:
             self._registry.lobby(game_id)
             if hosted.seat_of(user_id) is not None:
                 raise HostingError(Problem.ALREADY_JOINED)

@@ -2,17 +2,19 @@
 
 The registry maps game ids and channels to the `HostedGame`s in memory, keeps a bounded
 number of ended games for late edits and quick answers, routes a command to its game, and
-holds the per-server lock under which a seat is checked and taken (one seat per player per
-server). It does no I/O.
+holds the locks under which a seat is checked and taken (one seat per player per server;
+seat_locks.py). It does no I/O.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
+from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
 
 from .errors import HostingError, Problem
 from .hosted import HostedGame, Seat
+from .seat_locks import SeatLocks
 from .views import GameView, Status
 
 RETIRED_KEPT = 256  # ended games kept in memory
@@ -25,7 +27,7 @@ class GameRegistry:
         self._by_channel: dict[int, int] = {}
         self._by_thread: dict[int, int] = {}  # a game's thread: commands there reach it
         self._retired: deque[int] = deque()  # ended games still in memory, oldest first
-        self._seat_locks: dict[int, asyncio.Lock] = {}
+        self._seat_locks = SeatLocks()
         self.registrations = 0  # games registered so far: what is remembered absent may be stale
 
     def register(self, hosted: HostedGame) -> None:
@@ -121,9 +123,14 @@ class GameRegistry:
 
     # ------------------------------------------------------------------ seats
 
-    def seating(self, guild_id: int) -> asyncio.Lock:
-        """One seat per player per server: taking a seat is checked and stored under this."""
-        return self._seat_locks.setdefault(guild_id, asyncio.Lock())
+    def seating(self, guild_id: int, user_ids: Iterable[int | None],
+                channel_id: int | None = None) -> AbstractAsyncContextManager[None]:
+        """One seat per player per server, one open game per channel: a seat is checked and
+        stored holding the locks of the players it seats and of the channel (seat_locks.py)."""
+        return self._seat_locks.holding(guild_id, user_ids, channel_id)
+
+    def seating_held(self, guild_id: int, user_id: int) -> bool:
+        return self._seat_locks.held(guild_id, user_id)
 
     def check_not_seated_elsewhere(self, user_id: int, guild_id: int, game_id: int) -> None:
         for other in self.active_games_of(user_id, guild_id):

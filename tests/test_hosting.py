@@ -630,7 +630,7 @@ async def test_listeners_hear_of_a_rematch_lobby_once_the_servers_seats_are_free
 
     async def listen(update):  # e.g. a renderer that waits for Discord, or seats someone
         if update.view.rematch_of == game_id:
-            seating_held.append(service.registry.seating(GUILD).locked())
+            seating_held.append(service.registry.seating_held(GUILD, BOB))
 
     service.add_listener(listen)
     await service.rematch(game_id, BOB, "Bob")
@@ -737,6 +737,39 @@ async def test_two_simultaneous_lobbies_by_one_player_in_a_server_make_one(servi
     refused = [r for r in results if isinstance(r, HostingError)]
     assert len(refused) == 1 and refused[0].problem is Problem.SEATED_ELSEWHERE
     assert len(service.active_games_of(ALICE, GUILD)) == 1
+
+
+async def test_a_players_lobby_does_not_wait_for_another_player_being_seated(
+        service, store, monkeypatch):
+    """One seat per player per server is a player's own lock: with one lock for the whole
+    server every lobby command queued behind the others' store writes."""
+    stored, held = asyncio.Event(), asyncio.Event()
+    create = store.games.create_lobby
+
+    async def slow_for_alice(**lobby):
+        if lobby["host_user_id"] == ALICE:
+            held.set()
+            await stored.wait()
+        return await create(**lobby)
+
+    monkeypatch.setattr(store.games, "create_lobby", slow_for_alice)
+    alice = asyncio.create_task(service.open_lobby(GUILD, CHANNEL, ALICE, "Alice", GameOptions()))
+    await held.wait()  # Alice's lobby is being stored, her seat checked
+    await asyncio.wait_for(
+        service.open_lobby(GUILD, OTHER_CHANNEL, BOB, "Bob", GameOptions()), timeout=5)
+    stored.set()
+    await alice
+    assert {v.host_id for v in service.active_games_of(ALICE, GUILD)} == {ALICE}
+
+
+async def test_two_lobbies_at_once_in_one_channel_make_one(service):
+    results = await asyncio.gather(
+        service.open_lobby(GUILD, CHANNEL, ALICE, "Alice", GameOptions()),
+        service.open_lobby(GUILD, CHANNEL, BOB, "Bob", GameOptions()),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, HostingError)]
+    assert len(refused) == 1 and refused[0].problem is Problem.GAME_EXISTS
 
 
 async def test_joining_two_lobbies_at_once_seats_the_player_once(service):
