@@ -18,7 +18,8 @@ import contextlib
 import weakref
 from collections.abc import AsyncIterator, Iterable
 
-Key = tuple[int, str, int]  # server, "channel" or "player", id
+Key = tuple[int, int, int]  # server, CHANNEL or PLAYER, id: sorted, channels come first
+CHANNEL, PLAYER = 0, 1
 
 
 class SeatLocks:
@@ -30,8 +31,8 @@ class SeatLocks:
     async def holding(self, guild_id: int, user_ids: Iterable[int | None],
                       channel_id: int | None = None) -> AsyncIterator[None]:
         """Hold the locks of these players (None: an AI seat, nobody to lock) and channel."""
-        keys = sorted({(guild_id, "player", u) for u in user_ids if u is not None}
-                      | ({(guild_id, "channel", channel_id)} if channel_id is not None else set()))
+        keys = sorted({(guild_id, PLAYER, u) for u in user_ids if u is not None}
+                      | ({(guild_id, CHANNEL, channel_id)} if channel_id is not None else set()))
         locks = [self._lock(key) for key in keys]  # held here while in use: not dropped
         async with contextlib.AsyncExitStack() as stack:
             for lock in locks:
@@ -39,8 +40,8 @@ class SeatLocks:
             yield
 
     def held(self, guild_id: int, user_id: int) -> bool:
-        """Whether a step seating this player is under way (or waiting)."""
-        lock = self._locks.get((guild_id, "player", user_id))
+        """Whether a step seating this player holds the player's lock."""
+        lock = self._locks.get((guild_id, PLAYER, user_id))
         return lock is not None and lock.locked()
 
     def _lock(self, key: Key) -> asyncio.Lock:

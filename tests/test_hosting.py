@@ -728,13 +728,17 @@ async def test_ended_games_leave_memory_but_their_buttons_stay_polite(service, m
     assert error.value.problem is Problem.STALE_BUTTON
 
 
+async def refusals(*attempts) -> list[HostingError]:
+    """What attempts made at once were refused (each refusal a HostingError)."""
+    results = await asyncio.gather(*attempts, return_exceptions=True)
+    return [r for r in results if isinstance(r, HostingError)]
+
+
 async def test_two_simultaneous_lobbies_by_one_player_in_a_server_make_one(service):
-    results = await asyncio.gather(
+    refused = await refusals(
         service.open_lobby(GUILD, CHANNEL, ALICE, "Alice", GameOptions()),
         service.open_lobby(GUILD, OTHER_CHANNEL, ALICE, "Alice", GameOptions()),
-        return_exceptions=True,
     )
-    refused = [r for r in results if isinstance(r, HostingError)]
     assert len(refused) == 1 and refused[0].problem is Problem.SEATED_ELSEWHERE
     assert len(service.active_games_of(ALICE, GUILD)) == 1
 
@@ -762,14 +766,24 @@ async def test_a_players_lobby_does_not_wait_for_another_player_being_seated(
     assert {v.host_id for v in service.active_games_of(ALICE, GUILD)} == {ALICE}
 
 
-async def test_two_lobbies_at_once_in_one_channel_make_one(service):
-    results = await asyncio.gather(
+async def test_two_lobbies_at_once_in_one_channel_make_one_refusing_the_other_from_memory(
+        service, store, monkeypatch):
+    """The channel's lock: the second lobby waits for the first and is refused before it
+    reaches the store (whose one-open-game-per-channel index would refuse it too)."""
+    stored = []
+    create = store.games.create_lobby
+
+    async def counted(**lobby):
+        stored.append(lobby["host_user_id"])
+        return await create(**lobby)
+
+    monkeypatch.setattr(store.games, "create_lobby", counted)
+    refused = await refusals(
         service.open_lobby(GUILD, CHANNEL, ALICE, "Alice", GameOptions()),
         service.open_lobby(GUILD, CHANNEL, BOB, "Bob", GameOptions()),
-        return_exceptions=True,
     )
-    refused = [r for r in results if isinstance(r, HostingError)]
     assert len(refused) == 1 and refused[0].problem is Problem.GAME_EXISTS
+    assert len(stored) == 1
 
 
 async def test_joining_two_lobbies_at_once_seats_the_player_once(service):
