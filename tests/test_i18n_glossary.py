@@ -163,6 +163,13 @@ def test_no_message_gives_the_reader_or_a_player_a_gender(locale):
         ("es", "Listo: el anfitrión puede empezar."),
         ("es", "Ya estás inscrito."),
         ("es", "Has sido expulsado de la partida."),
+        ("cs", "Hru spustí, až budou všichni sedět."),
+        ("es", "Todos se han plantado."),
+        ("es", "Todos los demás se han plantado, así que no puedes robar."),
+        ("es", "¡Suerte a todos!"),
+        ("es", "Gana quien tenga menos puntos; los empatados comparten la victoria."),
+        ("es", "Siguiente ronda: si nadie, el último en plantarse."),
+        ("cs", "Nejde to, když všichni ostatní odstoupili."),
     ],
 )
 def test_the_gender_check_catches_the_old_labels(locale, text):
@@ -173,7 +180,10 @@ def test_the_gender_check_catches_the_old_labels(locale, text):
 @pytest.mark.parametrize(
     ("locale", "text"),
     [("cs", "{mention}, jsi na tahu!"), ("cs", "Hru pořádá {name}."),
-     ("es", "Ya estás jugando en {channel}."), ("es", "Ya te has inscrito.")],
+     ("es", "Ya estás jugando en {channel}."), ("es", "Ya te has inscrito."),
+     ("es", "Todos los pasos ({count})"), ("es", "Todas las variantes"),
+     ("es", "Borra tus estadísticas en todas partes"), ("es", "Ya nadie sigue en la ronda."),
+     ("es", "Todas las mesas se juegan a la vez, cada una en su propio hilo.")],
 )
 def test_the_gender_check_lets_neutral_wording_through(locale, text):
     assert not gendered_forms_in(text, locale)

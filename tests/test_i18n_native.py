@@ -226,7 +226,7 @@ def test_spanish_shared_winners_are_joined_with_y():
     finished = view(status=Status.FINISHED, winners=(0, 2))
     ai = seat_name(finished.seats[2], "es")
     text = embeds.game_end_embed(finished, "es").description
-    assert text == f"¡Player1 y {ai} comparten la victoria con 12 puntos cada uno!"
+    assert text == f"¡Player1 y {ai} comparten la victoria con 12 puntos!"
 
 
 def test_spanish_forced_quit_does_not_give_the_player_a_gender():
