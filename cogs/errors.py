@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 import i18n
-from hosting import HostingError, Problem, options
+from hosting import HostingError, Problem
 from hosting.views import GameView
 from lama import IllegalAction, Reason
 from store import StoreBusy, StoreUnwritable
@@ -62,11 +62,19 @@ _PROBLEM_KEYS = {
     Problem.TOURNAMENT_STARTED: "error.tournament_started",
     Problem.NOT_ORGANISER: "error.not_organiser",
     Problem.NOT_ENOUGH_ENTRANTS: "error.not_enough_entrants",
+    Problem.NOT_ENOUGH_HUMANS: "error.not_enough_humans",
 }
 _COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead (else "lama hand")
     Problem.NO_GAME_HERE: "lama new",
     Problem.CANNOT_KICK_SELF: "lama leave",
     Problem.NOT_A_PLAYER: "lama new",
+}
+# The detail a refusal counts: its message is a plural entry and says the number as {count}.
+_COUNTED_DETAIL = {
+    Problem.LOBBY_FULL: "limit",
+    Problem.NOT_ENOUGH_PLAYERS: "minimum",
+    Problem.NOT_ENOUGH_ENTRANTS: "minimum",
+    Problem.NOT_ENOUGH_HUMANS: "tables",
 }
 _REASON_KEYS = {
     Reason.NOT_YOUR_TURN: "error.not_your_turn",
@@ -131,16 +139,12 @@ def _explain_problem(error: HostingError, locale: str) -> str:
     details = error.details
     params = {
         "command": command(_COMMAND_OF_PROBLEM.get(error.problem, "lama hand")),
-        "max": details.get("limit", options.MAX_SEATS),
-        "count": details.get("minimum", options.MIN_SEATS),
         "name": details.get("host", details.get("user", details.get("organiser", "?"))),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
         "link": _jump_link(details),
         "game_id": details.get("game_id", "?"),
         "season": details.get("season", "?"),
-        "tables": details.get("tables", "?"),
-        "minimum": details.get("minimum", "?"),
     }
     if "channel_id" in details:
         params["channel"] = f"<#{details['channel_id']}>"
@@ -153,7 +157,7 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         key = "error.games_channel_only"
     if error.problem is Problem.NO_GAME_HERE and details.get("in_dm"):
         key = "error.dm_no_game"
-    return t(key, locale, **params)
+    return t(key, locale, details.get(_COUNTED_DETAIL.get(error.problem, "")), **params)
 
 
 async def answer(interaction: discord.Interaction, content: str) -> None:

@@ -280,7 +280,8 @@ def _new_lobby(view: GameView, locale: str, opener_id: int) -> dict[str, Any]:
     }
     seated = [f"<@{s.user_id}>" for s in view.seats if s.user_id not in (None, opener_id)]
     if view.rematch_of is not None and seated:
-        content["content"] = t("lobby.rematch_ping", locale, mentions=" ".join(seated))
+        content["content"] = t("lobby.rematch_ping", locale, count=len(seated),
+                               mentions=" ".join(seated))
         content["allowed_mentions"] = discord.AllowedMentions(users=True)
     return content
 

@@ -147,7 +147,7 @@ def metric(row: LeaderboardRow | RatingRow, sort: LeaderboardSort, locale: str) 
         return f"**{rate}** · {t('stats.wins.count', locale, count=row.wins)} · {games}"
     if sort is LeaderboardSort.AVG_SCORE:
         value = i18n.format_decimal(row.avg_score, locale)
-        return f"**{t('leaderboard.value.avg_score', locale, score=value)}** · {games}"
+        return f"**{t('leaderboard.value.avg_score', locale, average=value)}** · {games}"
     if sort is LeaderboardSort.TOKENS:
         value = i18n.format_decimal(row.tokens_per_game, locale)
         return f"**{t('leaderboard.value.tokens', locale, value=value)}** · {games}"

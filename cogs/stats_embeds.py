@@ -267,7 +267,7 @@ def replay_pages(replay: Replay, locale: str) -> list[discord.Embed]:
         [_seat_name(s, locale, with_level=True) for s in replay.seats], locale
     )
     when = _date(replay.finished_at) if replay.finished_at else "—"
-    description = t("replay.description", locale, date=when, target=replay.target, players=players)[
+    description = t("replay.description", locale, count=replay.target, date=when, players=players)[
         :1000
     ]
     pages: list[list[tuple[str, str]]] = [[]]

@@ -95,7 +95,7 @@ def _buttons(view: GameView, locale: str) -> discord.ui.ActionRow:
 
 
 def _footer(view: GameView, locale: str) -> discord.ui.TextDisplay:
-    target = t("table.target", locale, target=view.options.target)
+    target = t("table.target", locale, count=view.options.target)
     return discord.ui.TextDisplay(f"-# {target} · {t('game.footer', locale, game_id=view.game_id)}")
 
 

@@ -95,7 +95,7 @@ def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
     embed = discord.Embed(title=t("tournament.title", locale, name=tournament.name),
                           colour=COLOUR)
     embed.description = t(
-        "tournament.about", locale, rounds=tournament.rounds, size=tournament.table_size,
+        "tournament.about", locale, count=tournament.rounds, size=tournament.table_size,
         variant=variant_name(tournament.variant, locale),
         organiser=f"<@{tournament.organiser_id}>")
     entrants = _names(tournament, [e.entry for e in tournament.entries], locale) or "—"
@@ -138,8 +138,10 @@ def standings_embed(
     for row in rows:
         who = _entrant(tournament, by_entry[row.entry], locale)
         rank = MEDALS.get(row.rank, f"{row.rank}.") if final else f"{row.rank}."
-        lines.append(t("tournament.standing", locale, rank=rank, name=who, points=row.points,
-                       score=row.total_score, count=row.games))
+        lines.append(t("tournament.standing", locale, rank=rank, name=who,
+                       points=t("tournament.points", locale, count=row.points),
+                       score=row.total_score,
+                       games=t("stats.games.count", locale, count=row.games)))
     embed.description = "\n".join(lines) or "—"
     embed.set_footer(text=t("tournament.tie_breaks", locale))
     return embed

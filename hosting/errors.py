@@ -38,7 +38,8 @@ class Problem(StrEnum):
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_STARTED = "tournament_started"  # sign-ups are closed
     NOT_ORGANISER = "not_organiser"  # details: organiser
-    NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum, tables
+    NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum
+    NOT_ENOUGH_HUMANS = "not_enough_humans"  # a table without a human; details: tables
 
 
 class HostingError(Exception):

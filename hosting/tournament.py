@@ -364,8 +364,10 @@ def _check_field(tournament: Tournament) -> None:
     entrants = len(tournament.entries)
     humans = sum(e.user_id is not None for e in tournament.entries)
     tables = -(-entrants // tournament.table_size)
-    if entrants < MIN_ENTRANTS or humans < tables:
-        raise HostingError(Problem.NOT_ENOUGH_ENTRANTS, minimum=MIN_ENTRANTS, tables=tables)
+    if entrants < MIN_ENTRANTS:
+        raise HostingError(Problem.NOT_ENOUGH_ENTRANTS, minimum=MIN_ENTRANTS)
+    if humans < tables:
+        raise HostingError(Problem.NOT_ENOUGH_HUMANS, tables=tables)
 
 
 def _problem(error: TournamentConflict) -> HostingError:

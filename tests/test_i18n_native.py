@@ -317,7 +317,7 @@ def test_spanish_has_one_word_for_the_target_and_names_all_time_historica():
     texts = [form for message in i18n.core.catalog("es").messages.values()
              for form in message.forms]
     assert not [text for text in texts if "objetivo" in text.lower()]
-    assert i18n.t("error.invalid_target", "es", min=10, max=200).startswith("La meta")
+    assert i18n.t("lobby.settings", "es", count=40, seconds=60).startswith("Meta: 40 puntos")
 
 
 CZECH_IMPERATIVES = {"hraj", "otevři", "přidej", "odejdi", "spusť", "zruš", "vyřaď", "zobraz",

@@ -138,7 +138,16 @@ async def test_a_field_needs_a_human_at_every_table(world):
     t = await new_tournament(world, humans=[1], ais=4, table_size=3)
     with pytest.raises(HostingError) as refused:
         await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    assert refused.value.problem is Problem.NOT_ENOUGH_HUMANS
+    assert refused.value.details == {"tables": 2}
+
+
+async def test_a_field_needs_three_entrants_before_anything_else(world):
+    t = await new_tournament(world, humans=[1], ais=1)
+    with pytest.raises(HostingError) as refused:
+        await world.tournaments.start(t.id, ORGANISER, is_admin=False)
     assert refused.value.problem is Problem.NOT_ENOUGH_ENTRANTS
+    assert refused.value.details == {"minimum": 3}
 
 
 async def test_one_open_tournament_per_channel(world):
