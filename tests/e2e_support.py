@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from cogs.scheduler import Priority
 from hosting import Status
@@ -86,6 +88,23 @@ async def two_humans(fake, bot, seed: int | None = None, **options):
     channel = fake.channel("lama")
     game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"), **options)
     return game_id, channel
+
+
+@dataclass(frozen=True)
+class OnTurn:
+    """A running game and the player on turn in it, with their seat's observation."""
+
+    game_id: int
+    channel: Any
+    mover: Any
+    obs: Any
+
+
+async def two_humans_on_turn(fake, bot, **options) -> OnTurn:
+    """`two_humans`, and who is on turn: the start of a test about one player's move."""
+    game_id, channel = await two_humans(fake, bot, **options)
+    mover, obs = on_turn(fake, bot, game_id)
+    return OnTurn(game_id, channel, mover, obs)
 
 
 def humans_turn_or_over(bot, game_id: int) -> bool:

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from cogs import timely, tree
-from tests.e2e_support import on_turn, settle, two_humans, wait_until
+from tests.e2e_support import OnTurn, settle, two_humans_on_turn, wait_until
 from tests.fakediscord.rest import DROPPED
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
@@ -36,6 +36,14 @@ def handled(monkeypatch) -> list[tuple[timely.TimelyResponse, asyncio.Task]]:
     return seen
 
 
+@pytest.fixture
+async def game(fake_discord, lamabot, handled) -> OnTurn:
+    """alice and bob at a running game; `handled` holds only what the test itself sends."""
+    started = await two_humans_on_turn(fake_discord, lamabot)
+    handled.clear()
+    return started
+
+
 async def all_said(handled) -> None:
     """Every handler is done and nothing more goes out on its own (no stand-in due)."""
     await asyncio.gather(*(task for _, task in handled), return_exceptions=True)
@@ -43,29 +51,23 @@ async def all_said(handled) -> None:
 
 
 async def test_a_move_answer_discord_took_silently_is_not_answered_again(
-        fake_discord, lamabot, handled):
+        fake_discord, lamabot, handled, game):
     fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
-    mover, _obs = on_turn(fake, bot, game_id)
-    moves = bot.service.view(game_id).move_count
-    handled.clear()
+    moves = bot.service.view(game.game_id).move_count
     fake.fail_next(CALLBACK, status=502, after_work=True)
-    drawn = await fake.slash(mover, channel, "draw")
+    drawn = await fake.slash(game.mover, game.channel, "draw")
     await all_said(handled)
     assert len(fake.take_errors("double_response")) == 1  # discord.py's retry, nothing more
     assert drawn.response_type == 4 and drawn.ephemeral
     assert drawn.message.custom_ids  # the mover's hand, with its buttons
     assert drawn.followups == []  # no "something went wrong" below it
-    assert bot.service.view(game_id).move_count == moves + 1
-    await settle(bot, game_id)
+    assert bot.service.view(game.game_id).move_count == moves + 1
+    await settle(bot, game.game_id)
 
 
 async def test_a_stand_in_discord_took_silently_is_followed_by_the_answer_in_it(
-        fake_discord, lamabot, handled, monkeypatch):
+        fake_discord, lamabot, handled, game, monkeypatch):
     fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
-    mover, _obs = on_turn(fake, bot, game_id)
-    handled.clear()
     held = asyncio.Event()  # the move waits until the stand-in is settled
     real_move = bot.service.routed_move
 
@@ -76,7 +78,7 @@ async def test_a_stand_in_discord_took_silently_is_followed_by_the_answer_in_it(
     monkeypatch.setattr(bot.service, "routed_move", slow_move)
     monkeypatch.setattr(timely, "DEFER_AFTER", 0.05)
     fake.fail_next(CALLBACK, status=502, after_work=True)
-    drawn = await fake.slash(mover, channel, "draw")  # the stand-in's "thinking…"
+    drawn = await fake.slash(game.mover, game.channel, "draw")  # the stand-in's "thinking…"
     assert drawn.response_type == 5 and drawn.ephemeral
     await wait_until(lambda: handled and handled[0][0].idle)
     held.set()
@@ -84,20 +86,17 @@ async def test_a_stand_in_discord_took_silently_is_followed_by_the_answer_in_it(
     await all_said(handled)
     assert len(fake.take_errors("double_response")) == 1  # discord.py's retry, nothing more
     assert shown.custom_ids and drawn.followups == []
-    await settle(bot, game_id)
+    await settle(bot, game.game_id)
 
 
 async def test_choices_discord_took_without_a_word_back_are_not_followed_by_none(
-        fake_discord, lamabot, handled, bot_errors):
-    fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
-    mover, obs = on_turn(fake, bot, game_id)
-    handled.clear()
+        fake_discord, lamabot, handled, game, bot_errors):
+    fake = fake_discord
     fake.fail_next(CALLBACK, status=DROPPED, after_work=True)  # the reply never arrives
-    choices = await fake.autocomplete(mover, channel, "play", focused="card")
+    choices = await fake.autocomplete(game.mover, game.channel, "play", focused="card")
     await all_said(handled)  # the clock used to stand in 1.5 s later, with no choices
     assert fake.take_errors("double_response") == []
-    assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+    assert sorted(c["value"] for c in choices) == sorted(c.code for c in game.obs.legal_plays)
     # discord.py logs the reply it could not read ("Ignoring exception in autocomplete")
     assert {record.name for record in bot_errors} == {"discord.app_commands.tree"}
     bot_errors.clear()

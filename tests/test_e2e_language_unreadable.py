@@ -7,7 +7,7 @@ like any refusal, and nothing else runs; before, the error escaped discord.py's 
 from __future__ import annotations
 
 from store.errors import StoreBusy
-from tests.e2e_support import on_turn, two_humans
+from tests.e2e_support import two_humans_on_turn
 
 
 def language_unreadable(bot, monkeypatch, user) -> None:
@@ -23,19 +23,17 @@ def language_unreadable(bot, monkeypatch, user) -> None:
 async def test_a_slash_move_whose_callers_language_cannot_be_read_is_refused_privately(
         fake_discord, lamabot, monkeypatch):
     fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
-    mover, _ = on_turn(fake, bot, game_id)
-    moves = bot.service.view(game_id).move_count
-    language_unreadable(bot, monkeypatch, mover)
-    result = await fake.slash(mover, channel, "draw")
+    game = await two_humans_on_turn(fake, bot)
+    moves = bot.service.view(game.game_id).move_count
+    language_unreadable(bot, monkeypatch, game.mover)
+    result = await fake.slash(game.mover, game.channel, "draw")
     assert result.ephemeral and "busy" in result.text.lower(), repr(result)
-    assert bot.service.view(game_id).move_count == moves
+    assert bot.service.view(game.game_id).move_count == moves
 
 
 async def test_an_autocomplete_whose_callers_language_cannot_be_read_offers_nothing_at_once(
         fake_discord, lamabot, monkeypatch):
     fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
-    mover, _ = on_turn(fake, bot, game_id)
-    language_unreadable(bot, monkeypatch, mover)
-    assert await fake.autocomplete(mover, channel, "play", focused="card") == []
+    game = await two_humans_on_turn(fake, bot)
+    language_unreadable(bot, monkeypatch, game.mover)
+    assert await fake.autocomplete(game.mover, game.channel, "play", focused="card") == []
