@@ -11,9 +11,11 @@ Cost (rate-limited calls; anything through an interaction's token is free for 15
 - a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
 - a player who moved by slash command or from the table in this game ("table player" of
   the game; in their other games they keep their hand DMs until they move that way there):
-  each turn one plain notification DM that never goes stale (no buttons to close), and
-  their newest ephemeral hand, if its token is fresh, turns live for free; pressing a DM
-  hand's button makes them a DM-button player of that game again;
+  their newest ephemeral hand, if its token is fresh, turns live for free; a plain
+  notification DM (no buttons to close) only if they have not moved or looked at their
+  hand in the game for `AT_TABLE_FOR` (one watching the table is not pinged every turn;
+  the half-time reminder nudges one who walked away); pressing a DM hand's button makes
+  them a DM-button player of that game again;
 - `/lama notify off`: no DMs at all; the table shows whose turn it is, My hand works;
 - closed DMs: one notice in the channel per game, then as with notify off.
 Closing an older DM hand costs one edit (a ping's priority: the player's next live hand
@@ -48,6 +50,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 TOKEN_LIFE = 14 * 60.0  # seconds we edit through an interaction's token (Discord: 15 min)
+# A table player who moved or opened their hand in the game this recently is watching the
+# table: their turn DM would be one notification per turn for nothing (docs/turn-pings.md).
+AT_TABLE_FOR = 60.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,7 @@ class HandMessages:
         self._dm_channels: dict[int, int] = {}
         self._dms_closed: set[int] = set()
         self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
+        self._seen: dict[tuple[int, int], float] = {}  # (game, user): their last move or look
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -110,6 +116,7 @@ class HandMessages:
         """An interaction shows this seat's hand now; returns the older live message to close."""
         interaction = answer.interaction
         user_id = interaction.user.id
+        self._seen[(view.game_id, user_id)] = self.bot.clock.now()
         if answer.on_dm_hand:
             self._table_players.discard((view.game_id, user_id))
         else:
@@ -152,6 +159,12 @@ class HandMessages:
             del self._shown[key]
         self._table_players = {k for k in self._table_players if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
+        self._seen = {k: v for k, v in self._seen.items() if k[0] != game_id}
+
+    def _at_table(self, game_id: int, user_id: int) -> bool:
+        """Whether the player moved or looked at their hand in this game a moment ago."""
+        seen = self._seen.get((game_id, user_id))
+        return seen is not None and self.bot.clock.now() - seen < AT_TABLE_FOR
 
     # ------------------------------------------------------------- showing
 
@@ -170,7 +183,8 @@ class HandMessages:
             if free and shown is not None:  # their ephemeral hand turns live, for free
                 await self._redraw(view, obs, seat, shown, header=header)
             if wants_dms and user_id not in self._dms_closed:
-                await self._notify(view, user_id, nonce)
+                if not self._at_table(view.game_id, user_id):  # else the half-time reminder
+                    await self._notify(view, user_id, nonce)
             elif user_id in self._dms_closed:
                 await self._tell_dms_closed(view, user_id)
             return

@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 import cardart
+from cogs import hands
 from cogs.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
@@ -35,6 +38,13 @@ def live_hands(fake, user, game_id: int) -> list:
     seen = fake.dms(user) + fake.ephemeral_messages(user)
     return [m for m in seen if not m.deleted and any(
         names_game(b.custom_id, "h", game_id) and not b.disabled for b in m.buttons)]
+
+
+@pytest.fixture
+def pinged_every_turn(monkeypatch) -> None:
+    """Table players get their turn DM on every turn, as if they never watched the table:
+    for tests of what the ping says (when it comes: tests/test_e2e_turn_pings.py)."""
+    monkeypatch.setattr(hands, "AT_TABLE_FOR", 0.0)
 
 
 async def three_humans(fake, bot, **options):
@@ -229,7 +239,7 @@ async def test_a_whole_game_mixed_ways_keeps_one_live_hand_and_a_true_table(
 
 
 async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
-    fake_discord, lamabot
+    fake_discord, lamabot, pinged_every_turn
 ) -> None:
     fake, bot = fake_discord, lamabot
     game_id, channel, _users = await three_humans(fake, bot)
@@ -246,7 +256,7 @@ async def test_a_slash_player_is_pinged_by_a_plain_dm_that_never_goes_stale(
 
 
 async def test_moving_from_the_channel_in_one_game_keeps_dm_hands_in_another(
-    fake_discord, lamabot
+    fake_discord, lamabot, pinged_every_turn
 ) -> None:
     """Where a player moves is their choice in each game: Alice moves by slash command in one
     server's game (turn pings there are plain DMs), and in another server's game, where she
@@ -287,7 +297,7 @@ def the_last_one_in_is_forced_out(game) -> bool:
 
 
 async def test_a_turn_ping_at_a_new_round_never_links_the_closed_tables_message(
-    fake_discord, lamabot
+    fake_discord, lamabot, pinged_every_turn
 ) -> None:
     """The new round's first ping may go out before its table is posted: it then points at
     the channel, never at the last round's closed table (no buttons there any more)."""

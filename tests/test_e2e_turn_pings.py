@@ -1,0 +1,70 @@
+"""A player who plays from the table (slash commands, My hand) learns it is their turn from
+the table and their private hand; a DM tells them only when they may not be watching: they
+have not moved or looked at their hand in the game for a minute (docs/turn-pings.md). Before,
+they got a "🔔 It's your turn" DM on every turn, ten in one round.
+
+The bot's clock is a FakeClock here: a minute passes only when a test says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.hands import AT_TABLE_FOR
+from hosting import FakeClock
+from tests.e2e_support import OnTurn, on_turn, settle, table, two_humans_on_turn
+
+pytestmark = pytest.mark.parametrize("bot_clock", [FakeClock()])
+
+
+def turn_pings(fake, user) -> list:
+    return [m for m in fake.dms(user) if "It's your turn" in (m.content or "")]
+
+
+async def draw_by_slash(fake, bot, game: OnTurn):
+    """Whoever is on turn draws with /draw; returns who that was."""
+    user, _ = on_turn(fake, bot, game.game_id)
+    drawn = await fake.slash(user, game.channel, "draw")
+    assert drawn.ephemeral and drawn.message.custom_ids, drawn.text  # their hand
+    await settle(bot, game.game_id)
+    return user
+
+
+async def a_minute_between_turns(fake, bot, clock, *, looking: bool):
+    """Two humans: the first draws by /draw, a minute passes (at its end, if `looking`, they
+    open My hand), the other draws. Returns the game and the first, on turn again."""
+    game = await two_humans_on_turn(fake, bot)
+    first = await draw_by_slash(fake, bot, game)
+    clock.advance(AT_TABLE_FOR)
+    if looking:
+        assert (await fake.click(first, table(fake, game.channel), "My hand")).ephemeral
+    await draw_by_slash(fake, bot, game)
+    assert on_turn(fake, bot, game.game_id)[0] == first
+    return game, first
+
+
+async def test_a_slash_player_at_the_table_gets_no_dm_on_their_turns(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game = await two_humans_on_turn(fake, bot)
+    movers = [await draw_by_slash(fake, bot, game) for _ in range(6)]
+    players = {mover.id: mover for mover in movers}.values()
+    assert len(players) == 2  # each had turns after their first slash move
+    for player in players:
+        assert turn_pings(fake, player) == []
+
+
+async def test_a_slash_player_away_for_a_minute_is_pinged_when_their_turn_comes(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    fake = fake_discord
+    game, first = await a_minute_between_turns(fake, lamabot, bot_clock, looking=False)
+    (ping,) = turn_pings(fake, first)
+    assert ping.buttons == [] and str(table(fake, game.channel).id) in ping.content
+
+
+async def test_looking_at_the_hand_counts_as_being_at_the_table(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    _game, first = await a_minute_between_turns(fake_discord, lamabot, bot_clock, looking=True)
+    assert turn_pings(fake_discord, first) == []
