@@ -78,6 +78,9 @@ class ShownHand:
     since: float  # loop time the token was issued
     live: bool  # shows enabled buttons or "your turn"
     moves: int = -1  # the game's move count it shows (-1: not known, recalled after a restart)
+    # A snowflake no later than the message's own id: its id, or the id of the interaction it
+    # answers (created just before it). Any hand message with a lower id is an older one.
+    first_id: int = 0
 
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE
@@ -102,6 +105,7 @@ class HandMessages:
         self._dms_closed: set[int] = set()
         self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
         self._seen: dict[tuple[int, int], float] = {}  # (game, user): their last move or look
+        self._seats: dict[tuple[int, int], int] = {}  # (game, user): the seat of a shown hand
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -117,15 +121,27 @@ class HandMessages:
         interaction = answer.interaction
         user_id = interaction.user.id
         self._seen[(view.game_id, user_id)] = self.bot.clock.now()
+        self._seats[(view.game_id, user_id)] = seat
         if answer.on_dm_hand:
             self._table_players.discard((view.game_id, user_id))
         else:
             self._table_players.add((view.game_id, user_id))
-        message_id = interaction.message.id if answer.on_dm_hand and interaction.message else None
+        pressed = interaction.message
+        message_id = pressed.id if answer.on_dm_hand and pressed else None
         channel_id = interaction.channel_id if answer.on_dm_hand else None
         live = view.current_seat == seat and view.round_number > 0
-        new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count)
+        redrawn = pressed is not None and (answer.on_dm_hand or pressed.flags.ephemeral)
+        first_id = pressed.id if redrawn and pressed else interaction.id
+        new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count,
+                        first_id)
         return self._replace(view.game_id, seat, new)
+
+    def replaced(self, game_id: int, user_id: int, message_id: int) -> bool:
+        """Whether a newer message shows the user's hand than this one (pressed, say): an
+        older hand whose buttons outlived it (a close still on its way, or one that failed)."""
+        seat = self._seats.get((game_id, user_id))
+        shown = None if seat is None else self._shown.get((game_id, seat))
+        return shown is not None and message_id < shown.first_id
 
     def _replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
         """`new` shows the seat's hand; returns the live message to close. That is the one
@@ -143,7 +159,9 @@ class HandMessages:
     def recall(self, game_id: int, seat: int, user_id: int, ref: tuple[int, int]) -> None:
         """After a restart: the seat's stored hand DM may still have live buttons."""
         if (game_id, seat) not in self._shown:
-            self._shown[(game_id, seat)] = ShownHand(ref[1], ref[0], None, self._now(), True)
+            self._shown[(game_id, seat)] = ShownHand(
+                ref[1], ref[0], None, self._now(), True, first_id=ref[1])
+        self._seats[(game_id, user_id)] = seat
         self._dm_channels.setdefault(user_id, ref[0])
 
     def has_dm(self, game_id: int, seat: int) -> bool:
@@ -160,6 +178,7 @@ class HandMessages:
         self._table_players = {k for k in self._table_players if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
         self._seen = {k: v for k, v in self._seen.items() if k[0] != game_id}
+        self._seats = {k: v for k, v in self._seats.items() if k[0] != game_id}
 
     def _at_table(self, game_id: int, user_id: int) -> bool:
         """Whether the player moved or looked at their hand in this game a moment ago."""
@@ -287,8 +306,10 @@ class HandMessages:
         if message is None:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
-        sent = ShownHand(message.id, message.channel.id, None, self._now(), live, view.move_count)
+        sent = ShownHand(message.id, message.channel.id, None, self._now(), live,
+                         view.move_count, message.id)
         stale = self._replace(view.game_id, seat, sent)
+        self._seats[(view.game_id, user_id)] = seat
         if self._shown.get((view.game_id, seat)) is sent:
             await self.service.remember_message(
                 view.game_id, MessageKey.hand(seat), message.channel.id, message.id)

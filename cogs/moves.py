@@ -152,6 +152,8 @@ class Moves(commands.Cog):
     ) -> None:
         """A press on a hand message (a DM, or an ephemeral one): move (Quit asks first),
         then redraw that same message in the response."""
+        if await self._closed_as_replaced(interaction, button.game_id, locale):
+            return
         if button.action in ("quit", "back"):  # nothing moves yet: the question, or the hand
             await self._ask_before_quitting(interaction, button, locale)
             return
@@ -169,6 +171,22 @@ class Moves(commands.Cog):
         content["attachments"] = content.pop("files", [])  # the same message, new picture
         content.setdefault("view", None)  # a game that is over: its buttons go
         await interaction.response.edit_message(**content)
+
+    async def _closed_as_replaced(
+        self, interaction: discord.Interaction, game_id: int, locale: str
+    ) -> bool:
+        """A press on an older hand message than the player's newest (its close is on its way,
+        or failed) moves nothing: the pressed message shows it is no longer live, without its
+        buttons, as a replaced hand does (the same answer on a DM and an ephemeral hand)."""
+        user_id, pressed = interaction.user.id, interaction.message
+        if pressed is None or not self.renderer.hands.replaced(game_id, user_id, pressed.id):
+            return False
+        view = self.service.view(game_id)
+        moved = t("hand.moved", locale)
+        content = await images.hand_message(
+            view, self.service.observation(game_id, user_id), locale, edit=True, note=moved)
+        await interaction.response.edit_message(**content)
+        return True
 
     async def _ask_before_quitting(
         self, interaction: discord.Interaction, button: HandButton | TableButton, locale: str
