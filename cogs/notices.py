@@ -28,11 +28,14 @@ def notice_text(view: GameView, notice: Notice, locale: str) -> str:
 
 
 def personal_notice_text(notice: Notice, locale: str) -> str:
-    """The same news told to the player it happened to (their closed hand message)."""
+    """The same news told to the player it happened to (their closed hand message). One who
+    left asked for it and heard so in the answer: their hand only says it is closed."""
     if notice.reason == "timeouts":
         return t("timer.you_handed_to_ai", locale, count=options.TIMEOUTS_BEFORE_AI)
     if notice.reason == "kicked" and notice.by:
         return t("game.you_were_kicked", locale, host=_escaped(notice.by))
+    if notice.reason == "left":  # the answer to their /lama leave told them already
+        return t("hand.closed_after_leaving", locale)
     return t("game.you_left", locale)
 
 

@@ -284,7 +284,7 @@ async def test_leaving_on_turn_closes_the_leavers_hand_buttons(fake_discord, lam
     await settle(bot, game_id)
     for message in hand_messages(fake, mover, game_id):
         assert enabled_hand_buttons(message) == [], message.custom_ids
-    assert any("an AI plays your seat" in (m.content or "") for m in fake.dms(mover))
+    assert any("This hand is closed" in (m.content or "") for m in fake.dms(mover))
 
 
 async def test_kick_hands_the_seat_to_an_ai(fake_discord, lamabot):

@@ -56,14 +56,16 @@ async def test_the_kicking_host_hears_whom_they_removed(fake_discord, lamabot):
     await settle(bot, game_id)
 
 
-async def test_a_leaving_player_is_told_in_the_second_person(fake_discord, lamabot):
+async def test_a_leaving_player_is_told_once_in_the_second_person(fake_discord, lamabot):
+    """The answer to /lama leave tells them; their DM hand closes without saying it again."""
     fake, bot = fake_discord, lamabot
     game_id, channel, (_alice, bob, _carol) = await three_humans(fake, bot)
     result = await fake.slash(bob, channel, "lama leave")
     assert result.ephemeral and "You left the game" in result.text, result.text
     await settle(bot, game_id)
-    assert any("You left the game" in t for t in dm_texts(fake, bob)), dm_texts(fake, bob)
+    assert not any("You left the game" in t for t in dm_texts(fake, bob)), dm_texts(fake, bob)
     assert not any("Bob left the game" in t for t in dm_texts(fake, bob))
+    assert dm_texts(fake, bob)[-1] == "This hand is closed."  # the deal, without its buttons
 
 
 async def test_the_host_cannot_kick_themselves(fake_discord, lamabot):
