@@ -28,6 +28,7 @@ HAND_TEMPLATE = (
 )
 OLD_HAND_TEMPLATE = rf"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<action>{HAND_ACTIONS})"
 LOBBY_TEMPLATE = r"lama:l:(?P<game>\d+):(?P<action>join|leave|ai|start|cancel)"
+REMATCH_KIND = "lama:r:"
 REMATCH_TEMPLATE = r"lama:r:(?P<game>\d+)"
 
 

@@ -22,6 +22,7 @@ from .components import GAME_ITEMS, lobby_view
 from .errors import handler_cog
 from .language import LanguageCommands
 from .notify import NotifyCommands
+from .rematches import RematchPresses, offers_rematch, rematch_link_view
 from .stats import STATS_ITEMS, StatsCommands
 from .text import jump_link, t
 from .timely import answers_publicly
@@ -45,6 +46,7 @@ def _is_admin(interaction: discord.Interaction) -> bool:
 
 
 class Lama(
+    RematchPresses,  # the Rematch button of a finished game (cogs/rematches.py)
     StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)
     TournamentCommands,  # /lama tournament new, standings, sign-up buttons (cogs/tournaments.py)
     LanguageCommands,  # /lama language (cogs/language.py)
@@ -83,9 +85,6 @@ class Lama(
     async def _show_lobby(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Answer with the lobby itself (public) and remember where it is."""
         view = update.view
-        if interaction.channel_id != view.channel_id:  # a rematch pressed in the game's thread
-            await self._post_lobby(interaction, view)
-            return
         # Loads the server settings: a rematch may be its first game since a restart.
         locale = await self.bot.public_locale_for(interaction)
         response = await interaction.response.send_message(
@@ -97,18 +96,25 @@ class Lama(
         channel_id = interaction.channel_id or view.channel_id
         await self.service.remember_message(view.game_id, LOBBY, channel_id, message_id)
 
-    async def _post_lobby(self, interaction: discord.Interaction, view) -> None:
-        """The lobby belongs in the game's channel, not the (archived) thread the button was
-        pressed in: post it there, and tell the presser where it is."""
+    async def _post_lobby(self, interaction: discord.Interaction, view: GameView) -> None:
+        """A rematch's lobby, posted in the game's channel (also when Rematch was pressed in
+        the game's archived thread); the answer turns the pressed Rematch button into a link
+        to it (an interaction response: free, and it is the one edit an archived thread's
+        message takes). Pressed in a thread, the presser is also told where it is."""
         reader = self._locale(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await self.bot.public_locale_for(interaction)
         channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         message = await channel.send(**_new_lobby(view, locale, interaction.user.id))
         await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
         link = jump_link(view.guild_id, view.channel_id, message.id)
-        text = t("lobby.rematch_opened", reader, channel=f"<#{view.channel_id}>", link=link)
-        await interaction.followup.send(text, ephemeral=True)
+        if offers_rematch(interaction.message):
+            await interaction.response.edit_message(
+                view=rematch_link_view(link, view.game_id, locale))
+        else:
+            await interaction.response.defer()
+        if interaction.channel_id != view.channel_id:
+            text = t("lobby.rematch_opened", reader, channel=f"<#{view.channel_id}>", link=link)
+            await interaction.followup.send(text, ephemeral=True)
 
     # ---------------------------------------------------------------- lobby
 
@@ -219,22 +225,6 @@ class Lama(
         locale = self._public_locale(interaction)
         await interaction.response.edit_message(
             embed=embeds.lobby_embed(update.view, locale), view=lobby_view(update.view, locale)
-        )
-
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The first press opens the rematch lobby (public); a later one seats its presser
-        again, privately (the lobby message is updated for everyone)."""
-        locale = self._locale(interaction)
-        user = interaction.user
-        update, opened = await self.service.rematch(game_id, user.id, user.display_name)
-        if opened:
-            await self._show_lobby(interaction, update)
-            return
-        view = update.view
-        ref = self.service.message_ref(view.game_id, LOBBY)
-        link = jump_link(view.guild_id, *ref) if ref else f"<#{view.channel_id}>"
-        await interaction.response.send_message(
-            t("lobby.you_joined_rematch", locale, link=link), ephemeral=True
         )
 
     # ----------------------------------------------------------------- play

@@ -123,8 +123,11 @@ def move_line(event, name: str, locale: str, variant: str) -> str | None:
     return None
 
 
-def jump_link(guild_id: int, channel_id: int, message_id: int) -> str:
-    """A link that opens a message (Discord shows it as a link to that message)."""
+def jump_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    """A link that opens a message (Discord shows it as a link to that message); without
+    one (not known), its channel."""
+    if message_id is None:
+        return f"https://discord.com/channels/{guild_id}/{channel_id}"
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 

@@ -17,7 +17,7 @@ How it stands in:
   `@answers_publicly`; a private refusal after a public "thinking" replaces it by a private
   follow-up (and the other way round).
 - a button: a silent acknowledgement (deferred update); an answer that edits the button's
-  message then edits it through the token, a new message (a refusal, a rematch lobby) is a
+  message then edits it through the token, a new message (a refusal) is a
   follow-up. Buttons whose answer is the presser's private hand (under the table) show a
   private "thinking…" instead: the hand must be the interaction's own message, which the
   renderer edits later (cogs/hands.py).

@@ -25,6 +25,7 @@ class Problem(StrEnum):
     CANNOT_KICK_SELF = "cannot_kick_self"
     NOT_A_PLAYER = "not_a_player"  # a rematch is for the players of the game it replays
     ALREADY_IN_REMATCH = "already_in_rematch"
+    REMATCH_EXISTS = "rematch_exists"  # a game has one rematch: details say where it is
     BAD_OPTION = "bad_option"
     WRONG_CHANNEL = "wrong_channel"
     NO_SUCH_SEASON = "no_such_season"  # details: season

@@ -129,26 +129,26 @@ class Lobby:
 
     # --------------------------------------------------------------- rematch
 
-    async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
-        """One press re-seats a finished game: a lobby in its channel with its options, its AI
-        seats, its host and every player who stayed to the end (each may leave before the
-        start). Returns the lobby and whether this press opened it: a player pressing later
-        joins that lobby, or hears they are in it already."""
+    async def rematch(self, game_id: int, user_id: int, name: str) -> GameUpdate:
+        """The first press re-seats a finished game: a lobby in its channel with its options,
+        its AI seats, its host and every player who stayed to the end (each may leave before
+        the start). A game has one rematch: a later press (a stale button, a double press)
+        is pointed to it and changes nothing."""
         old = await self._finished(game_id)
         if user_id not in old.player_ids:
             raise HostingError(Problem.NOT_A_PLAYER, game_id=game_id)
         seated = [*old.player_ids, user_id]  # whom the rematch may seat
         async with self._registry.seating(old.guild_id, seated, old.channel_id):
-            lobby = await self._loader.held_in_channel(old.channel_id)
-            if lobby is None:
-                opened = await self._open_rematch(old, user_id, name)
-            elif lobby.rematch_of != game_id or lobby.status is not Status.LOBBY:
-                raise _game_exists(lobby)
-            elif lobby.seat_of(user_id) is not None:
-                raise HostingError(Problem.ALREADY_IN_REMATCH, **_whereabouts(lobby))
-        if lobby is None:  # told once its seats' locks are free, as every lobby change is
-            return await self._changed(opened), True
-        return await self.join(lobby.id, user_id, name), False
+            held = await self._loader.held_in_channel(old.channel_id)
+            if held is not None and held.rematch_of == game_id:
+                _refuse_rematch(held, user_id)
+            replay = await self._store.games.rematch_of(game_id)  # another process's, or over
+            if replay is not None:
+                _refuse_rematch(HostedGame.from_record(replay), user_id)
+            if held is not None:
+                raise _game_exists(held)
+            opened = await self._open_rematch(old, user_id, name)
+        return await self._changed(opened)  # told once its seats' locks are free
 
     async def _open_rematch(self, old: HostedGame, presser_id: int, name: str) -> HostedGame:
         """The rematch lobby of `old`; the caller holds its seats' and channel's locks."""
@@ -342,6 +342,14 @@ def _check_channel_free(existing: HostedGame | None) -> None:
     """One game per channel: a second one is refused with a link to the first."""
     if existing is not None:
         raise _game_exists(existing)
+
+
+def _refuse_rematch(rematch: HostedGame, user_id: int) -> None:
+    """The game's rematch is open (or was played): where it is, and whether the presser
+    already sits in its lobby."""
+    if rematch.status is Status.LOBBY and rematch.seat_of(user_id) is not None:
+        raise HostingError(Problem.ALREADY_IN_REMATCH, **_whereabouts(rematch))
+    raise HostingError(Problem.REMATCH_EXISTS, **_whereabouts(rematch))
 
 
 def _game_exists(hosted: HostedGame) -> HostingError:

@@ -4,7 +4,8 @@ A message is named by a typed `MessageKey`: the game's lobby, its table, or one 
 Ids are batched (one transaction for all games every `MESSAGE_WRITE_DELAY` s) while
 `run_writer` runs, and flushed on close, together with the moves each game has shown (the
 render outbox, outbox.py). A hand's id is written at once (with whatever waits): after a
-restart, its live buttons are closed when the seat's next hand is sent. A crash loses at
+restart, its live buttons are closed when the seat's next hand is sent; so is a lobby's, which
+a press on the Rematch of the game it replays is pointed to. A crash loses at
 most one batch: the changes not marked shown are shown again after the restart, and Discord
 hands back the messages already sent (each create carries a nonce naming what it shows), so
 their ids are learnt again. Without the writer (tests, tools) everything is written at once.
@@ -52,7 +53,9 @@ class MessageRefs:
             hosted.id, key.kind.value, channel_id, message_id, seat=key.seat,
             round_number=round_number,
         )
-        if key.kind is MessageKind.HAND:  # a crash must not forget a live hand: at once
+        if key.kind in (MessageKind.HAND, MessageKind.LOBBY):
+            # at once: a crash must not forget a live hand, nor the lobby a finished game's
+            # Rematch points to (one write per lobby)
             await self.flush()
         else:
             await self._written_soon()

@@ -327,7 +327,7 @@ class GameService:
         return await self.loader.changing(
             lambda: self.lobby.start(game_id, user_id, is_admin=is_admin))
 
-    async def rematch(self, game_id: int, user_id: int, name: str) -> tuple[GameUpdate, bool]:
+    async def rematch(self, game_id: int, user_id: int, name: str) -> GameUpdate:
         old = self.registry.find(game_id)  # None: it ended before a restart, or long ago
         await self.loader.refresh_games_of(user_id, old.guild_id if old else None)
         return await self.loader.changing(lambda: self.lobby.rematch(game_id, user_id, name))

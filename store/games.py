@@ -259,6 +259,14 @@ class GameStore:
             games = await games_where(tx, "g.id = ?", (game_id,))
         return games[0] if games else None
 
+    async def rematch_of(self, game_id: int) -> Game | None:
+        """The game that replays a finished one (its newest, if several), unless it was
+        cancelled: a cancelled rematch leaves the finished game free to be replayed."""
+        async with self._db.read() as tx:
+            games = await games_where(
+                tx, "g.rematch_of = ? AND g.status != 'cancelled'", (game_id,))
+        return games[-1] if games else None
+
     async def version(self, game_id: int) -> tuple[GameStatus, int] | None:
         """A game's status and last_seq as stored now (another process may have moved it)."""
         row = await self._db.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))

@@ -29,6 +29,7 @@ from tests.crash_support import (
     wait_for,
 )
 from tests.fakediscord.interactions import DEFER_UPDATE
+from tests.test_e2e_rematch import as_seen_before, pointed_to, press_rematch, rematch_link
 from tests.test_e2e_restart import wait_disconnected
 
 GAME = 1
@@ -117,6 +118,33 @@ async def test_the_next_player_is_pinged_once_after_a_crash_right_after_a_turn(
         assert await on_turn(fake, players, GAME, db) is following
         assert len(fake.dms(following)) == dms_before + 1  # one ping
         assert len(live_hands(fake, following, GAME)) == 1  # the deal's hand was closed
+
+
+async def test_a_rematch_press_after_a_crash_finds_the_rematch_opened_before_it(
+    fake_discord, tmp_path
+):
+    """Killed right after a Rematch opened its lobby: a press on the old button (a client
+    that had not seen it turn into a link) after the restart is pointed to that lobby, and
+    no second lobby opens."""
+    fake, db = fake_discord, tmp_path / "lama.sqlite3"
+    channel, (alice, bob) = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
+    async with running_bot(fake, db, "0") as bot:
+        await start(fake, channel, alice, bob, target=10)
+        await quit_until_a_quit_leads_to(fake, [alice, bob], GAME, db, ev.GameEnded)
+        await wait_for(lambda: rematch_posts(fake, channel, GAME), what="the game's end")
+        (end,) = rematch_posts(fake, channel, GAME)
+        seen = as_seen_before(end)
+        lobby = await press_rematch(fake, bob, end)
+        await wait_for(lambda: read_db(db, "SELECT lobby_message_id FROM games WHERE id = 2")
+                       == [(lobby.id,)], what="the lobby's id stored")
+        await kill_after(bot, fake, 0.0)
+
+    async with running_bot(fake, db, "0"):
+        told = await pointed_to(await fake.click(alice, seen, "Rematch"))
+        assert told.ephemeral and "already have a seat in the rematch" in told.text
+        assert rematch_link(end) is not None
+        lobbies = [m for m in fake.public_messages(channel) if "Rematch of" in m.embed_text]
+        assert lobbies == [lobby]
 
 
 @contextmanager

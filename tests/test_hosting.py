@@ -517,13 +517,17 @@ async def test_message_ids_are_written_behind_in_one_batch(service, store, monke
     writer = asyncio.create_task(service.run_message_writer())
     await asyncio.sleep(0)
     await service.remember_message(game_id, TABLE, CHANNEL, 555)
-    await service.remember_message(game_id, LOBBY, CHANNEL, 444)
-    assert service.message_ref(game_id, TABLE) == (CHANNEL, 555)  # known at once
+    await service.remember_message(game_id, TABLE, CHANNEL, 556)  # the next round's
+    assert service.message_ref(game_id, TABLE) == (CHANNEL, 556)  # known at once
     assert batches == []  # stored later
     await wait_until(lambda: batches, timeout=10)  # the writer waits 0.5 s for more
     record = await store.games.get_game(game_id)
-    assert (record.table_message_id, record.lobby_message_id) == (555, 444)
-    assert batches == [[444, 555]]  # both ids, one transaction
+    assert record.table_message_id == 556
+    assert batches == [[556]]  # the newest id, one transaction
+    batches.clear()
+    await service.remember_message(game_id, TABLE, CHANNEL, 557)
+    await service.remember_message(game_id, LOBBY, CHANNEL, 444)  # at once, the table along
+    assert batches == [[444, 557]]
     writer.cancel()
 
 
@@ -594,8 +598,8 @@ async def test_rematch_works_for_a_game_that_ended_before_a_restart(service, sto
     with pytest.raises(HostingError) as refused:  # Bob never sat in that game
         await fresh.rematch(game_id, BOB, "Bob")
     assert refused.value.problem is Problem.NOT_A_PLAYER
-    update, opened = await fresh.rematch(game_id, ALICE, "Alice")
-    assert opened and update.view.status is Status.LOBBY
+    update = await fresh.rematch(game_id, ALICE, "Alice")
+    assert update.view.status is Status.LOBBY
     assert [s.user_id for s in update.view.seats] == [ALICE, None]
     assert update.view.rematch_of == game_id and update.view.host_id == ALICE
 
@@ -616,8 +620,8 @@ async def test_a_rematch_of_a_game_whose_host_was_forgotten_is_hosted_by_its_ope
     service, store, clock
 ):
     fresh, game_id = await finished_and_forgotten(service, store, clock, forgotten=ALICE)
-    update, opened = await fresh.rematch(game_id, BOB, "Bob")
-    assert opened and update.view.host_id == BOB
+    update = await fresh.rematch(game_id, BOB, "Bob")
+    assert update.view.host_id == BOB
     await fresh.add_ai(update.view.game_id, BOB)  # the host's own lobby: they run it
     await fresh.start(update.view.game_id, BOB)
 
@@ -635,6 +639,46 @@ async def test_listeners_hear_of_a_rematch_lobby_once_the_servers_seats_are_free
     service.add_listener(listen)
     await service.rematch(game_id, BOB, "Bob")
     assert seating_held == [False]
+
+
+async def played_to_its_end(service, game_id: int) -> int:
+    while service.view(game_id).status is not Status.FINISHED:
+        await play_any(service, game_id)
+    return game_id
+
+
+async def test_a_game_has_one_rematch_and_a_later_press_is_pointed_to_it(service):
+    game_id = await played_to_its_end(service, await started(service))
+    rematch = (await service.rematch(game_id, BOB, "Bob")).view.game_id
+    with pytest.raises(HostingError) as seated:  # a double press: Alice sits in it
+        await service.rematch(game_id, ALICE, "Alice")
+    assert seated.value.problem is Problem.ALREADY_IN_REMATCH
+    await service.leave(rematch, ALICE)
+    with pytest.raises(HostingError) as pointed:  # a stale button: changes nothing
+        await service.rematch(game_id, ALICE, "Alice")
+    assert pointed.value.problem is Problem.REMATCH_EXISTS
+    assert pointed.value.details["game_id"] == rematch
+    assert service.view(rematch).seat_of(ALICE) is None
+
+
+async def test_a_rematch_played_to_its_end_is_still_the_games_one_rematch(service):
+    game_id = await played_to_its_end(service, await started(service))
+    rematch = (await service.rematch(game_id, BOB, "Bob")).view.game_id
+    await service.start(rematch, ALICE)
+    await played_to_its_end(service, rematch)
+    with pytest.raises(HostingError) as pointed:
+        await service.rematch(game_id, ALICE, "Alice")
+    assert pointed.value.problem is Problem.REMATCH_EXISTS
+    assert pointed.value.details["game_id"] == rematch
+    assert service.game_in_channel(CHANNEL) is None
+
+
+async def test_a_cancelled_rematch_leaves_the_game_free_to_be_replayed(service):
+    game_id = await played_to_its_end(service, await started(service))
+    cancelled = (await service.rematch(game_id, BOB, "Bob")).view.game_id
+    await service.cancel(cancelled, ALICE, is_admin=False)
+    again = await service.rematch(game_id, BOB, "Bob")
+    assert again.view.rematch_of == game_id and again.view.game_id != cancelled
 
 
 async def test_a_hand_button_of_a_game_that_ended_before_a_restart_is_stale(service, store, clock):

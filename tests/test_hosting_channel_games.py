@@ -520,8 +520,8 @@ async def test_a_rematch_where_a_copy_held_here_ended_elsewhere_opens_its_lobby(
     await here.restore()
     await elsewhere.loader.hosted(second)
     await played_to_its_end(elsewhere, second)
-    update, opened = await here.rematch(first, ALICE, "alice")
-    assert opened and update.view.status is Status.LOBBY
+    update = await here.rematch(first, ALICE, "alice")
+    assert update.view.status is Status.LOBBY
     assert here.view(second).status is Status.FINISHED
 
 
@@ -540,8 +540,8 @@ async def test_a_rematch_by_a_player_whose_other_game_ended_elsewhere_seats_them
     await here.restore()
     await elsewhere.loader.hosted(other)
     await played_to_its_end(elsewhere, other)
-    update, opened = await here.rematch(first, ALICE, "alice")
-    assert opened and update.view.seat_of(ALICE) is not None
+    update = await here.rematch(first, ALICE, "alice")
+    assert update.view.seat_of(ALICE) is not None
 
 
 async def test_a_lobby_opened_by_someone_not_in_a_game_that_ended_elsewhere_opens(
@@ -563,6 +563,6 @@ async def test_a_rematch_by_a_player_not_in_the_channels_game_that_ended_elsewhe
     first = await started(here, ALICE, BOB, CAROL)
     await played_to_its_end(here, first)
     second = await ended_elsewhere(here, elsewhere)
-    update, opened = await here.rematch(first, CAROL, "carol")
-    assert opened and update.view.status is Status.LOBBY and update.view.rematch_of == first
+    update = await here.rematch(first, CAROL, "carol")
+    assert update.view.status is Status.LOBBY and update.view.rematch_of == first
     assert here.view(second).status is Status.FINISHED

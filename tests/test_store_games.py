@@ -95,6 +95,25 @@ async def test_a_rematch_lobby_remembers_the_game_it_replays(games):
     assert (await games.get_game(again.id)).rematch_of == first.id
 
 
+async def test_a_game_knows_its_rematch_unless_that_was_cancelled(games):
+    first = await lobby(games)
+    await games.cancel_game(first.id, now=T0 + 1)
+    assert await games.rematch_of(first.id) is None
+
+    async def rematch(now: int):
+        return await games.create_lobby(
+            guild_id=GUILD, channel_id=CHANNEL, host_user_id=HOST, variant="classic",
+            target=40, turn_timeout_s=120, ai_delay_s=1.5, now=now,
+            seats=[NewSeat.human(HOST, "Host")], rematch_of=first.id)
+
+    cancelled = await rematch(T0 + 2)
+    assert (await games.rematch_of(first.id)).id == cancelled.id
+    await games.cancel_game(cancelled.id, now=T0 + 3)
+    assert await games.rematch_of(first.id) is None
+    again = await rematch(T0 + 4)
+    assert (await games.rematch_of(first.id)).id == again.id
+
+
 async def test_a_game_remembers_its_thread_without_moving_its_clock(games):
     game = await running(games)
     await games.set_thread(game.id, 777)

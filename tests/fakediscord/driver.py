@@ -261,7 +261,10 @@ class Driver:
         if message.ephemeral and owner_id != str(user.id):
             raise PermissionError("only the user who got an ephemeral message can use it")
         channel = self.channels[message.channel_id]
-        return await self._interact(user, channel, MESSAGE_COMPONENT, data, message)
+        # The press carries the message as the user's client shows it (maybe from before an
+        # edit: a test's copy); an answer that updates it edits the one Discord holds.
+        held = next((m for m in channel.messages if m.id == message.id), message)
+        return await self._interact(user, channel, MESSAGE_COMPONENT, data, held, shown=message)
 
     def _channel(
         self: FakeDiscord, channel: FakeChannel | str | None, user: FakeUser | None = None
@@ -374,6 +377,7 @@ class Driver:
     async def _interact(
         self: FakeDiscord, user: FakeUser, channel: FakeChannel, kind: int,
         data: dict[str, Any], message: FakeMessage | None = None,
+        shown: FakeMessage | None = None,
     ) -> InteractionResult:
         interaction_id = self.snowflakes.next()
         token = f"aW50ZXJhY3Rpb24:{interaction_id}:{secrets.token_urlsafe(32)}"
@@ -400,7 +404,7 @@ class Driver:
                 authorizing_integration_owners={"0": str(guild.id)},
             )
         if message is not None:
-            payload["message"] = message.to_json()
+            payload["message"] = (shown or message).to_json()
         # Discord sends a guild's interactions to the shard that receives the guild, and
         # DM interactions to shard 0.
         try:

@@ -277,13 +277,14 @@ class FakeDiscord(Driver):
                             "message_id": message_id})
 
     def fail_next(self, route: str, *, status: int = 500, times: int = 1,
-                  after_work: bool = False) -> None:
+                  after_work: bool = False, message_id: int | None = None) -> None:
         """The next ``times`` calls of ``route`` get ``status`` (``DROPPED``: the connection
         closes with no reply). ``after_work``: Discord does the work first and only its answer
         is lost (an edge proxy's 502 or a reset after Discord took an interaction's answer), so
-        a second answer finds it done (a callback: 400, 40060)."""
+        a second answer finds it done (a callback: 400, 40060). ``message_id``: only calls
+        about that message, as for `rate_limit_next`."""
         self.faults.append({"route": route, "status": status, "times": times,
-                            "after_work": after_work})
+                            "after_work": after_work, "message_id": message_id})
 
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         for fault in self.faults:
