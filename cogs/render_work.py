@@ -27,7 +27,7 @@ class Work:
     game_over: bool = False
     answered: set[int] = field(default_factory=set)  # seats an interaction shows
     stale: list[tuple[int, ShownHand]] = field(default_factory=list)  # older live hands
-    posts: list[tuple[Notice, int]] = field(default_factory=list)  # notices, at which move
+    posts: list[tuple[Notice, int, int]] = field(default_factory=list)  # at which move, round
     reminders: list[Notice] = field(default_factory=list)
     to_ai: list = field(default_factory=list)  # AI_TOOK_OVER notices: hands to close
     retry: bool = False  # rebuilt by the outbox after a failed call
@@ -73,6 +73,14 @@ class Work:
                 self.reminders.append(notice)
             elif notice.kind in (NoticeKind.TIMED_OUT, NoticeKind.AI_TOOK_OVER):
                 at = view.move_count if notice.seq is None else notice.seq
-                self.posts.append((notice, at))  # a time-out: its move, live or replayed
+                # a time-out: its move, live or replayed, in the round it ended if it did
+                self.posts.append((notice, at, _round_of_notices(update)))
                 if notice.kind is NoticeKind.AI_TOOK_OVER:
                     self.to_ai.append(notice)
+
+
+def _round_of_notices(update: GameUpdate) -> int:
+    """The round an update's notices are about: the one its move ended, where it began the
+    next (the notices come before that round's table), else the round being played."""
+    started = [e.round_number for e in update.events if isinstance(e, ev.RoundStarted)]
+    return started[0] - 1 if started else update.view.round_number

@@ -2,8 +2,9 @@
 
 The service calls `on_update` after every commit. Work is collected per game and flushed
 shortly after (`coalesce_delay`), then handed to parts with one job each: `Tables` (post,
-edit, close a round's table), `HandMessages` (each player's one live hand, their turn pings),
-and the posts here (game end with Rematch, notices). Every rate-limited call first takes a
+edit, close a round's table, and the notices between tables: a time-out, an AI taking a seat),
+`HandMessages` (each player's one live hand, their turn pings), and the posts here (game end
+with Rematch, reminders). Every rate-limited call first takes a
 slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
 player moved away from) first, tables and posts next, other clean-ups last. The game-end post
 waits for the game's table task, however slow its calls: the last round's closed table stays
@@ -211,12 +212,8 @@ class Renderer:
             async with self.budget.slot(Priority.TABLE, view.channel_id, "edit"):
                 await self._edit(view, LOBBY, embed=embeds.lobby_embed(view, locale),
                                  view=lobby_view(view, locale))
-        self._show_tables(work, view)
+        self._show_tables(work, view, locale)
         await self._show_hands(work, view, locale)
-        for notice, seq in work.posts:
-            text = notice_text(view, notice, locale)
-            await self._post(view, content=text, allowed_mentions=discord.AllowedMentions.none(),
-                             nonce=nonce(view.game_id, notice.kind, seq, notice.seat))
         if work.game_over and view.status is Status.FINISHED:
             # below the last round's closed table, which its own task may still be showing
             await self.tables.wait_idle(view.game_id)
@@ -231,15 +228,25 @@ class Renderer:
             self.hands.forget_game(view.game_id)
         await self.threads.close(view)  # a game that is over: its thread is archived
 
-    def _show_tables(self, work: Work, view: GameView) -> None:
+    def _show_tables(self, work: Work, view: GameView, locale: str) -> None:
+        """The table's jobs, and the notices between them in the order they happened: a
+        time-out that ended a round is told above the next round's table, however busy the
+        process (they are posted by the game's table task, in turn)."""
         for ended in work.ended:  # that round's table: its result, no buttons
             began = ended.round_number in work.started  # maybe never posted: its nonce
             self.tables.close(view, ended, nonce=nonce(
                 view.game_id, "table", ended.round_number) if began else None)
-        if work.new_round and view.status is Status.RUNNING:
-            self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
-        elif work.table and not work.ended:
+        new_table = bool(work.new_round) and view.status is Status.RUNNING
+        if not new_table and work.table and not work.ended:
             self.tables.edit(view)
+        for notice, seq, round_number in sorted(work.posts, key=lambda post: post[2]):
+            if new_table and round_number >= work.new_round:
+                self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
+                new_table = False
+            self.tables.notice(view, notice_text(view, notice, locale),
+                               nonce=nonce(view.game_id, notice.kind, seq, notice.seat))
+        if new_table:
+            self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
 
     async def _show_hands(self, work: Work, view: GameView, locale: str) -> None:
         """Each human's hand where it belongs. A message created carries a nonce naming it:

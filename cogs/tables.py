@@ -6,6 +6,8 @@ newer moves only replace the state it will show, so a busy process edits each ta
 often and a quiet one shows every move at once. When a game's jobs ran out, `ShownGames`
 hears it (a game counts as shown only once its table is); a failed call is told there too.
 `/lama table` posts the table anew (`repost`) and closes the old one: no buttons, a link down.
+The notices a flush shows (a time-out, an AI taking a seat) are jobs of the same task, so each
+lands on its side of the next round's table however slow the calls around it.
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
 retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
@@ -49,12 +51,13 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class _Job:
-    kind: str  # "post", "edit", "close", "moved" (the old table after a repost)
+    kind: str  # "post", "edit", "close", "moved" (the old table after a repost), "notice"
     view: GameView
     ended: ev.RoundEnded | None = None
     nonce: str | None = None  # a round's table: posted once, also when shown again
     old: tuple[int, int] | None = None  # "moved": the old table's channel and message
     picture: bool = True  # False: a round that began and ended unseen (no state drawn)
+    text: str = ""  # "notice": the line to post
 
 
 class Tables:
@@ -86,6 +89,11 @@ class Tables:
         table may never have been posted (see `_unseen`)."""
         self._add(_Job("close", view, ended, nonce=nonce))
 
+    def notice(self, view: GameView, text: str, *, nonce: str) -> None:
+        """Post a line about the game (a time-out, an AI taking a seat) where its table is,
+        in turn with the table's jobs: above the next round's table it came before."""
+        self._add(_Job("notice", view, nonce=nonce, text=text))
+
     def _add(self, job: _Job) -> None:
         jobs = self._jobs.setdefault(job.view.game_id, deque())
         if job.kind == "edit" and jobs and jobs[-1].kind == "edit":
@@ -114,11 +122,11 @@ class Tables:
             while jobs:
                 self._unseen(jobs)
                 job = jobs[0]
-                kind = "create" if job.kind == "post" else "edit"
+                kind = "create" if job.kind in ("post", "notice") else "edit"
                 async with self.budget.slot(Priority.TABLE, job.view.shown_in, kind):
                     job = jobs.popleft()  # the newest state, if edits coalesced meanwhile
                     await self._do(job)
-                    if job.view.status is not Status.RUNNING:  # over: the last is the game's
+                    if job.kind != "notice" and job.view.status is not Status.RUNNING:
                         self._of_round.pop(game_id, None)
                         self._pictured.pop(game_id, None)
         except Exception as error:
@@ -149,6 +157,11 @@ class Tables:
         try:
             if job.kind == "post":
                 await self._post(job, locale)
+            elif job.kind == "notice":
+                await self.bot.get_partial_messageable(view.shown_in).send(
+                    job.text, nonce=job.nonce or discord.utils.MISSING,
+                    allowed_mentions=discord.AllowedMentions.none())
+                return
             elif job.kind == "moved":
                 await self._moved(job, locale)
             else:
