@@ -49,6 +49,7 @@ _PROBLEM_KEYS = {
     Problem.NOT_A_PLAYER: "error.rematch_not_a_player",
     Problem.ALREADY_IN_REMATCH: "error.already_in_rematch",
     Problem.REMATCH_EXISTS: "error.rematch_exists",
+    Problem.TOURNAMENT_TABLE: "error.rematch_tournament_table",
     Problem.BAD_OPTION: "error.bad_option",
     Problem.WRONG_CHANNEL: "error.guild_only",
     Problem.NO_SUCH_SEASON: "leaderboard.refused.no_such_season",

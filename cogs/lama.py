@@ -26,7 +26,7 @@ from .rematches import RematchPresses, offers_rematch, rematch_link_view
 from .stats import STATS_ITEMS, StatsCommands
 from .text import jump_link, t
 from .timely import answers_publicly
-from .tournaments import SignupButton, TournamentCommands
+from .tournaments import TOURNAMENT_ITEMS, TournamentCommands
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -63,10 +63,10 @@ class Lama(
 
     async def cog_load(self) -> None:
         # Every button this cog answers, so those of older messages work after a restart.
-        self.bot.add_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, SignupButton)
+        self.bot.add_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, SignupButton)
+        self.bot.remove_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
 
     def _locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)

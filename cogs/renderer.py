@@ -41,6 +41,7 @@ from .scheduler import Priority, RestBudget
 from .tables import Tables
 from .text import jump_link, t
 from .threads import GameThreads
+from .tournaments import table_over
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -217,8 +218,8 @@ class Renderer:
         if work.game_over and view.status is Status.FINISHED:
             # below the last round's closed table, which its own task may still be showing
             await self.tables.wait_idle(view.game_id)
-            await self._post(view, embed=embeds.game_end_embed(view, locale),
-                             view=rematch_view(view, locale), nonce=nonce(view.game_id, "end"))
+            await self._post(view, **await self._game_end(view, locale),
+                             nonce=nonce(view.game_id, "end"))
         for reminder in work.reminders:
             await self._remind(view, reminder)
         for notice in work.to_ai:
@@ -227,6 +228,17 @@ class Renderer:
             await self.tables.wait_idle(view.game_id)  # the thread is archived after them
             self.hands.forget_game(view.game_id)
         await self.threads.close(view)  # a game that is over: its thread is archived
+
+    async def _game_end(self, view: GameView, locale: str) -> dict[str, Any]:
+        """"Game over" with the standings and Rematch; a tournament's table offers no rematch
+        (the tournament seats its next round) but says what comes next in the tournament."""
+        embed = embeds.game_end_embed(view, locale)
+        played_as = await self.bot.tournaments.table_of_game(view.game_id)
+        if played_as is None:
+            return {"embed": embed, "view": rematch_view(view, locale)}
+        title, text, buttons = table_over(*played_as, locale)
+        embed.add_field(name=title, value=text, inline=False)
+        return {"embed": embed, "view": buttons}
 
     def _show_tables(self, work: Work, view: GameView, locale: str) -> None:
         """The table's jobs, and the notices between them in the order they happened: a

@@ -21,7 +21,7 @@ from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
 from hosting.tournament import TournamentEvent, TournamentUpdate
 from hosting.tournament_seats import ai_entrant_numbers
-from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
+from store.tournaments import Entry, TableKey, TableRecord, Tournament, TournamentStatus
 
 from .button_views import ButtonsView
 from .buttons import LamaButton
@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 COLOUR = 0x6A4C93
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 SIGNUP_TEMPLATE = r"lama:tn:(?P<tournament>\d+):(?P<action>join|leave|ai|start|cancel)"
+STANDINGS_TEMPLATE = r"lama:ts:(?P<tournament>\d+)"
 
 
 class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
@@ -60,6 +61,43 @@ class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.tournament_button(interaction, self.tournament_id, self.action)
+
+
+class StandingsButton(LamaButton, template=STANDINGS_TEMPLATE):
+    """The tournament's standings so far, privately: under each of its tables' "Game over"."""
+
+    cog_name = "Lama"
+
+    def __init__(self, tournament_id: int, **button) -> None:
+        super().__init__(f"lama:ts:{tournament_id}", **button)
+        self.tournament_id = tournament_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> StandingsButton:
+        return cls(int(match["tournament"]))
+
+    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+        await cog.standings_button(interaction, self.tournament_id, locale)
+
+
+TOURNAMENT_ITEMS = (SignupButton, StandingsButton)  # registered by the Lama cog
+
+
+def table_over(
+    tournament: Tournament, table: TableKey, locale: str
+) -> tuple[str, str, discord.ui.View]:
+    """What a tournament table's "Game over" shows instead of Rematch (the tournament seats its
+    next round): which round it was, where the next round's seating (or the final standings)
+    will be posted, and a button for the standings so far."""
+    title = t("tournament.round", locale, name=tournament.name, round=table.round,
+              rounds=tournament.rounds)
+    last = table.round >= tournament.rounds
+    text = t("tournament.table_over.final" if last else "tournament.table_over.next", locale,
+             table=table.table_no, channel=f"<#{tournament.channel_id}>")
+    ui = ButtonsView()
+    ui.add_item(StandingsButton(tournament.id, label=t("tournament.button.standings", locale),
+                                emoji="🏆", style=discord.ButtonStyle.secondary))
+    return title, text, ui
 
 
 def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:
@@ -207,6 +245,15 @@ class TournamentCommands(_CogMixin):
         final = tournament.status is TournamentStatus.FINISHED
         await interaction.response.send_message(
             embed=standings_embed(tournament, rows, locale, final=final))
+
+    async def standings_button(
+        self, interaction: discord.Interaction, tournament_id: int, locale: str
+    ) -> None:
+        """A table's Standings button: the tournament's standings now, to the presser."""
+        tournament, rows = await self.bot.tournaments.standings(tournament_id)
+        final = tournament.status is TournamentStatus.FINISHED
+        await interaction.response.send_message(
+            embed=standings_embed(tournament, rows, locale, final=final), ephemeral=True)
 
     async def tournament_button(
         self, interaction: discord.Interaction, tournament_id: int, action: str

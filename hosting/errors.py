@@ -26,6 +26,7 @@ class Problem(StrEnum):
     NOT_A_PLAYER = "not_a_player"  # a rematch is for the players of the game it replays
     ALREADY_IN_REMATCH = "already_in_rematch"
     REMATCH_EXISTS = "rematch_exists"  # a game has one rematch: details say where it is
+    TOURNAMENT_TABLE = "tournament_table"  # no rematch: the tournament seats the next round
     BAD_OPTION = "bad_option"
     WRONG_CHANNEL = "wrong_channel"
     NO_SUCH_SEASON = "no_such_season"  # details: season

@@ -137,6 +137,8 @@ class Lobby:
         old = await self._finished(game_id)
         if user_id not in old.player_ids:
             raise HostingError(Problem.NOT_A_PLAYER, game_id=game_id)
+        if await self._store.tournaments.tournament_of_game(game_id) is not None:
+            raise HostingError(Problem.TOURNAMENT_TABLE, game_id=game_id)  # it seats its rounds
         seated = [*old.player_ids, user_id]  # whom the rematch may seat
         async with self._registry.seating(old.guild_id, seated, old.channel_id):
             held = await self._loader.held_in_channel(old.channel_id)

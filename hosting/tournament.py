@@ -200,6 +200,11 @@ class TournamentService:
         outcomes = await self._store.tournaments.outcomes(tournament_id)
         return tournament, standings_of(tournament, outcomes)
 
+    async def table_of_game(self, game_id: int) -> tuple[Tournament, TableKey] | None:
+        """The tournament and table a game is played as; None: a casual game."""
+        key = await self._store.tournaments.table_of_game(game_id)
+        return None if key is None else (await self.get(key.tournament_id), key)
+
     async def _seat_round(self, tournament: Tournament, outcomes: list[TableOutcome]):
         ranked = [s.entry for s in standings_of(tournament, outcomes)]
         met: Counter[Pair] = Counter()

@@ -270,10 +270,18 @@ class TournamentStore:
         return bool(await self._db.write(claim))
 
     async def tournament_of_game(self, game_id: int) -> int | None:
+        table = await self.table_of_game(game_id)
+        return None if table is None else table.tournament_id
+
+    async def table_of_game(self, game_id: int) -> TableKey | None:
+        """The tournament table a game is played as; None: a casual game."""
         async with self._db.read() as tx:
             row = await tx.fetchone(
-                "SELECT tournament_id FROM tournament_tables WHERE game_id = ?", (game_id,))
-        return None if row is None else row["tournament_id"]
+                "SELECT tournament_id, round, table_no FROM tournament_tables WHERE game_id = ?",
+                (game_id,))
+        if row is None:
+            return None
+        return TableKey(int(row["tournament_id"]), int(row["round"]), int(row["table_no"]))
 
     async def outcomes(self, tournament_id: int) -> list[TableOutcome]:
         """Every table so far with its game's status and results, by round and table."""

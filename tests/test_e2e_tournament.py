@@ -12,8 +12,11 @@ import inspect
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot import LamaBot, Settings
-from hosting import Status
+from hosting import HostingError, Problem, Status
+from lama import QUIT
 from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
 from tests.e2e_support import names_game, on_turn, refused, settle, spy_on_rest_budget
@@ -285,3 +288,38 @@ async def test_a_three_round_tournament_reaches_its_standings_despite_a_sigkill_
 
 def signup_message_after(channel, message_id):
     return next(m for m in channel.messages if m.id == message_id)
+
+
+async def play_to_its_end(bot, game_id: int) -> None:
+    """The humans quit whenever they are on turn (the AIs play) until the game is over."""
+    while True:
+        await settle(bot, game_id)
+        view = bot.service.view(game_id)
+        if view.status is not Status.RUNNING:
+            return
+        await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, QUIT)
+
+
+async def test_a_tournament_tables_game_over_says_what_comes_next_instead_of_rematch(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    channel = fake.channel("lama")
+    alice, bob, carol = (fake.user(n) for n in ("alice", "bob", "carol"))
+    await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
+    await sign_up(fake, channel, alice, [alice, bob, carol], ais=0, rounds=2)
+    await fake.click(alice, signup_message(channel), "Start")
+    tournament = await bot.tournaments.in_channel(channel.id)
+    (game_id,) = await round_games(bot, tournament.id, 1)
+    await play_to_its_end(bot, game_id)
+
+    place = fake.channels[bot.service.view(game_id).shown_in]
+    (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
+    assert "Rematch" not in {b.label for b in over.buttons}, over.buttons
+    assert "Spring Cup: round 1 of 2" in over.text
+    assert f"next round's tables are posted in <#{channel.id}>" in over.text
+    standings = await fake.click(bob, over, "Standings")
+    assert standings.ephemeral and "Spring Cup: standings" in standings.text, standings.text
+    with pytest.raises(HostingError) as no_rematch:  # an older message's Rematch button
+        await bot.service.rematch(game_id, bob.id, "Bob")
+    assert no_rematch.value.problem is Problem.TOURNAMENT_TABLE
