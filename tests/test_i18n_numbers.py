@@ -15,16 +15,18 @@ count it? Then it is `{count}` of a plural entry instead.
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 import i18n
-from cogs import errors, tournaments
+from cogs import errors, stats_embeds, tournaments
 from cogs.lama import _new_lobby
 from hosting import HostingError, Problem
 from hosting.swiss import Standing
 from hosting.views import GameOptions, GameView, SeatView, Status
 from i18n.catalog import load, placeholders
 from i18n.phrases import PHRASE_PLACEHOLDERS
+from store.rating_records import PlayerRating
 from store.tournaments import Entry, Tournament, TournamentStatus
 
 LOCALES = i18n.SUPPORTED_LOCALES
@@ -186,3 +188,18 @@ def test_a_table_without_a_human_is_refused_with_the_tables_counted(locale, tabl
     refusal = HostingError(Problem.NOT_ENOUGH_HUMANS, tables=tables)
     text = errors.explain(refusal, locale)
     assert says in text and "?" not in text
+
+
+@pytest.mark.parametrize(
+    ("locale", "games", "change"),
+    [("en", 1, "+29 in 1 game"), ("en", 2, "+29 in the last 2 games"),
+     ("cs", 1, "+29 za 1 hru"), ("cs", 2, "+29 za poslední 2 hry"),
+     ("cs", 5, "+29 za posledních 5 her"),
+     ("es", 1, "+29 en 1 partida"), ("es", 5, "+29 en las últimas 5 partidas")],
+)
+def test_a_rating_change_over_one_game_is_not_over_the_last_one_game(locale, games, change):
+    embed = discord.Embed()
+    rating = PlayerRating(season=1, rating=1029, provisional=False, games=games,
+                          change_recent=29, recent_games=games, best=1029, rank=None)
+    stats_embeds._add_rating_fields(embed, rating, locale)
+    assert embed.fields[1].value == change
