@@ -27,6 +27,7 @@ from store.batches import GroupCommit, Query, Unit, run_reads, run_statements, r
 from store.errors import StoreBusy
 from store.health import check_folder, runtime_error
 from store.sqlite_transactions import SqliteTransaction, run_body
+from store.thread_calls import call_in_thread
 from store.wal_checkpoints import BACKSTOP_PAGES, SIZE_LIMIT_BYTES, WalCheckpoints
 
 log = logging.getLogger(__name__)
@@ -136,10 +137,10 @@ class SqliteDatabase(Database):
 
     async def _run_units(self, units: list[Unit]) -> list[Any]:
         """With the writer held (by the group commit)."""
-        # aiosqlite has no public "run this in the connection's thread": `_execute` is that
-        # (aiosqlite pinned; tests/test_store_db.py checks it stays one trip).
+        # One trip to SQLite's thread, waited for blocked (store/thread_calls.py);
+        # tests/test_store_db.py checks it stays one trip.
         try:
-            return await self._conn._execute(run_units, self._conn._conn, units)
+            return await call_in_thread(self._conn, partial(run_units, self._conn._conn, units))
         except sqlite3.Error as error:
             self._raise_typed(error)
             raise
@@ -151,7 +152,7 @@ class SqliteDatabase(Database):
 
     async def _run_reads(self, queries: list[Query]) -> list[list[Row] | Exception]:
         """With the reader held (by its group): never inside another reader's snapshot."""
-        return await self._reader._execute(run_reads, self._reader._conn, queries)
+        return await call_in_thread(self._reader, partial(run_reads, self._reader._conn, queries))
 
     def _raise_typed(self, error: BaseException) -> None:
         """SQLite's busy, read-only or disk-full failure as the store's typed error."""

@@ -20,12 +20,14 @@ from __future__ import annotations
 import sqlite3
 from abc import abstractmethod
 from collections.abc import Callable, Coroutine, Iterable
+from functools import partial
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from store.backend import Dialect, Params, Row, Transaction
 from store.migrate import split_statements
+from store.thread_calls import call_in_thread
 
 T = TypeVar("T")
 Step = Callable[[sqlite3.Connection, str, Any], T]  # one statement, in the thread
@@ -97,12 +99,13 @@ class SqliteTransaction(_SqliteStatements):
     async def _step(self, step: Step[T], sql: str, params: Any) -> T:
         self._check()
         begin, self._begin = self._begin, None
-        # aiosqlite's "run this in the connection's thread" (pinned; tests/test_store_db.py
+        # One trip to the connection's thread (store/thread_calls.py; tests/test_store_db.py
         # checks each statement stays one trip).
+        conn = self._conn._conn
         if begin is None:
-            return await self._conn._execute(step, self._conn._conn, sql, params)
+            return await call_in_thread(self._conn, partial(step, conn, sql, params))
         try:
-            return await self._conn._execute(_begun, begin, step, self._conn._conn, sql, params)
+            return await call_in_thread(self._conn, partial(_begun, begin, step, conn, sql, params))
         except BaseException:
             if not self._conn.in_transaction:
                 # BEGIN failed (busy, read-only): had the block caught it, its next statements

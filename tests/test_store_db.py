@@ -10,7 +10,15 @@ import sqlite3
 import asyncpg
 import pytest
 
-from store import Dialect, Migration, SchemaTooNew, StoreBusy, load_migrations, open_database
+from store import (
+    Dialect,
+    Migration,
+    SchemaTooNew,
+    StoreBusy,
+    load_migrations,
+    open_database,
+    thread_calls,
+)
 from store.backend import Statement
 from store.batches import GroupCommit
 from store.db import connect
@@ -314,16 +322,23 @@ async def test_a_failing_batch_among_others_raises_only_for_itself(db):
 
 
 def count_trips(db, monkeypatch, *, reader: bool = False) -> list:
-    """Trips to the writing connection's thread (or the read-only connection's)."""
+    """Trips to the writing connection's thread (or the read-only connection's): the store's
+    own (store/thread_calls.py) and aiosqlite's (`conn.execute`, e.g. a block's COMMIT)."""
     trips = []
     conn = db._reader if reader else db._conn
-    real = conn._execute
+    real_execute, real_enqueue = conn._execute, thread_calls._enqueue
 
-    async def counted(fn, *args, **kwargs):
+    async def counted_execute(fn, *args, **kwargs):
         trips.append(fn)
-        return await real(fn, *args, **kwargs)
+        return await real_execute(fn, *args, **kwargs)
 
-    monkeypatch.setattr(conn, "_execute", counted)
+    def counted_enqueue(to, call):
+        if to is conn:
+            trips.append(call)
+        real_enqueue(to, call)
+
+    monkeypatch.setattr(conn, "_execute", counted_execute)
+    monkeypatch.setattr(thread_calls, "_enqueue", counted_enqueue)
     return trips
 
 

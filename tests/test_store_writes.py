@@ -15,6 +15,7 @@ import pytest
 from store import StoreBusy, StoreUnwritable, open_database
 from store.backend import Statement
 from tests.backends import INTEGRITY_ERRORS
+from tests.test_store_db import count_trips
 
 
 def put(key: str, value: str = "v"):
@@ -34,18 +35,6 @@ async def sqlite_db(tmp_path):
     yield database
     await database.close()
 
-
-def count_trips(db, monkeypatch) -> list:
-    """Trips to the writing connection's thread."""
-    trips = []
-    real = db._conn._execute
-
-    async def counted(fn, *args, **kwargs):
-        trips.append(fn)
-        return await real(fn, *args, **kwargs)
-
-    monkeypatch.setattr(db._conn, "_execute", counted)
-    return trips
 
 
 # Both backends: what a write means.
