@@ -312,10 +312,10 @@ def _tune_interpreter() -> None:
     # collection lets them die young: 15 full collections in a minute of the yardstick
     # became 2.
     gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
-    # The event loop shares the GIL with SQLite's thread (every commit and read) and with
-    # pictures drawn in threads. A thread that wants the GIL gets it after at most this
-    # long; CPython's 5 ms let a commit wait 5 ms for each of its statements while the loop
-    # was busy, and the loop wait as long behind a picture (issue 14).
+    # The event loop shares the GIL with pictures drawn in threads, and with SQLite's thread
+    # whenever a call there outlasts the loop's blocking wait (store/thread_calls.py). A
+    # thread that wants the GIL gets it after at most this long; CPython's 5 ms let such a
+    # commit wait 5 ms for each of its statements, and the loop as long behind a picture.
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 
 

@@ -38,6 +38,7 @@ _lags: list[float] = []
 _gc_pauses: list[float] = []
 _full_collections: list[float] = []
 _full_collections_cpu: list[float] = []
+_full_spans: list[tuple[float, float]] = []
 _db: dict[str, list[tuple[float, float, float]]] = defaultdict(list)  # caller -> timings
 
 
@@ -188,6 +189,7 @@ def _gc_timer():
             _gc_pauses.append(pause)
             if info["generation"] == 2:  # wall time, and CPU time (the same under no load)
                 _full_collections.append(pause)
+                _full_spans.append((started[0], started[0] + pause))
                 _full_collections_cpu.append(time.thread_time() - started[1])
     return callback
 
@@ -215,6 +217,7 @@ def report() -> dict:
         runs = runs[len(runs) // 4:]  # the warm-up's quarter left out
         names = sorted({name for steps in runs for name in steps} - _STAMPS)
         out[kind] = {name: _stats([s.get(name, 0.0) for s in runs]) for name in names}
+        out[kind]["slowest_1pct_mean_ms"] = _slowest_mean(runs, names)
     out["db"] = {caller: {"n": len(t), "enter": _stats([e for e, _, _ in t]),
                           "body": _stats([b for _, b, _ in t]),
                           "commit_or_batches": _stats([c for _, _, c in t])}
@@ -232,6 +235,17 @@ def report() -> dict:
         kinds[f"{getattr(type(obj), '__module__', '')}.{type(obj).__name__}"] += 1
     out["gc_pause"]["tracked_by_type"] = dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:25])
     return out
+
+
+def _slowest_mean(runs: list[dict], names: list[str]) -> dict:
+    """Each step's mean over the slowest 1% of interactions (by total): what their time was."""
+    slowest = sorted(runs, key=lambda steps: steps.get("total", 0.0))[-max(1, len(runs) // 100):]
+    means = {name: round(1000 * sum(s.get(name, 0.0) for s in slowest) / len(slowest), 2)
+             for name in names}
+    means["share_during_a_full_collection"] = round(sum(
+        any(start < s["arrived"] + s["total"] and s["arrived"] < end for start, end in _full_spans)
+        for s in slowest) / len(slowest), 3)
+    return means
 
 
 _STAMPS = {"arrived", "answer_start", "id"}  # per interaction, not durations

@@ -97,7 +97,7 @@ class SqliteDatabase(Database):
                 tx._begin = begin
                 yield tx
                 if conn.in_transaction:  # else no statement ran: nothing to commit
-                    await conn.execute("COMMIT")
+                    await tx.execute("COMMIT")
             except BaseException as error:
                 await _settle(conn)
                 if not reading:  # a write through read() is a bug, not a disk to fix
