@@ -403,6 +403,9 @@ async def test_a_restart_mid_round_carries_on_from_the_store(world, tmp_path):
     games = await round_games(world, t.id)
     await play_out(world, games[0])  # round 2: one table over, the other being played
     await world.games.flush_message_refs()
+    # The old process is gone: its own advance after that table (a task) must not run
+    # late, beside the new process's, and seat round 3 where the new one cannot see it.
+    await world.tournaments.settle()
     # a new process on the same database
     restarted = World(world.store, world.clock, world.threads)
     await restarted.games.restore()
