@@ -110,9 +110,9 @@ class SqliteDatabase(Database):
 
     async def batch(self, statements: Sequence[Statement]) -> bool:
         """Committed with the other batches waiting, in one trip to SQLite's thread
-        (store/batches.py): `transaction()` costs a trip per statement, each waiting for a
-        turn of the event loop with the connection held, so under load a 6-statement commit
-        held every other game's commit for 6 turns."""
+        (store/batches.py): `transaction()` costs a trip per statement with the connection
+        held (under load, one that outlasts the loop's blocking wait also waits for a turn of
+        the event loop), so a 6-statement commit held every other game's commit 6 times."""
         try:
             return await self._submit(partial(run_statements, statements))
         except Undone:
@@ -120,8 +120,8 @@ class SqliteDatabase(Database):
 
     async def write(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
         """The whole body in SQLite's thread, committed with the batches waiting: one trip
-        (store/sqlite_transactions.py). A `transaction()` block holds the writer for a turn
-        of the event loop per statement, and every move's commit waits behind it."""
+        (store/sqlite_transactions.py). A `transaction()` block holds the writer for a trip
+        per statement, and every move's commit waits behind it."""
         result: T = await self._submit(partial(run_body, body))
         return result
 

@@ -1,7 +1,7 @@
 """SQLite's two kinds of write transaction, sharing one set of statements.
 
-- `SqliteTransaction`: a `transaction()` block. Each statement is one trip to aiosqlite's
-  thread, and every trip waits for a turn of the event loop with the writer held.
+- `SqliteTransaction`: a `transaction()` block. Each statement is one trip to the
+  connection's thread (store/thread_calls.py), taken with the writer held.
 - `ThreadTransaction`: a `Database.write(body)`. The whole body runs inside SQLite's thread
   (`run_body`), committed with the batches waiting: one trip, whatever its statements.
 
@@ -86,8 +86,8 @@ class _SqliteStatements(Transaction):
 class SqliteTransaction(_SqliteStatements):
     """Each statement is one trip to the connection's thread: aiosqlite's cursors would cost
     a trip to open, one to fetch and one to close, with the connection held meanwhile. BEGIN
-    goes with the first statement: every trip of a writing transaction waits for a turn of
-    the event loop with the writer held, and the moves' group commits wait behind it."""
+    goes with the first statement: every trip of a writing transaction holds the writer,
+    and the moves' group commits wait behind it."""
 
     _conn: aiosqlite.Connection
     _begin: str | None = None  # BEGIN …, until the first statement runs it

@@ -54,3 +54,20 @@ def move_log_reads(store: Store, monkeypatch) -> list[list[int]]:
 
     monkeypatch.setattr(store.db, "fetchall", spied)
     return reads
+
+
+def count_trips(db, monkeypatch, *, reader: bool = False) -> list:
+    """SQLite: trips to the writing connection's thread (or the read-only connection's),
+    counted where every trip goes: the connection's queue (aiosqlite's own calls and the
+    store's, store/thread_calls.py, alike). Its thread keeps reading the queue it started with."""
+    trips: list = []
+    conn = db._reader if reader else db._conn
+    queue = conn._tx
+
+    class CountedQueue:
+        def put_nowait(self, item) -> None:
+            trips.append(item[1])
+            queue.put_nowait(item)
+
+    monkeypatch.setattr(conn, "_tx", CountedQueue())
+    return trips

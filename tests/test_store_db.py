@@ -17,12 +17,11 @@ from store import (
     StoreBusy,
     load_migrations,
     open_database,
-    thread_calls,
 )
 from store.backend import Statement
 from store.batches import GroupCommit
 from store.db import connect
-from tests.backends import INTEGRITY_ERRORS
+from tests.backends import INTEGRITY_ERRORS, count_trips
 
 _TABLES = {
     Dialect.SQLITE: "SELECT name FROM sqlite_master WHERE type = 'table'",
@@ -321,27 +320,6 @@ async def test_a_failing_batch_among_others_raises_only_for_itself(db):
 # SQLite: batches waiting together go to the connection's thread in one trip.
 
 
-def count_trips(db, monkeypatch, *, reader: bool = False) -> list:
-    """Trips to the writing connection's thread (or the read-only connection's): the store's
-    own (store/thread_calls.py) and aiosqlite's (`conn.execute`, e.g. a block's COMMIT)."""
-    trips = []
-    conn = db._reader if reader else db._conn
-    real_execute, real_enqueue = conn._execute, thread_calls._enqueue
-
-    async def counted_execute(fn, *args, **kwargs):
-        trips.append(fn)
-        return await real_execute(fn, *args, **kwargs)
-
-    def counted_enqueue(to, call):
-        if to is conn:
-            trips.append(call)
-        real_enqueue(to, call)
-
-    monkeypatch.setattr(conn, "_execute", counted_execute)
-    monkeypatch.setattr(thread_calls, "_enqueue", counted_enqueue)
-    return trips
-
-
 async def test_a_batch_is_one_trip_to_the_sqlite_thread(sqlite_db, monkeypatch):
     trips = count_trips(sqlite_db, monkeypatch)
     await sqlite_db.batch([insert(str(n)) for n in range(5)])
@@ -434,8 +412,8 @@ async def test_each_statement_of_a_transaction_is_one_trip_to_the_sqlite_thread(
 
 
 async def test_a_transactions_begin_travels_with_its_first_statement(sqlite_db, monkeypatch):
-    """Every trip waits for a turn of the event loop with the writer held, and the moves'
-    group commits wait behind it."""
+    """Every trip is taken with the writer held, and the moves' group commits wait behind
+    it: BEGIN costs none of its own."""
     trips = count_trips(sqlite_db, monkeypatch)
     async with sqlite_db.transaction() as tx:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('a', '1')")

@@ -29,8 +29,7 @@ from store.backend import Dialect
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from store.game_rows import active_game_in_channel, insert_seat, lock_game_row
 from store.postgres import is_postgres_url
-from tests.backends import INTEGRITY_ERRORS
-from tests.test_store_db import count_trips
+from tests.backends import INTEGRITY_ERRORS, count_trips
 
 GUILD, CHANNEL, HOST, GUEST = 10, 20, 100, 200
 T0 = 1_700_000_000

@@ -11,7 +11,7 @@ import pytest
 from hosting.ratings import RULES
 from store import GuildSettings, Store
 from store.tournaments import TableKey, TournamentStatus
-from tests.test_store_db import count_trips
+from tests.backends import count_trips
 
 T0 = 1_700_000_000
 GUILD, CHANNEL, USER = 10, 20, 100

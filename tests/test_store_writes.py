@@ -14,8 +14,7 @@ import pytest
 
 from store import StoreBusy, StoreUnwritable, open_database
 from store.backend import Statement
-from tests.backends import INTEGRITY_ERRORS
-from tests.test_store_db import count_trips
+from tests.backends import INTEGRITY_ERRORS, count_trips
 
 
 def put(key: str, value: str = "v"):
