@@ -351,3 +351,24 @@ def test_czech_leaderboard_minimum_reads_naturally(count, text):
 def test_rules_count_cards_by_their_names():
     assert "tři pětky = 5" in i18n.t("rules.classic", "cs")
     assert "tres cincos = 5" in i18n.t("rules.classic", "es")
+
+
+@pytest.mark.parametrize("locale, at_once, thread", [
+    ("en", "at once", "thread"), ("cs", "současně", "vlákn"), ("es", "a la vez", "hilo"),
+])
+def test_a_tournaments_sign_up_says_its_tables_play_at_once_each_in_a_thread(
+        locale, at_once, thread):
+    """As the round post says and the tournament does (one after another only without threads)."""
+    about = i18n.t("tournament.about", locale, count=2, size=4, variant="x", organiser="o")
+    assert at_once in about and thread in about
+
+
+def test_czech_tournament_round_is_an_ordinal_of_the_whole():
+    assert i18n.t("tournament.round", "cs", name="Jarní pohár", round=1, rounds=2) == (
+        "Jarní pohár: 1. kolo (celkem 2)")
+
+
+@pytest.mark.parametrize("variant", ["classic", "party", "komarami"])
+def test_czech_rules_say_one_higher_in_the_accusative(variant):
+    rules = i18n.t(f"rules.{variant}", "cs")
+    assert "o jednu vyšší" in rules and "o jedna vyšší" not in rules
