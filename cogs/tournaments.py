@@ -232,7 +232,6 @@ class TournamentCommands(_CogMixin):
             message_id = (await interaction.original_response()).id
         await self.bot.tournaments.set_signup_message(tournament.id, message_id)
 
-    @answers_publicly
     @tournament.command(name="standings", description="This channel's tournament standings")
     async def tournament_standings(self, interaction: discord.Interaction) -> None:
         if interaction.channel_id is None:
@@ -240,16 +239,20 @@ class TournamentCommands(_CogMixin):
         found = await self.bot.tournaments.in_channel(interaction.channel_id)
         if found is None:
             raise HostingError(Problem.NO_TOURNAMENT)
-        tournament, rows = await self.bot.tournaments.standings(found.id)
-        locale = await self.bot.public_locale_for(interaction)
-        final = tournament.status is TournamentStatus.FINISHED
-        await interaction.response.send_message(
-            embed=standings_embed(tournament, rows, locale, final=final))
+        await self._show_standings(interaction, found.id, self.bot.locale_of(interaction))
 
     async def standings_button(
         self, interaction: discord.Interaction, tournament_id: int, locale: str
     ) -> None:
-        """A table's Standings button: the tournament's standings now, to the presser."""
+        """A table's Standings button: the same private answer as the command."""
+        await self._show_standings(interaction, tournament_id, locale)
+
+    async def _show_standings(
+        self, interaction: discord.Interaction, tournament_id: int, locale: str
+    ) -> None:
+        """The tournament's standings now, to the one who asks only, in their language:
+        checking them never posts in the channel (its round posts and final standings are the
+        tournament's public record)."""
         tournament, rows = await self.bot.tournaments.standings(tournament_id)
         final = tournament.status is TournamentStatus.FINISHED
         await interaction.response.send_message(

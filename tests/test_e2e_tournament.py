@@ -281,7 +281,7 @@ async def test_a_three_round_tournament_reaches_its_standings_despite_a_sigkill_
     announced = embeds_saying(channel, "Spring Cup: final standings")[0]
     assert all(f"<@{u.id}>" in announced for u in humans)
     assert announced.count("3 games") == 8  # every entrant played every round
-    assert not standings.ephemeral and "final standings" in standings.message.embed_text
+    assert standings.ephemeral and "final standings" in standings.message.embed_text
     signup = signup_message_after(channel, killed.signup_message_id)
     assert "Finished." in signup.embed_text and not signup.buttons
 
