@@ -176,12 +176,16 @@ def standings_embed(
     for row in rows:
         who = _entrant(tournament, by_entry[row.entry], locale)
         rank = MEDALS.get(row.rank, f"{row.rank}.") if final else f"{row.rank}."
-        lines.append(t("tournament.standing", locale, rank=rank, name=who,
-                       points=t("tournament.points", locale, count=row.points),
-                       score=row.total_score,
-                       games=t("stats.games.count", locale, count=row.games)))
+        line = t("tournament.standing", locale, rank=rank, name=who,
+                 points=t("tournament.points", locale, count=row.points),
+                 score=row.total_score,
+                 games=t("stats.games.count", locale, count=row.games))
+        lines.append(f"{line} · {t('tournament.playing', locale)}" if row.playing else line)
     embed.description = "\n".join(lines) or "—"
-    embed.set_footer(text=t("tournament.tie_breaks", locale))
+    footer = [t("tournament.tie_breaks", locale)]
+    if any(row.playing for row in rows):
+        footer.append(t("tournament.playing_note", locale))
+    embed.set_footer(text="\n".join(footer))
     return embed
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 MIN_SEATS = 3  # a table has at least this many seats, AI seats making up the difference
@@ -151,6 +151,7 @@ class Standing:
     points: int
     total_score: int
     games: int
+    playing: bool = False  # mid-round: their table of this round has not finished yet
 
 
 def placement_points(place: int, seats: int) -> int:
@@ -158,9 +159,17 @@ def placement_points(place: int, seats: int) -> int:
     return seats - place
 
 
-def standings(entries: Sequence[int], results: Iterable[TableResult]) -> list[Standing]:
+def standings(
+    entries: Sequence[int], results: Iterable[TableResult], *, playing: Collection[int] = (),
+) -> list[Standing]:
     """Entries ordered by placement points, then lowest total score, then head-to-head among
-    those still tied (games placed ahead of each other), then sign-up order."""
+    those still tied (games placed ahead of each other), then sign-up order.
+
+    Mid-round, `playing` are the entrants whose table has not finished yet: their total
+    score counts one game fewer, which must not lift them above anyone on equal points who
+    finished the round, so on equal points they come after those (marked, not hidden). Once
+    every table of a round is over nobody is playing, and the order is the plain one: the one
+    that seats the next round and makes the final standings."""
     results = list(results)
     points = dict.fromkeys(entries, 0)
     scores = dict.fromkeys(entries, 0)
@@ -171,11 +180,12 @@ def standings(entries: Sequence[int], results: Iterable[TableResult]) -> list[St
             scores[entry] += table.scores[entry]
             games[entry] += 1
     signup = {entry: i for i, entry in enumerate(entries)}
+    still = set(playing)
 
-    def key(entry: int) -> tuple[int, int]:
-        return -points[entry], scores[entry]
+    def key(entry: int) -> tuple[int, bool, int]:
+        return -points[entry], entry in still, scores[entry]
 
-    ordered: list[tuple[int, tuple[int, int, int]]] = []  # entry, full sort key
+    ordered: list[tuple[int, tuple[int, bool, int, int]]] = []  # entry, full sort key
     for _, group in itertools.groupby(sorted(entries, key=key), key=key):
         tied = list(group)
         ahead = _head_to_head(tied, results)
@@ -185,7 +195,8 @@ def standings(entries: Sequence[int], results: Iterable[TableResult]) -> list[St
     for entry, full in ordered:
         shared = bool(rows) and ordered[len(rows) - 1][1] == full
         rank = rows[-1].rank if shared else len(rows) + 1
-        rows.append(Standing(entry, rank, points[entry], scores[entry], games[entry]))
+        rows.append(Standing(entry, rank, points[entry], scores[entry], games[entry],
+                             entry in still))
     return rows
 
 

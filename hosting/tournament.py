@@ -35,7 +35,7 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
-from .tournament_results import standings_of
+from .tournament_results import standings_of, still_to_play
 from .tournament_seats import ai_entrant_name, table_seats
 from .views import GameUpdate, GameView, Status
 
@@ -288,8 +288,7 @@ class TournamentService:
                 await self._open_table(tournament, table)
             elif outcome.status == Status.LOBBY.value:  # stopped between seating and start
                 await self._start_table(tournament, table, self._games.view(table.game_id))
-            playing |= table.game_id is None or outcome.status in (
-                Status.LOBBY.value, Status.RUNNING.value)
+            playing |= still_to_play(outcome)
         return playing
 
     async def _finish(self, tournament: Tournament, outcomes: list[TableOutcome]) -> None:

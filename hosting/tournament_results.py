@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from store.tournaments import TableOutcome, Tournament
+from store.tournaments import TableOutcome, Tournament, TournamentStatus
 
 from .swiss import Standing, TableResult, standings
 from .views import Status
@@ -27,7 +27,24 @@ def table_results(tournament: Tournament, outcomes: list[TableOutcome]) -> list[
     return results
 
 
+def still_to_play(outcome: TableOutcome) -> bool:
+    """Whether a table is still to be played: no game yet (it waits for its place), or its
+    game waits in the lobby or runs."""
+    return outcome.table.game_id is None or outcome.status in (
+        Status.LOBBY.value, Status.RUNNING.value)
+
+
+def playing_now(tournament: Tournament, outcomes: list[TableOutcome]) -> set[int]:
+    """The entrants at a table of a running tournament's current round still to be played."""
+    if tournament.status is not TournamentStatus.RUNNING:
+        return set()
+    return {entry for o in outcomes if o.table.round == tournament.round and still_to_play(o)
+            for entry in o.table.entries}
+
+
 def standings_of(tournament: Tournament, outcomes: list[TableOutcome]) -> list[Standing]:
-    """Every entrant ranked by the finished tables so far."""
+    """Every entrant ranked by the finished tables so far; mid-round, those whose table is
+    still to be played are marked, after anyone on equal points who finished the round."""
     entries = [e.entry for e in tournament.entries]
-    return standings(entries, table_results(tournament, outcomes))
+    return standings(entries, table_results(tournament, outcomes),
+                     playing=playing_now(tournament, outcomes))

@@ -2,7 +2,9 @@
 
 Checking the standings never posts in the channel: `/lama tournament standings` answers the
 one who asks, privately, exactly as the Standings button under a table's "Game over" does
-(the round posts and the final standings are the tournament's public record)."""
+(the round posts and the final standings are the tournament's public record). Mid-round,
+the entrants whose table is still playing are marked so, below those on equal points who
+finished the round."""
 
 from __future__ import annotations
 
@@ -49,3 +51,21 @@ async def test_the_standings_command_answers_privately_like_the_button(fake_disc
     assert "Spring Cup: standings" in asked.text
     assert standing_lines(asked.text) == standing_lines(pressed.text)
     assert len(fake.public_messages(channel)) == before  # nothing posted in the channel
+
+
+async def test_mid_round_the_standings_mark_who_is_still_playing_below_who_finished(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    _, over, finished, playing = await one_table_over(fake, bot)
+    pressed = await fake.click(fake.user("carol"), over, "Standings")
+    lines = standing_lines(pressed.text)
+    assert len(lines) == 6, pressed.text
+    assert mentioned(lines[:3], finished) == set(finished)  # 0 points or more, all above
+    assert mentioned(lines[3:], playing) == set(playing)
+    assert all("playing" in line for line in lines[3:])
+    assert not any("playing" in line for line in lines[:3])
+
+
+def mentioned(lines: list[str], users: list[int]) -> set[int]:
+    return {u for u in users if any(f"<@{u}>" in line for line in lines)}

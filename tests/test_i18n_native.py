@@ -185,6 +185,26 @@ def test_a_tournaments_ai_entrants_are_named_in_the_readers_language():
     assert "Llamabot 2" in final and "Llama-bot" not in final
 
 
+@pytest.mark.parametrize(("locale", "playing"), [
+    ("en", "⏳ playing"), ("cs", "⏳ hraje"), ("es", "⏳ jugando"),
+])
+def test_mid_round_standings_mark_who_is_still_playing_and_say_why(locale, playing):
+    entries = (Entry(1, 101, None, "Eva"), Entry(2, 102, None, "Ana"))
+    rows = [Standing(entry=1, rank=1, points=2, total_score=4, games=1),
+            Standing(entry=2, rank=2, points=0, total_score=0, games=0, playing=True)]
+    embed = tournaments.standings_embed(cup(*entries), rows, locale, final=False)
+    first, second = embed.description.splitlines()
+    assert second.endswith(f" · {playing}") and playing not in first
+    assert embed.footer.text.splitlines()[-1].startswith(f"{playing}: ")
+
+
+def test_standings_without_anyone_playing_explain_only_the_tie_breaks():
+    rows = [Standing(entry=1, rank=1, points=2, total_score=4, games=1)]
+    embed = tournaments.standings_embed(cup(Entry(1, 101, None, "Eva")), rows, "en",
+                                        final=True)
+    assert embed.footer.text == i18n.t("tournament.tie_breaks", "en")
+
+
 def test_czech_forget_me_command_is_grammatical():
     assert i18n.t("cmd.forget-me.name", "cs") == "smazat-statistiky"
 

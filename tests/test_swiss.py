@@ -145,3 +145,33 @@ def test_every_table_gets_a_host_when_there_are_enough(field, table_size, data):
     hosts = data.draw(st.sets(st.sampled_from(entries), min_size=tables_needed))
     tables = seat_round(entries, table_size, met, hosts=hosts)
     assert all(hosts & set(t.entries) for t in tables)
+
+
+@st.composite
+def rounds_under_way(draw):
+    """A field with some finished tables (of three) and some entrants still at theirs."""
+    n = draw(st.integers(3, 12))
+    entries = list(range(1, n + 1))
+    order = draw(st.permutations(entries))
+    playing = set(order[:draw(st.integers(0, n))])
+    done = [e for e in order if e not in playing]
+    results = []
+    for start in range(0, len(done) - len(done) % 3, 3):
+        table = done[start:start + 3]
+        places = draw(st.lists(st.integers(1, 3), min_size=3, max_size=3))
+        scores = draw(st.lists(st.integers(0, 60), min_size=3, max_size=3))
+        results.append(TableResult(3, dict(zip(table, places, strict=True)),
+                                   dict(zip(table, scores, strict=True))))
+    return entries, results, playing
+
+
+@settings(deadline=None)
+@given(rounds_under_way())
+def test_an_entrant_still_playing_never_outranks_a_finished_one_on_equal_points(field):
+    entries, results, playing = field
+    rows = standings(entries, results, playing=playing)
+    position = {r.entry: i for i, r in enumerate(rows)}
+    points = {r.entry: r.points for r in rows}
+    assert all(position[f] < position[p] for p in playing for f in entries
+               if f not in playing and points[f] == points[p])
+    assert {r.entry for r in rows if r.playing} == playing
