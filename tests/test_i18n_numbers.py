@@ -133,13 +133,13 @@ def test_a_tournament_counts_its_rounds(locale, rounds, says):
 
 @pytest.mark.parametrize(
     ("locale", "points", "games", "line"),
-    [("en", 1, 1, "1. Eva · 1 pt · score 4 · 1 game"),
-     ("en", 2, 5, "1. Eva · 2 pts · score 4 · 5 games"),
+    [("en", 1, 1, "1. Eva · 1 pt · penalty 4 · 1 game"),
+     ("en", 2, 5, "1. Eva · 2 pts · penalty 4 · 5 games"),
      ("cs", 1, 2, "1. Eva · 1 bod · skóre 4 · 2 hry"),
      ("cs", 2, 1, "1. Eva · 2 body · skóre 4 · 1 hra"),
      ("cs", 5, 5, "1. Eva · 5 bodů · skóre 4 · 5 her"),
-     ("es", 1, 2, "1. Eva · 1 punto · puntuación 4 · 2 partidas"),
-     ("es", 2, 1, "1. Eva · 2 puntos · puntuación 4 · 1 partida")],
+     ("es", 1, 2, "1. Eva · 1 punto de torneo · penalización 4 · 2 partidas"),
+     ("es", 2, 1, "1. Eva · 2 puntos de torneo · penalización 4 · 1 partida")],
 )
 def test_a_standing_counts_its_points_and_its_games_each_in_agreement(locale, points, games, line):
     rows = [Standing(entry=1, rank=1, points=points, total_score=4, games=games)]
