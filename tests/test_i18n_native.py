@@ -14,7 +14,6 @@ from cogs.text import move_line, seat_name, tokens_text
 from hosting.stats import LeaderboardPage, Period
 from hosting.swiss import Standing
 from hosting.views import GameOptions, GameView, SeatRating, SeatView, Status
-from i18n.catalog import load
 from lama import Card, Game, IllegalAction, Reason
 from lama import events as ev
 from store import LeaderboardRow, LeaderboardSort
@@ -186,63 +185,11 @@ def test_a_tournaments_ai_entrants_are_named_in_the_readers_language():
     assert "Llamabot 2" in final and "Llama-bot" not in final
 
 
-def test_czech_sign_up_says_in_words_who_sits_together():
-    """Not the terse "vedoucí spolu": who stands alike in the standings shares a table."""
-    for rounds in (1, 2, 5):
-        about = i18n.t("tournament.about", "cs", count=rounds, size=4, variant="x",
-                       organiser="o")
-        assert "vedoucí spolu" not in about
-        assert "kdo je na tom bodově podobně, hraje u jednoho stolu" in about
-
-
-@pytest.mark.parametrize(("locale", "playing"), [
-    ("en", "⏳ playing"), ("cs", "⏳ hraje"), ("es", "⏳ jugando"),
-])
-def test_mid_round_standings_mark_who_is_still_playing_and_say_why(locale, playing):
-    entries = (Entry(1, 101, None, "Eva"), Entry(2, 102, None, "Ana"))
-    rows = [Standing(entry=1, rank=1, points=2, total_score=4, games=1),
-            Standing(entry=2, rank=2, points=0, total_score=0, games=0, playing=True)]
-    embed = tournaments.standings_embed(cup(*entries), rows, locale, final=False)
-    first, second = embed.description.splitlines()
-    assert second.endswith(f" · {playing}") and playing not in first
-    assert embed.footer.text.splitlines()[-1].startswith(f"{playing}: ")
-
-
-def test_standings_without_anyone_playing_explain_only_the_tie_breaks():
-    rows = [Standing(entry=1, rank=1, points=2, total_score=4, games=1)]
-    embed = tournaments.standings_embed(cup(Entry(1, 101, None, "Eva")), rows, "en",
-                                        final=True)
-    assert embed.footer.text == i18n.t("tournament.tie_breaks", "en")
-
-
 def test_czech_forget_me_command_is_grammatical():
     assert i18n.t("cmd.forget-me.name", "cs") == "smazat-statistiky"
 
 
 # ----------------------------------------------------------------------------- Spanish
-
-
-def test_spanish_tournament_points_are_never_the_games_puntos():
-    """The game counts penalty points ("puntos"); the tournament ranks by its own points:
-    each is named so that the one is never read as the other."""
-    line = i18n.t("tournament.standing", "es", rank="1.", name="Ana", score=45, games="x",
-                  points=i18n.t("tournament.points", "es", count=3))
-    assert line == "1. Ana · 3 puntos de torneo · penalización 45 · x"
-    tie_breaks = i18n.t("tournament.tie_breaks", "es")
-    assert "Puntos de torneo" in tie_breaks and "puntos de penalización" in tie_breaks
-    catalog = load("es")
-    bare = [key for key, message in catalog.messages.items() if key.startswith("tournament.")
-            for form in message.forms
-            if re.search(r"\bpuntos?\b(?! de (torneo|penalización))", form, re.IGNORECASE)]
-    assert not bare
-
-
-def test_english_standings_tell_tournament_points_from_penalty_points():
-    line = i18n.t("tournament.standing", "en", rank="1.", name="Ana", score=45, games="x",
-                  points=i18n.t("tournament.points", "en", count=3))
-    assert line == "1. Ana · 3 pts · penalty 45 · x"
-    tie_breaks = i18n.t("tournament.tie_breaks", "en")
-    assert "Tournament points" in tie_breaks and "penalty points" in tie_breaks
 
 
 def test_spanish_plus_card_is_carta_mas_nowhere():
