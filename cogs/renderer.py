@@ -360,18 +360,20 @@ class Renderer:
             await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
 
     async def _remind(self, view: GameView, reminder: Notice) -> None:
+        """Half the turn is gone: a DM to the player (it speaks to its reader, so it does not
+        mention them), else a line in the channel that mentions them."""
         seat = view.seats[reminder.seat]
         if seat.user_id is None:
             return
         timeout = view.options.turn_timeout
         seconds = reminder.seconds_left or timeout - timeout // 2
-        mention = f"<@{seat.user_id}>"
         locale = await self.hands.locale(seat.user_id, view)
-        text = t("timer.reminder", locale, mention=mention, count=seconds)
+        text = t("timer.reminder.dm", locale, count=seconds)
         once = nonce(view.game_id, "reminder", view.move_count, reminder.seat)
         if await self._dms_on(seat.user_id) and await self.hands.send_text(
                 view, seat.user_id, text, nonce=once):
             return
-        text = t("timer.reminder", self.locale_for_view(view), mention=mention, count=seconds)
+        text = t("timer.reminder", self.locale_for_view(view), mention=f"<@{seat.user_id}>",
+                 count=seconds)
         await self._post(view, content=text, allowed_mentions=discord.AllowedMentions(users=True),
                          nonce=once)

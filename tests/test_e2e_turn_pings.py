@@ -3,6 +3,9 @@ the table and their private hand; a DM tells them only when they may not be watc
 have not moved or looked at their hand in the game for a minute (docs/turn-pings.md). Before,
 they got a "🔔 It's your turn" DM on every turn, ten in one round.
 
+The half-time reminder speaks to its reader in their DM ("It's still your turn"), without
+mentioning them there; only in the channel, where everyone reads it, does it name them.
+
 The bot's clock is a FakeClock here: a minute passes only when a test says so."""
 
 from __future__ import annotations
@@ -68,3 +71,39 @@ async def test_looking_at_the_hand_counts_as_being_at_the_table(
 ) -> None:
     _game, first = await a_minute_between_turns(fake_discord, lamabot, bot_clock, looking=True)
     assert turn_pings(fake_discord, first) == []
+
+
+def reminders(messages) -> list:
+    return [m for m in messages if "still your turn" in (m.content or "")]
+
+
+async def half_the_turn_passes(fake, bot, clock) -> OnTurn:
+    """Two humans with a 10-second turn; the player on turn lets 5 seconds go by."""
+    game = await two_humans_on_turn(fake, bot, turn_timeout=10)
+    clock.advance(5)
+    await bot.service.fire_due_timers()
+    await bot.renderer.flush_all()
+    return game
+
+
+async def test_a_reminder_by_dm_does_not_mention_its_reader(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    fake = fake_discord
+    game = await half_the_turn_passes(fake, lamabot, bot_clock)
+    (reminder,) = reminders(fake.dms(game.mover))
+    assert "5 seconds left" in reminder.content, reminder.content
+    assert game.mover.mention not in reminder.content and "<@" not in reminder.content
+
+
+async def test_a_reminder_in_the_channel_mentions_its_player(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    fake, bot = fake_discord, lamabot
+    for user in (fake.user("alice"), fake.user("bob")):  # no turn DMs: the channel tells
+        assert (await fake.slash(user, fake.channel("lama"), "lama notify",
+                                 turn_dms=False)).ephemeral
+    game = await half_the_turn_passes(fake, bot, bot_clock)
+    (reminder,) = reminders(fake.public_messages(game.channel))
+    assert reminder.content.startswith(game.mover.mention), reminder.content
+    assert reminders(fake.dms(game.mover)) == []
