@@ -239,7 +239,7 @@ def hand_embed(
         t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
         t("hand.cards", locale, count=len(obs.hand)),
         hand_text(obs.hand, locale, variant) or "—",
-        "",
+        "",  # below the last blank line: what a turn changes (`closed_hand_embed`)
     ]
     if note is None and _is_live(view, obs):
         lines += _piles(obs, locale, variant)
@@ -247,6 +247,18 @@ def hand_embed(
         [*lines, note or _turn_line(view, obs, locale, confirm_quit=confirm_quit)]
     )
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
+    return embed
+
+
+def closed_hand_embed(shown: discord.Embed, note: str) -> discord.Embed:
+    """A hand embed as a message shows it, closed: its own round, header and cards, and
+    `note` in place of its turn part (the top card, the draw pile and the turn line, all
+    below its last blank line): never the hand as it is now."""
+    kept, _blank, _turn = (shown.description or "").rpartition("\n\n")
+    embed = discord.Embed(title=shown.title, colour=shown.colour,
+                          description=f"{kept}\n\n{note}" if kept else note)
+    if shown.footer.text:
+        embed.set_footer(text=shown.footer.text)
     return embed
 
 

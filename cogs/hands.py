@@ -5,7 +5,8 @@ private answer to a slash move or to the table's My hand / Draw / Quit round (an
 message), or nowhere yet. This part remembers, per seat, the newest message that shows the
 hand (`ShownHand`) and keeps the promise that no older one keeps live buttons or "your turn":
 whenever a newer message shows the hand, the older live one is closed (no buttons, a note
-that the hand moved on).
+that the hand moved on, the hand it showed: an earlier round's never turns into the current
+one).
 
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
 - a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
@@ -81,6 +82,9 @@ class ShownHand:
     # A snowflake no later than the message's own id: its id, or the id of the interaction it
     # answers (created just before it). Any hand message with a lower id is an older one.
     first_id: int = 0
+    # The observation it shows, if known: closed, it keeps that hand (an older round's hand
+    # never turns into the current one); None after a restart (closed as the hand is now).
+    obs: Any = None
 
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE
@@ -116,8 +120,11 @@ class HandMessages:
 
     # --------------------------------------------------------- bookkeeping
 
-    def answered(self, view: GameView, seat: int, answer: HandAnswer) -> ShownHand | None:
-        """An interaction shows this seat's hand now; returns the older live message to close."""
+    def answered(
+        self, view: GameView, seat: int, answer: HandAnswer, obs: Any = None
+    ) -> ShownHand | None:
+        """An interaction shows this seat's hand now (`obs`, if known); returns the older live
+        message to close."""
         interaction = answer.interaction
         user_id = interaction.user.id
         self._seen[(view.game_id, user_id)] = self.bot.clock.now()
@@ -133,7 +140,7 @@ class HandMessages:
         redrawn = pressed is not None and (answer.on_dm_hand or pressed.flags.ephemeral)
         first_id = pressed.id if redrawn and pressed else interaction.id
         new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count,
-                        first_id)
+                        first_id, obs)
         return self._replace(view.game_id, seat, new)
 
     def replaced(self, game_id: int, user_id: int, message_id: int) -> bool:
@@ -224,8 +231,11 @@ class HandMessages:
         await self._redraw(view, obs, seat, shown, header=header)
 
     async def close(self, view: GameView, obs: Any, seat: int, shown: ShownHand) -> None:
-        """An older hand message: the hand as it is, no buttons, a note where it went; once
-        the game is over, that it is over (no newer message has buttons either)."""
+        """An older hand message: the hand it showed (else `obs`, the hand as it is), no
+        buttons, a note where it went; once the game is over, that it is over (no newer
+        message has buttons either)."""
+        if shown.obs is not None:
+            obs = shown.obs
         if view.status is not Status.RUNNING:
             await self._redraw(view, obs, seat, shown, keep=False)
             return
@@ -260,7 +270,7 @@ class HandMessages:
             self.failed(view.game_id, error)
             return
         if keep:
-            shown.live, shown.moves = live, view.move_count
+            shown.live, shown.moves, shown.obs = live, view.move_count, obs
 
     # ----------------------------------------------------------------- DMs
 
@@ -307,7 +317,7 @@ class HandMessages:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
         sent = ShownHand(message.id, message.channel.id, None, self._now(), live,
-                         view.move_count, message.id)
+                         view.move_count, message.id, obs)
         stale = self._replace(view.game_id, seat, sent)
         self._seats[(view.game_id, user_id)] = seat
         if self._shown.get((view.game_id, seat)) is sent:

@@ -123,3 +123,15 @@ async def hand_message(
     elif edit:
         content["attachments"] = []  # never leave an older hand's picture behind
     return content
+
+
+def closed_hand(message: discord.Message, note: str) -> dict:
+    """Keyword arguments for editing an older hand message into a closed one as it stands:
+    its own round and cards with `note` in place of its turn, no buttons. Its picture of the
+    hand, if it has one, stays (an edit that names no attachments keeps them)."""
+    if not message.embeds:
+        return {"content": note, "view": None}
+    embed = embeds.closed_hand_embed(message.embeds[0], note)
+    if any(attachment.filename == HAND_FILE for attachment in message.attachments):
+        embed.set_image(url=f"attachment://{HAND_FILE}")
+    return {"embed": embed, "view": None}

@@ -177,15 +177,13 @@ class Moves(commands.Cog):
     ) -> bool:
         """A press on an older hand message than the player's newest (its close is on its way,
         or failed) moves nothing: the pressed message shows it is no longer live, without its
-        buttons, as a replaced hand does (the same answer on a DM and an ephemeral hand)."""
+        buttons, as a replaced hand does (the same answer on a DM and an ephemeral hand). It
+        keeps the hand it showed: an earlier round's hand never turns into the current one."""
         user_id, pressed = interaction.user.id, interaction.message
         if pressed is None or not self.renderer.hands.replaced(game_id, user_id, pressed.id):
             return False
-        view = self.service.view(game_id)
-        moved = t("hand.moved", locale)
-        content = await images.hand_message(
-            view, self.service.observation(game_id, user_id), locale, edit=True, note=moved)
-        await interaction.response.edit_message(**content)
+        await interaction.response.edit_message(
+            **images.closed_hand(pressed, t("hand.moved", locale)))
         return True
 
     async def _ask_before_quitting(
@@ -201,7 +199,7 @@ class Moves(commands.Cog):
         if isinstance(button, TableButton):
             content = await images.hand_message(view, asking, locale, confirm_quit=confirm)
             await interaction.response.send_message(**content, ephemeral=True)
-            self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False))
+            self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False), asking)
             return
         content = await images.hand_message(view, asking, locale, edit=True, confirm_quit=confirm)
         await interaction.response.edit_message(**content)
@@ -231,7 +229,7 @@ class Moves(commands.Cog):
         await interaction.response.send_message(
             **await images.hand_message(view, observation, locale), ephemeral=True
         )
-        self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False))
+        self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False), observation)
 
 
 async def setup(bot: LamaBot) -> None:

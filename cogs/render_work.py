@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from hosting.views import GameUpdate, GameView, Notice, NoticeKind, Status
 from lama import events as ev
@@ -35,10 +36,10 @@ class Work:
 
     def collect(
         self, update: GameUpdate,
-        answered: Callable[[GameView, int, HandAnswer], ShownHand | None],
+        answered: Callable[[GameView, int, HandAnswer, Any], ShownHand | None],
     ) -> None:
         """Add an update; `answered` tells the hands that an interaction shows a seat's
-        hand (returning the older live hand it replaces, if any)."""
+        hand, and which (returning the older live hand it replaces, if any)."""
         self.view, self.hands = update.view, update.hands
         self.seqs.update(update.seqs)
         view = update.view
@@ -57,7 +58,8 @@ class Work:
             seat = view.seat_of(update.shown_by.interaction.user.id)
             if seat is not None:
                 self.answered.add(seat.index)
-                stale = answered(view, seat.index, update.shown_by)
+                stale = answered(view, seat.index, update.shown_by,
+                                 update.hands.get(seat.index))
                 if stale is not None:
                     self.stale.append((seat.index, stale))
         for event in update.events:

@@ -74,12 +74,12 @@ class Renderer:
         """Public messages: the server's language setting, else its preferred locale."""
         return self.bot.public_locale_of(view.guild_id)
 
-    def hand_shown(self, view: GameView, answer: HandAnswer) -> None:
-        """An interaction shows its user's hand without a move (My hand, /lama hand)."""
+    def hand_shown(self, view: GameView, answer: HandAnswer, obs: Any = None) -> None:
+        """An interaction shows its user's hand (`obs`) without a move (My hand, /lama hand)."""
         seat = view.seat_of(answer.interaction.user.id)
         if seat is None:
             return
-        stale = self.hands.answered(view, seat.index, answer)
+        stale = self.hands.answered(view, seat.index, answer, obs)
         if stale is not None:
             self._close_later(view, seat.index, stale)
 
