@@ -6,7 +6,7 @@ message), or nowhere yet. This part remembers, per seat, the newest message that
 hand (`ShownHand`) and keeps the promise that no older one keeps live buttons or "your turn":
 whenever a newer message shows the hand, the older live one is closed (no buttons, a note
 that the hand moved on, the hand it showed: an earlier round's never turns into the current
-one).
+one). A player who leaves keeps no live hand either (`close_private`, Renderer._close_for_ai).
 
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
 - a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
@@ -241,6 +241,23 @@ class HandMessages:
             return
         await self._redraw(view, obs, seat, shown, note=t("hand.moved", await self.locale(
             view.seats[seat].user_id or 0, view)), keep=False)
+
+    async def close_private(self, view: GameView, seat: int, content: dict[str, Any]) -> None:
+        """The seat is not its player's any more (an AI took it): their newest hand, if it
+        is a private one, shows `content` instead, without buttons, while its interaction's
+        token reaches it (free). A hand DM is closed through its stored message
+        (Renderer._close_for_ai)."""
+        shown = self._shown.get((view.game_id, seat))
+        if (shown is None or shown.message_id is not None or shown.answer is None
+                or not shown.token_fresh(self._now()) or not shown.answer.response.is_done()):
+            return
+        try:
+            await shown.answer.interaction.edit_original_response(**content)
+        except discord.HTTPException as error:
+            log.info("could not close the private hand of seat %s: %s", seat, error)
+            self.failed(view.game_id, error)
+            return
+        shown.live = False
 
     async def _redraw(
         self, view: GameView, obs: Any, seat: int, shown: ShownHand, *,

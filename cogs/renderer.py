@@ -347,15 +347,17 @@ class Renderer:
     # ---------------------------------------------------------------- hands
 
     async def _close_for_ai(self, view: GameView, notice) -> None:
-        """The seat is an AI's now: its former player's hand keeps no live buttons."""
+        """The seat is an AI's now: its former player's hand keeps no live buttons, neither
+        their private one (a table player's) nor their hand DM."""
         if notice.user_id is None:
-            return
-        ref = self.service.message_ref(view.game_id, MessageKey.hand(notice.seat))
-        if ref is None:
             return
         locale = await self.hands.locale(notice.user_id, view)
         text = personal_notice_text(notice, locale)
         closed: dict[str, Any] = {"content": text, "embeds": [], "attachments": [], "view": None}
+        await self.hands.close_private(view, notice.seat, closed)  # free: its token
+        ref = self.service.message_ref(view.game_id, MessageKey.hand(notice.seat))
+        if ref is None:
+            return
         async with self.budget.slot(Priority.CLEANUP, ref[0], "edit"):
             await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
 
