@@ -4,20 +4,42 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lama import Game, game_from_dict
 from store import NewSeat
 
 from .deadlines import Deadline
-from .views import LOBBY, TABLE, GameOptions, GameView, MessageKey, SeatRating, SeatView, Status
+from .views import (
+    LOBBY,
+    TABLE,
+    GameOptions,
+    GameView,
+    MessageKey,
+    SeatRating,
+    SeatView,
+    Status,
+    ai_called,
+)
 
 RECENT_EVENTS = 8
 
 
 def ai_name(index: int) -> str:
-    """The name stored for an AI seat (interfaces show a translated one, by the seat's place)."""
+    """The name stored for an AI seat (interfaces show a translated one, by `ai_called`)."""
     return f"Llama-bot {index + 1}"
+
+
+def next_ai_number(seats: Sequence[Seat]) -> int:
+    """What a new AI seated after `seats` is called by for its whole game: its place, unless
+    an AI seated earlier keeps that number (seats move up when someone leaves a lobby; the
+    AIs' names do not), then the next number free above it."""
+    taken = {ai_called(s.index, s.ai_number) for s in seats if s.user_id is None}
+    number = len(seats) + 1
+    while number in taken:
+        number += 1
+    return number
 
 
 @dataclass
@@ -32,6 +54,18 @@ class Seat:
     timed_out_round: int | None = None  # the round the turn timer last quit for them
     ai_number: int | None = None  # what an AI here is called by (views.ai_called)
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
+
+    @classmethod
+    def ai(cls, index: int, level: str, number: int) -> Seat:
+        """An AI seat, called by `number` ("Llama-bot 3") wherever it moves in the lobby."""
+        return cls(index, ai_name(number - 1), None, level, ai_number=number)
+
+    def move_to(self, index: int) -> None:
+        """Take place `index` (seats move up in a lobby); an AI keeps what it is called by,
+        also one stored before AIs kept a number (called by its place until now)."""
+        if self.user_id is None and index != self.index:
+            self.ai_number = ai_called(self.index, self.ai_number)
+        self.index = index
 
     @classmethod
     def from_record(cls, record) -> Seat:

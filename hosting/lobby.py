@@ -18,11 +18,11 @@ from store.tournaments import TableKey
 from . import options as limits
 from .context import Context
 from .errors import HostingError, Problem
-from .hosted import HostedGame, Seat, ai_name
+from .hosted import HostedGame, Seat, ai_name, next_ai_number
 from .loader import GameLoader
 from .registry import seat_of
 from .table import Table
-from .views import LOBBY, TABLE, GameOptions, GameUpdate, RecentEvent, Status
+from .views import LOBBY, TABLE, GameOptions, GameUpdate, RecentEvent, Status, ai_called
 
 
 class Lobby:
@@ -67,7 +67,7 @@ class Lobby:
             _check_channel_free(await self._loader.held_in_channel(channel_id))
             self._registry.check_not_seated_elsewhere(host_id, guild_id, game_id=-1)
             seats = [Seat(0, host_name, host_id)]
-            seats += [Seat(i, ai_name(i), None, options.ai_level) for i in range(1, ai_seats + 1)]
+            seats += [Seat.ai(i, options.ai_level, i + 1) for i in range(1, ai_seats + 1)]
             hosted = await self._create(guild_id, channel_id, host_id, seats, options)
         return await self._changed(hosted)
 
@@ -175,12 +175,14 @@ class Lobby:
         return old
 
     def _rematch_seats(self, old: HostedGame, presser_id: int, presser_name: str) -> list[Seat]:
-        """The old seats in their order: AIs from the start, and the humans who stayed to the
-        end (or pressed) unless they sit in another game of this server now."""
+        """The old seats in their order: AIs from the start (each called as it was), and the
+        humans who stayed to the end (or pressed) unless they sit in another game of this
+        server now."""
         seats: list[Seat] = []
         for seat in old.seats:
             if seat.user_id is None:
-                seats.append(Seat(len(seats), ai_name(len(seats)), None, seat.ai_level))
+                number = ai_called(seat.index, seat.ai_number)
+                seats.append(Seat.ai(len(seats), seat.ai_level or old.ai_level, number))
                 continue
             pressed = seat.user_id == presser_id
             busy = self._registry.active_games_of(seat.user_id, old.guild_id)
@@ -215,7 +217,7 @@ class Lobby:
             self._registry.lobby(game_id)
             _require_host(hosted, user_id, is_admin)
             _check_room(hosted)
-            seat = Seat(len(hosted.seats), ai_name(len(hosted.seats)), None, level)
+            seat = Seat.ai(len(hosted.seats), level, next_ai_number(hosted.seats))
             await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now(),
                                              seated=_seated(hosted))
             hosted.seats.append(seat)
@@ -245,7 +247,7 @@ class Lobby:
                                                 seated=_seated(hosted))
             hosted.seats.remove(seat)
             for i, other in enumerate(hosted.seats):
-                other.index = i
+                other.move_to(i)  # the store's seats moved up alike (remove_seat)
         return await self._changed(hosted)
 
     async def kick(

@@ -58,9 +58,10 @@ class SeatView:
 
 
 def ai_called(index: int, ai_number: int | None) -> int:
-    """The number an AI seat is called by ("Llama-bot 2"), everywhere it is named: its own
-    where it has one (a tournament's AI entrant keeps its number among the AI entrants at
-    every table it sits at), else its place at the table."""
+    """The number an AI seat is called by ("Llama-bot 2"), everywhere it is named: its own,
+    given when it was seated (its place then, kept when a lobby's seats move up; a
+    tournament's AI entrant keeps its number among the AI entrants at every table it sits
+    at), else — an AI stored before AIs kept a number — its place at the table."""
     return ai_number if ai_number is not None else index + 1
 
 

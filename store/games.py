@@ -128,7 +128,9 @@ class GameStore:
 
     async def remove_seat(self, game_id: int, seat: int, *, now: int,
                           seated: Sequence[int | None] | None = None) -> None:
-        """Take a seat out of a lobby; later seats move up one, keeping join order."""
+        """Take a seat out of a lobby; later seats move up one, keeping join order. An AI
+        keeps what it is called by: one stored without a number (NULL: called by its place,
+        as lobbies were before every AI got one) takes the place it leaves as its number."""
         async def unseat(tx: Transaction) -> None:
             await check_lobby(tx, game_id, seated)
             if not await tx.execute(
@@ -143,7 +145,9 @@ class GameStore:
             # UPDATE could collide with the primary key half-way.
             for row in later:
                 await tx.execute(
-                    "UPDATE seats SET seat = seat - 1 WHERE game_id = ? AND seat = ?",
+                    "UPDATE seats SET seat = seat - 1, ai_number = CASE WHEN is_ai = 1 "
+                    "THEN COALESCE(ai_number, seat + 1) ELSE ai_number END "
+                    "WHERE game_id = ? AND seat = ?",
                     (game_id, row["seat"]),
                 )
             await touch(tx, game_id, now)

@@ -51,13 +51,39 @@ async def test_an_ai_seat_has_one_name_from_lobby_to_replay(fake_discord, lamabo
     assert not re.search(r"\bAI \d", shown), shown
 
 
-async def test_ai_seats_are_numbered_by_their_place_after_someone_leaves(
+async def test_an_ai_keeps_its_name_for_the_whole_game_when_the_host_leaves_the_lobby(
     fake_discord, lamabot
 ):
+    """Seats move up when someone leaves a lobby; the AIs' names do not (they were
+    "Llama-bot 1" and "Llama-bot 2" once the host had gone)."""
+    fake, bot = fake_discord, lamabot
+    alice, bob, channel = fake.user("alice"), fake.user("bob"), fake.channel("lama")
+    await fake.slash(alice, channel, "lama new", ai_seats=2, target=10)
+    await fake.slash(bob, channel, "lama join")
+    lobby = fake.public_messages(channel)[0]
+    await fake.click(alice, lobby, "Leave")
+    assert "1. 🤖 Llama-bot 2 (normal)" in lobby.embed_text, lobby.embed_text
+    assert "2. 🤖 Llama-bot 3 (normal)" in lobby.embed_text, lobby.embed_text
+
+    game_id = bot.service.game_in_channel(channel.id).game_id
+    await fake.slash(bob, channel, "lama start")
+    await play_to_the_end(bot, game_id, bob)
+    await bot.renderer.flush_all()
+    end = next(m for m in fake.public_messages(channel) if "Final standings" in m.embed_text)
+    history = await fake.slash(bob, channel, "lama history")
+    replay = await fake.slash(bob, channel, "lama replay", game_id=game_id)
+    for shown in (end.embed_text, history.text, replay.text):
+        assert "Llama-bot 2" in shown and "Llama-bot 3" in shown, shown
+        assert "Llama-bot 1" not in shown, shown
+
+
+async def test_a_new_ai_never_takes_the_name_of_an_ai_seated_earlier(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     alice, bob, channel = fake.user("alice"), fake.user("bob"), fake.channel("lama")
     await open_game(fake, bot, channel, alice, bob, start=False)
     lobby = fake.public_messages(channel)[0]
-    await fake.click(alice, lobby, "Add AI")
-    await fake.click(bob, lobby, "Leave")
-    assert "2. 🤖 Llama-bot 2 (normal)" in lobby.embed_text, lobby.embed_text
+    await fake.click(alice, lobby, "Add AI")  # seat 3: Llama-bot 3
+    await fake.click(bob, lobby, "Leave")  # it moves up to seat 2
+    await fake.click(alice, lobby, "Add AI")  # seat 3 again
+    assert "2. 🤖 Llama-bot 3 (normal)" in lobby.embed_text, lobby.embed_text
+    assert "3. 🤖 Llama-bot 4 (normal)" in lobby.embed_text, lobby.embed_text

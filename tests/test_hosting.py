@@ -22,9 +22,9 @@ from hosting import (
 )
 from hosting.options import TIMEOUTS_BEFORE_AI
 from hosting.stats import StatsService
-from hosting.views import MessageKind
+from hosting.views import MessageKind, ai_called
 from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
-from store import LeaderboardSort
+from store import LeaderboardSort, NewSeat
 from tests import driver
 from tests.e2e_support import wait_until
 
@@ -162,6 +162,20 @@ async def test_when_the_host_leaves_the_lobby_the_next_human_hosts(service):
     update = await service.leave(game_id, ALICE)
     assert update.view.host_id == BOB
     assert [s.user_id for s in update.view.seats] == [BOB]
+
+
+async def test_an_ai_of_a_lobby_stored_without_ai_numbers_keeps_its_name_when_seats_move_up(
+        service, store, clock):
+    """A lobby stored before AIs kept a number (each called by its place) and restored."""
+    seats = [NewSeat.human(ALICE, "Alice"), NewSeat.human(BOB, "Bob"),
+             NewSeat.ai("Llama-bot 3", "easy")]
+    record = await store.games.create_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, host_user_id=ALICE, variant="classic", target=40,
+        turn_timeout_s=60, ai_delay_s=1, now=int(clock.now()), seats=seats)
+    await service.restore()
+    update = await service.leave(record.id, BOB)
+    (ai,) = [s for s in update.view.seats if s.is_ai]
+    assert (ai.index, ai_called(ai.index, ai.ai_number)) == (1, 3)
 
 
 async def test_when_the_last_human_leaves_the_lobby_it_is_cancelled(service):

@@ -173,6 +173,16 @@ async def test_remove_seat_closes_the_gap_keeping_join_order(games):
     assert [(s.seat, s.display_name) for s in seats] == [(0, "Host"), (1, "A"), (2, "B")]
 
 
+async def test_an_ai_stored_without_a_number_keeps_its_place_then_as_its_number(games):
+    """A lobby stored before every AI had its number: an AI called by its place ("Llama-bot
+    3") keeps that name when it moves up; one with a number keeps its number."""
+    game = await lobby(games, seats=[NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest"),
+                                     NewSeat.ai("A", "easy"), NewSeat.ai("B", "hard", 7)])
+    await games.remove_seat(game.id, 1, now=T0 + 2)
+    seats = (await games.get_game(game.id)).seats
+    assert [(s.seat, s.ai_number) for s in seats] == [(0, None), (1, 3), (2, 7)]
+
+
 async def test_a_seat_change_from_a_copy_behind_on_the_lobbys_seats_is_refused(games):
     """`seated`: the seats (user ids, None for an AI) the caller's copy has. Another process
     took the guest out meanwhile: every lobby write from that copy is refused, none made."""
