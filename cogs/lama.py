@@ -6,21 +6,21 @@ Each command is a thin adapter: check who and where, one service call, show the 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import MISSING
 
 from hosting import LOBBY, GameOptions, HostingError, Problem
 from hosting.views import GameUpdate, GameView, Status
 
 from . import embeds
 from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
-from .components import GAME_ITEMS, lobby_view
+from .components import GAME_ITEMS
 from .errors import handler_cog
 from .language import LanguageCommands
+from .lobbies import lobby_edit, new_lobby
 from .notify import NotifyCommands
 from .rematches import RematchPresses, offers_rematch, rematch_link_view
 from .stats import STATS_ITEMS, StatsCommands
@@ -88,7 +88,7 @@ class Lama(
         # Loads the server settings: a rematch may be its first game since a restart.
         locale = await self.bot.public_locale_for(interaction)
         response = await interaction.response.send_message(
-            **_new_lobby(view, locale, interaction.user.id)
+            **new_lobby(view, locale)
         )
         message_id = getattr(response, "message_id", None)
         if message_id is None:
@@ -104,7 +104,7 @@ class Lama(
         reader = self._locale(interaction)
         locale = await self.bot.public_locale_for(interaction)
         channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-        message = await channel.send(**_new_lobby(view, locale, interaction.user.id))
+        message = await channel.send(**new_lobby(view, locale))
         await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
         link = jump_link(view.guild_id, view.channel_id, message.id)
         if offers_rematch(interaction.message):
@@ -223,9 +223,7 @@ class Lama(
         else:
             update = await self.service.cancel(game_id, user.id, is_admin=is_admin)
         locale = self._public_locale(interaction)
-        await interaction.response.edit_message(
-            embed=embeds.lobby_embed(update.view, locale), view=lobby_view(update.view, locale)
-        )
+        await interaction.response.edit_message(**lobby_edit(update.view, locale))
 
     # ----------------------------------------------------------------- play
 
@@ -259,21 +257,6 @@ class Lama(
             embed=embeds.rules_embed(variant, locale), ephemeral=True
         )
 
-
-
-def _new_lobby(view: GameView, locale: str, opener_id: int) -> dict[str, Any]:
-    """A new lobby message; a rematch's also pings the players it seated (but its opener),
-    so nobody is seated without knowing it and can Leave in time."""
-    content: dict[str, Any] = {
-        "embed": embeds.lobby_embed(view, locale),
-        "view": lobby_view(view, locale) or MISSING,  # None: no longer a lobby
-    }
-    seated = [f"<@{s.user_id}>" for s in view.seats if s.user_id not in (None, opener_id)]
-    if view.rematch_of is not None and seated:
-        content["content"] = t("lobby.rematch_ping", locale, count=len(seated),
-                               mentions=" ".join(seated))
-        content["allowed_mentions"] = discord.AllowedMentions(users=True)
-    return content
 
 async def setup(bot: LamaBot) -> None:
     await bot.add_cog(Lama(bot))

@@ -32,8 +32,9 @@ from hosting import LOBBY, TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, Notice, Status
 
 from . import embeds
-from .components import lobby_view, rematch_view
+from .components import rematch_view
 from .hands import HandAnswer, HandMessages, ShownHand
+from .lobbies import lobby_edit
 from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
 from .render_work import Work
@@ -211,8 +212,7 @@ class Renderer:
             view = await self.threads.open(view, locale)  # before its first table, if wanted
         if work.lobby:
             async with self.budget.slot(Priority.TABLE, view.channel_id, "edit"):
-                await self._edit(view, LOBBY, embed=embeds.lobby_embed(view, locale),
-                                 view=lobby_view(view, locale))
+                await self._edit(view, LOBBY, **lobby_edit(view, locale))
         self._show_tables(work, view, locale)
         await self._show_hands(work, view, locale)
         if work.game_over and view.status is Status.FINISHED:

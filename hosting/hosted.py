@@ -54,6 +54,7 @@ class Seat:
     timed_out_round: int | None = None  # the round the turn timer last quit for them
     ai_number: int | None = None  # what an AI here is called by (views.ai_called)
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
+    seated_by_rematch: bool = False  # a rematch seated this player without their asking
 
     @classmethod
     def ai(cls, index: int, level: str, number: int) -> Seat:
@@ -79,12 +80,13 @@ class Seat:
             quit_pending_round=record.quit_pending_round,
             ai_number=record.ai_number,
             left_after_seq=record.left_after_seq,
+            seated_by_rematch=record.seated_by_rematch,
         )
 
     def new_seat(self) -> NewSeat:
         if self.user_id is None:
             return NewSeat.ai(self.name, self.ai_level or "normal", self.ai_number)
-        return NewSeat.human(self.user_id, self.name)
+        return NewSeat.human(self.user_id, self.name, seated_by_rematch=self.seated_by_rematch)
 
     def hand_to_ai(self, game: Game | None, after_seq: int | None) -> None:
         """An AI plays on after move `after_seq` (as stored); if the human left mid-round,
@@ -99,7 +101,8 @@ class Seat:
         # Built in one go (no dataclasses.replace): views are made for every move and answer.
         if game is None:
             return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left,
-                            ai_number=self.ai_number, left_after_seq=self.left_after_seq)
+                            ai_number=self.ai_number, left_after_seq=self.left_after_seq,
+                            seated_by_rematch=self.seated_by_rematch)
         quit_ = game.has_quit(self.index)
         return SeatView(
             self.index, self.name, self.user_id, self.ai_level, left=self.left,
@@ -109,6 +112,7 @@ class Seat:
             timed_out=quit_ and self.timed_out_round == game.round_number,
             score=game.scores[self.index],
             ai_number=self.ai_number,
+            seated_by_rematch=self.seated_by_rematch,
         )
 
 

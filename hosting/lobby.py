@@ -188,7 +188,7 @@ class Lobby:
             busy = self._registry.active_games_of(seat.user_id, old.guild_id)
             if pressed or not (seat.left or busy):
                 name = presser_name if pressed else seat.name
-                seats.append(Seat(len(seats), name, seat.user_id))
+                seats.append(Seat(len(seats), name, seat.user_id, seated_by_rematch=not pressed))
         return seats[: limits.MAX_SEATS]
 
     # ----------------------------------------------------------------- seats

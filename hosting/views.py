@@ -51,6 +51,7 @@ class SeatView:
     timed_out: bool = False  # out of this round because the turn timer ran out
     ai_number: int | None = None  # what an AI here is called by (see ai_called)
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
+    seated_by_rematch: bool = False  # a rematch seated this player without their asking
 
     @property
     def is_ai(self) -> bool:

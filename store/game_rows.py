@@ -65,6 +65,7 @@ def seat_from_row(row: Row) -> Seat:
         quit_pending_round=row["quit_pending_round"],
         ai_number=row["ai_number"],
         left_after_seq=row["left_after_seq"],
+        seated_by_rematch=bool(row["seated_by_rematch"]),
     )
 
 
@@ -205,9 +206,9 @@ async def insert_seat(
             raise AlreadySeated(game_id, new.user_id)
     await tx.execute(
         "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, ai_level, ai_number, "
-        "joined_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "seated_by_rematch, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (game_id, index, new.user_id, new.display_name, int(new.is_ai), new.ai_level,
-         new.ai_number, now),
+         new.ai_number, int(new.seated_by_rematch), now),
     )
 
 

@@ -53,6 +53,7 @@ class Seat:
     quit_pending_round: int | None = None  # left mid-round: the AI quits this round for them
     ai_number: int | None = None  # what an AI here is called by; None: its place
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
+    seated_by_rematch: bool = False  # a rematch seated this player without their asking
 
     @property
     def ai_controlled(self) -> bool:
@@ -129,10 +130,12 @@ class NewSeat:
     is_ai: bool = False
     ai_level: str | None = None
     ai_number: int | None = None  # what the AI is called by; None: its place
+    seated_by_rematch: bool = False  # a rematch seats this player without their asking
 
     @classmethod
-    def human(cls, user_id: int, display_name: str) -> NewSeat:
-        return cls(user_id, display_name)
+    def human(cls, user_id: int, display_name: str, *,
+              seated_by_rematch: bool = False) -> NewSeat:
+        return cls(user_id, display_name, seated_by_rematch=seated_by_rematch)
 
     @classmethod
     def ai(cls, display_name: str, ai_level: str, number: int | None = None) -> NewSeat:

@@ -183,3 +183,41 @@ async def test_a_rematch_works_for_a_game_that_ended_before_a_restart(fake_disco
     again = await pointed_to(await fake.click(alice, stale, "Rematch"))
     assert again.ephemeral and "already have a seat in the rematch" in again.text, again.text
     assert f"/{lobby.id}" in again.text
+
+
+async def test_the_rematch_line_names_only_the_players_still_seated(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    _game_id, _channel, end = await finished_game(fake, bot, bob, carol)
+    lobby = await press_rematch(fake, bob, end)
+    await fake.click(carol, lobby, "Leave")
+    assert "seated for the rematch" in lobby.content, lobby.content
+    assert alice.mention in lobby.content and carol.mention not in lobby.content, lobby.content
+
+
+async def test_the_rematch_line_stays_current_after_a_restart(fake_discord, lamabot):
+    """Whom the rematch seated is stored: after a restart, a player leaving by command (the
+    renderer edits the lobby) is taken off the line too."""
+    fake, bot = fake_discord, lamabot
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    game_id, channel, end = await finished_game(fake, bot, bob, carol)
+    lobby = await press_rematch(fake, bob, end)
+    rematch_id = bot.service.game_in_channel(channel.id).game_id
+    await bot.service.flush_message_refs()  # as close() does before a restart
+    forget_in_memory(bot, game_id, rematch_id)
+    await bot.service.restore()
+    await fake.slash(carol, channel, "lama leave")
+    await bot.renderer.flush_all()
+    assert alice.mention in lobby.content and carol.mention not in lobby.content, lobby.content
+
+
+async def test_the_rematch_line_goes_when_the_rematch_lobby_is_cancelled(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, _channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, bob, end)
+    assert alice.mention in lobby.content
+    await fake.click(alice, lobby, "Cancel")
+    await bot.renderer.flush_all()
+    assert "The game was cancelled." in lobby.embed_text, lobby.embed_text
+    assert lobby.content == "", lobby.content

@@ -20,7 +20,7 @@ import pytest
 
 import i18n
 from cogs import errors, stats_embeds, tournaments
-from cogs.lama import _new_lobby
+from cogs.lobbies import new_lobby
 from hosting import HostingError, Problem
 from hosting.swiss import Standing
 from hosting.views import GameOptions, GameView, SeatView, Status
@@ -148,7 +148,9 @@ def test_a_standing_counts_its_points_and_its_games_each_in_agreement(locale, po
 
 
 def rematch(seated: int) -> GameView:
-    seats = tuple(SeatView(i, f"P{i}", 100 + i, None) for i in range(seated + 1))
+    """A rematch lobby opened by P0 (user 100), who seated `seated` more players."""
+    seats = tuple(SeatView(i, f"P{i}", 100 + i, None, seated_by_rematch=i > 0)
+                  for i in range(seated + 1))
     return GameView(game_id=8, guild_id=1, channel_id=2, host_id=100, status=Status.LOBBY,
                     options=GameOptions(), seats=seats, rematch_of=7)
 
@@ -158,7 +160,7 @@ def rematch(seated: int) -> GameView:
     [(1, "<@101>: v odvetě máš místo."), (2, "<@101> <@102>: v odvetě máte místo.")],
 )
 async def test_a_czech_rematch_ping_speaks_to_one_player_as_ty_and_to_several_as_vy(seated, ping):
-    assert _new_lobby(rematch(seated), "cs", opener_id=100)["content"] == ping
+    assert new_lobby(rematch(seated), "cs")["content"] == ping
 
 
 @pytest.mark.parametrize(

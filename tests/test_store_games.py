@@ -27,7 +27,7 @@ from store import (
 )
 from store.backend import Dialect
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
-from store.game_rows import active_game_in_channel, insert_seat, lock_game_row
+from store.game_rows import active_game_in_channel, lock_game_row
 from store.postgres import is_postgres_url
 from tests.backends import INTEGRITY_ERRORS, count_trips
 
@@ -467,8 +467,10 @@ async def handed_over_before_the_migration(db, channel: int, ai_moves: int) -> i
             "updated_at, last_seq) "
             "VALUES (?, ?, ?, 'classic', 40, 120, 1.5, 'running', 42, '{}', ?, ?, ?, ?)",
             (GUILD, channel, HOST, T0, T0, T0, 2 + ai_moves))
-        for index, seat in enumerate([NewSeat.human(HOST, "Host"), NewSeat.human(GUEST, "Guest")]):
-            await insert_seat(tx, game_id, index, seat, T0)
+        for index, (user_id, name) in enumerate([(HOST, "Host"), (GUEST, "Guest")]):
+            await tx.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, joined_at) "
+                "VALUES (?, ?, ?, ?, 0, ?)", (game_id, index, user_id, name, T0))
         await tx.execute("UPDATE seats SET has_left = 1, ai_level = 'normal' "
                          "WHERE game_id = ? AND seat = 1", (game_id,))
         movers = [(1, "human"), (0, "human")] + [(1, "ai")] * ai_moves
