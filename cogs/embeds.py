@@ -198,6 +198,7 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
             name=seat_name(s, locale),
             count=s.score,
         )
+        + _left_note(s, locale)
         + _rating_note(view.rating_of(s.index), locale)
         for s in standings
     ]
@@ -207,6 +208,15 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
         footer += " · " + t("leaderboard.rating_legend", locale)
     embed.set_footer(text=footer)
     return embed
+
+
+def _left_note(seat: SeatView, locale: str) -> str:
+    """' · leaving the game counts as last place' after a human who left (or was kicked, or
+    timed out too often): their standing is by the points the AI finished with, but their
+    result and rating count them last (store.rating_book.rated_seats), whatever the points."""
+    if seat.user_id is None or not seat.left:
+        return ""
+    return " · " + t("game.left_counts_as_last", locale)
 
 
 def _rating_note(rating: SeatRating | None, locale: str) -> str:

@@ -10,7 +10,8 @@ import re
 import pytest
 
 from hosting import FakeClock
-from tests.e2e_support import refused, spy_on_rest_budget
+from tests.e2e_support import open_game, refused, spy_on_rest_budget, use_seed
+from tests.test_e2e_ai_names import play_to_the_end
 from tests.test_e2e_stats import field, lines_by_user, play, ts
 
 
@@ -34,6 +35,24 @@ async def test_the_game_end_message_shows_each_humans_rating_change(fake_discord
         assert any(user.name in line.lower() and expected in line for line in lines), lines
     ai_line = next(line for line in lines if "🤖" in line)
     assert "rating" not in ai_line
+
+
+async def test_a_winner_who_left_is_told_why_their_rating_fell(fake_discord, lamabot):
+    """Alice leaves at once; the AI playing her seat finishes with the fewest points, while
+    Bob quits every round. A leaver counts as last for the ratings: the standings say so."""
+    fake, bot = fake_discord, lamabot
+    use_seed(bot, 1)
+    channel = fake.channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game_id = await open_game(fake, bot, channel, alice, bob, target=10)
+    assert (await fake.slash(alice, channel, "lama leave")).ephemeral
+    await play_to_the_end(bot, game_id, bob)
+    await bot.renderer.flush_all()
+    end = next(m for m in reversed(channel.messages) if "Final standings" in m.embed_text)
+    first, second = standings_lines(end)
+    assert first.lower().startswith("1. 🤖 alice") and "rating" in first and "(−" in first, first
+    assert "leaving the game counts as last place" in first, first
+    assert "leaving" not in second, second
 
 
 async def test_leaderboard_defaults_to_ratings_once_games_are_rated(fake_discord, lamabot):
