@@ -618,6 +618,24 @@ async def test_rematch_works_for_a_game_that_ended_before_a_restart(service, sto
     assert update.view.rematch_of == game_id and update.view.host_id == ALICE
 
 
+async def test_a_rematchs_ai_keeps_its_name_when_a_player_before_it_is_not_reseated(
+        service, clock):
+    game_id = await lobby(service)
+    await service.join(game_id, BOB, "Bob")
+    await service.add_ai(game_id, ALICE)  # seat 3: Llama-bot 3
+    await service.start(game_id, ALICE)
+    await service.leave(game_id, BOB)  # an AI plays on for Bob: he is not reseated
+    while service.view(game_id).status is not Status.FINISHED:
+        if current_user(service, game_id) == ALICE:
+            await play_any(service, game_id)
+        else:
+            clock.advance(1)
+            await service.fire_due_timers()
+    update = await service.rematch(game_id, ALICE, "Alice")
+    (ai,) = [s for s in update.view.seats if s.is_ai]
+    assert (ai.index, ai_called(ai.index, ai.ai_number)) == (1, 3)
+
+
 async def finished_and_forgotten(service, store, clock, forgotten):
     """A two-human game (Alice hosts) played to its end; then `forgotten` erases their data
     (/lama forget-me) and the bot restarts, so the rematch reads the game from the store."""
