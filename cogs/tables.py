@@ -68,7 +68,6 @@ class Tables:
         self.shown = shown
         self._jobs: dict[int, deque[_Job]] = {}
         self._tasks: dict[int, asyncio.Task] = {}
-        self.shown_at: dict[int, float] = {}  # game -> loop time of its last table edit/post
         self._of_round: dict[int, dict[int, tuple[int, int]]] = {}  # game -> round -> table
         self._pictured: dict[int, dict[tuple[int, int], bool]] = {}  # game -> table -> has it
 
@@ -161,7 +160,6 @@ class Tables:
                 await self.bot.get_partial_messageable(view.shown_in).send(
                     job.text, nonce=job.nonce or discord.utils.MISSING,
                     allowed_mentions=discord.AllowedMentions.none())
-                return
             elif job.kind == "moved":
                 await self._moved(job, locale)
             else:
@@ -169,8 +167,6 @@ class Tables:
         except discord.HTTPException as error:
             log.warning("could not show the table of game %s: %s", view.game_id, error)
             self.shown.failed(view.game_id, error)
-            return
-        self.shown_at[view.game_id] = asyncio.get_running_loop().time()
 
     async def _post(self, job: _Job, locale: str) -> None:
         view = job.view
