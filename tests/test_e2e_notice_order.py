@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from hosting import FakeClock
+from lama import QUIT, Game
 from tests.crash_support import tables_of_round
-from tests.e2e_support import on_turn, open_game, settle
+from tests.e2e_support import find_seed, on_turn, open_game, settle, use_seed
 
 
 def hands_go_out_after_the_tables(bot) -> None:
@@ -25,18 +26,26 @@ def hands_go_out_after_the_tables(bot) -> None:
     renderer._show_hands = late
 
 
+def the_other_plays_on_after_the_starter_quits(game: Game) -> bool:
+    """Two players: the starter quits and the other, alone, still has a card to play (not
+    forced out at once): their time-out is what ends round 1 (a deal for `find_seed`)."""
+    game.apply(game.current_seat, QUIT)
+    return game.round_number == 1
+
+
 @pytest.mark.parametrize("bot_clock", [FakeClock()])
 async def test_a_time_out_that_ends_a_round_is_told_above_the_next_rounds_table(
     fake_discord, lamabot, bot_clock
 ):
     fake, bot, clock = fake_discord, lamabot, bot_clock
     alice, bob, channel = fake.user("alice"), fake.user("bob"), fake.channel("lama")
-    game_id = await open_game(fake, bot, channel, alice, bob)
+    use_seed(bot, find_seed("classic", 2, the_other_plays_on_after_the_starter_quits))
+    game_id = await open_game(fake, bot, channel, alice, bob, variant="classic")
     quitter, _ = on_turn(fake, bot, game_id)
     assert (await fake.slash(quitter, channel, "quit")).ephemeral
     await settle(bot, game_id)
     late, _ = on_turn(fake, bot, game_id)
-    assert late is not quitter  # the last one in the round: a time-out ends it
+    assert late is not quitter and bot.service.view(game_id).round_number == 1
     hands_go_out_after_the_tables(bot)
     clock.advance(bot.service.view(game_id).options.turn_timeout)
     await bot.service.fire_due_timers()
