@@ -30,6 +30,7 @@ import discord
 
 from hosting import LOBBY, TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, Notice, Status
+from lama import events as ev
 
 from . import embeds
 from .components import rematch_view
@@ -241,24 +242,29 @@ class Renderer:
         return {"embed": embed, "view": buttons}
 
     def _show_tables(self, work: Work, view: GameView, locale: str) -> None:
-        """The table's jobs, and the notices between them in the order they happened: a
-        time-out that ended a round is told above the next round's table, however busy the
-        process (they are posted by the game's table task, in turn)."""
+        """The table's jobs, and the notices between them in the order they happened, each
+        before the first table job that shows what it tells (readers read the reason first):
+        a time-out that ended a round is told above that round's closed table and the next
+        round's table, one within a round above the edit (or new table) that shows it;
+        however busy the process (they are posted by the game's table task, in turn)."""
+        notices = sorted(work.posts, key=lambda post: post[2])  # by round, stable
+
+        def tell(until: ev.RoundEnded | None = None) -> None:  # None: every one left
+            while notices and (until is None or notices[0][2] <= until.round_number):
+                notice, seq, _round = notices.pop(0)
+                self.tables.notice(view, notice_text(view, notice, locale),
+                                   nonce=nonce(view.game_id, notice.kind, seq, notice.seat))
+
         for ended in work.ended:  # that round's table: its result, no buttons
+            tell(until=ended)
             began = ended.round_number in work.started  # maybe never posted: its nonce
             self.tables.close(view, ended, nonce=nonce(
                 view.game_id, "table", ended.round_number) if began else None)
-        new_table = bool(work.new_round) and view.status is Status.RUNNING
-        if not new_table and work.table and not work.ended:
-            self.tables.edit(view)
-        for notice, seq, round_number in sorted(work.posts, key=lambda post: post[2]):
-            if new_table and round_number >= work.new_round:
-                self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
-                new_table = False
-            self.tables.notice(view, notice_text(view, notice, locale),
-                               nonce=nonce(view.game_id, notice.kind, seq, notice.seat))
-        if new_table:
+        tell()
+        if work.new_round and view.status is Status.RUNNING:
             self.tables.post(view, nonce=nonce(view.game_id, "table", view.round_number))
+        elif work.table and not work.ended:
+            self.tables.edit(view)
 
     async def _show_hands(self, work: Work, view: GameView, locale: str) -> None:
         """Each human's hand where it belongs. A message created carries a nonce naming it:

@@ -7,7 +7,9 @@ often and a quiet one shows every move at once. When a game's jobs ran out, `Sho
 hears it (a game counts as shown only once its table is); a failed call is told there too.
 `/lama table` posts the table anew (`repost`) and closes the old one: no buttons, a link down.
 The notices a flush shows (a time-out, an AI taking a seat) are jobs of the same task, so each
-lands on its side of the next round's table however slow the calls around it.
+lands on its side of the tables however slow the calls around it: before the table job that
+shows what it tells (the renderer queues it first), and never overtaken by an edit that waited
+for its slot (an edit coalesces only with the edit right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
 retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
@@ -90,7 +92,8 @@ class Tables:
 
     def notice(self, view: GameView, text: str, *, nonce: str) -> None:
         """Post a line about the game (a time-out, an AI taking a seat) where its table is,
-        in turn with the table's jobs: above the next round's table it came before."""
+        in turn with the table's jobs: above the table jobs queued after it (the next
+        round's table, the edit that shows what it tells)."""
         self._add(_Job("notice", view, nonce=nonce, text=text))
 
     def _add(self, job: _Job) -> None:

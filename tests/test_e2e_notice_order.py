@@ -1,16 +1,32 @@
-"""A notice about a round reads above the next round's table. "Bob ran out of time" is posted
-by the game's table task, in turn with its tables, so hand messages that are slow to go out
-(DMs wait behind turn pings and Discord's limits when the bot is busy) cannot let the next
-round's table overtake it; and nothing waits for anything more than before."""
+"""The notices between the tables come in the order things happened, and before the table
+that shows what they tell: "Bob ran out of time" and "Bob left the game" are posted by the
+game's table task, in turn with its tables. So hand messages that are slow to go out (DMs wait
+behind turn pings and Discord's limits when the bot is busy) cannot let the next round's table
+overtake a notice, and a table edit that waits for its slot cannot show a time-out before it
+is told; and nothing waits for anything more than before."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from hosting import FakeClock
 from lama import QUIT, Game
 from tests.crash_support import tables_of_round
-from tests.e2e_support import find_seed, on_turn, open_game, settle, use_seed
+from tests.e2e_support import (
+    find_seed,
+    hold_rest_slots,
+    on_turn,
+    open_game,
+    settle,
+    table,
+    use_seed,
+    wait_until,
+)
+
+CREATE = "POST /channels/{channel_id}/messages"
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
 def hands_go_out_after_the_tables(bot) -> None:
@@ -24,6 +40,35 @@ def hands_go_out_after_the_tables(bot) -> None:
         await show_hands(work, view, locale)
 
     renderer._show_hands = late
+
+
+def said(call) -> str:
+    return json.dumps(call.body, ensure_ascii=False)
+
+
+def channel_story(fake, since: int, channel, table_message, told: str, shown: str) -> list[str]:
+    """What the channel saw after call `since`, in order: "told" for the post saying `told`,
+    "shown" for an edit of the table whose text has `shown`, "edit" for its other edits."""
+    story = []
+    for call in fake.rest_calls()[since:]:
+        if call.route == CREATE and call.params["channel_id"] == str(channel.id):
+            if told in said(call):
+                story.append("told")
+        elif call.route == EDIT and call.params["message_id"] == str(table_message.id):
+            story.append("shown" if shown in said(call) else "edit")
+    return story
+
+
+async def three_humans(fake, bot):
+    channel = fake.channel("lama")
+    users = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    game_id = await open_game(fake, bot, channel, *users)
+    return game_id, channel
+
+
+async def time_out(bot, clock, game_id: int) -> None:
+    clock.advance(bot.service.view(game_id).options.turn_timeout)
+    await bot.service.fire_due_timers()
 
 
 def the_other_plays_on_after_the_starter_quits(game: Game) -> bool:
@@ -47,8 +92,7 @@ async def test_a_time_out_that_ends_a_round_is_told_above_the_next_rounds_table(
     late, _ = on_turn(fake, bot, game_id)
     assert late is not quitter and bot.service.view(game_id).round_number == 1
     hands_go_out_after_the_tables(bot)
-    clock.advance(bot.service.view(game_id).options.turn_timeout)
-    await bot.service.fire_due_timers()
+    await time_out(bot, clock, game_id)
     await bot.renderer.flush_all()
 
     assert bot.service.view(game_id).round_number == 2
@@ -56,3 +100,53 @@ async def test_a_time_out_that_ends_a_round_is_told_above_the_next_rounds_table(
     told = [i for i, m in enumerate(public) if "ran out of time" in m.text]
     (next_table,) = [public.index(m) for m in tables_of_round(fake, channel, game_id, 2)]
     assert len(told) == 1 and told[0] < next_table, [m.text[:60] for m in public]
+
+
+@pytest.mark.parametrize("bot_clock", [FakeClock()])
+async def test_a_time_out_is_told_before_the_table_shows_it(fake_discord, lamabot, bot_clock):
+    fake, bot, clock = fake_discord, lamabot, bot_clock
+    game_id, channel = await three_humans(fake, bot)
+    live, since = table(fake, channel), len(fake.rest_calls())
+    await time_out(bot, clock, game_id)
+    await bot.renderer.flush_all()
+
+    story = channel_story(fake, since, channel, live, "ran out of time", ": quit (")
+    assert "shown" in story and story.index("told") < story.index("shown"), story
+
+
+@pytest.mark.parametrize("bot_clock", [FakeClock()])
+async def test_a_time_out_is_told_before_a_table_edit_that_waited_for_its_slot_shows_it(
+    fake_discord, lamabot, bot_clock
+):
+    """A busy process: the table's edit for the move before waits for the channel's edit
+    slot when the time-out comes. That waiting edit takes in the newer state only as long as
+    no notice stands between them."""
+    fake, bot, clock = fake_discord, lamabot, bot_clock
+    game_id, channel = await three_humans(fake, bot)
+    live, since = table(fake, channel), len(fake.rest_calls())
+    released = hold_rest_slots(bot, lambda _p, where, kind: where == channel.id and kind == "edit")
+    mover, _ = on_turn(fake, bot, game_id)
+    assert (await fake.slash(mover, channel, "draw")).ephemeral
+    await wait_until(lambda: bot.renderer.tables.busy_with(game_id))  # its edit waits
+    await time_out(bot, clock, game_id)
+    await wait_until(lambda: game_id not in bot.renderer._flushing)  # the time-out queued
+    released.set()
+    await bot.renderer.flush_all()
+
+    story = channel_story(fake, since, channel, live, "ran out of time", ": quit (")
+    assert "shown" in story and story.index("told") < story.index("shown"), story
+
+
+async def test_a_player_who_leaves_is_told_before_the_table_shows_the_ai_in_their_seat(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await three_humans(fake, bot)
+    mover, _ = on_turn(fake, bot, game_id)
+    leaver = next(u for u in (fake.user("bob"), fake.user("alice")) if u is not mover)
+    live, since = table(fake, channel), len(fake.rest_calls())
+    assert (await fake.slash(leaver, channel, "lama leave")).ephemeral
+    await settle(bot, game_id)
+
+    story = channel_story(fake, since, channel, live, "left the game", "🤖")
+    assert "shown" in story and story.index("told") < story.index("shown"), story
