@@ -2,9 +2,9 @@
 
 The service calls `on_update` after every commit. Work is collected per game and flushed
 shortly after (`coalesce_delay`), then handed to parts with one job each: `Tables` (post,
-edit, close a round's table, and the notices between tables: a time-out, an AI taking a seat),
-`HandMessages` (each player's one live hand, their turn pings), and the posts here (game end
-with Rematch, reminders). Every rate-limited call first takes a
+edit, close a round's table, and the notices between tables: a time-out, an AI taking a seat,
+a turn reminder for a player without DMs), `HandMessages` (each player's one live hand, their
+turn pings), and the game-end post with Rematch here. Every rate-limited call first takes a
 slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
 player moved away from) first, tables and posts next, other clean-ups last. The game-end post
 waits for the game's table task, however slow its calls: the last round's closed table stays
@@ -369,7 +369,9 @@ class Renderer:
 
     async def _remind(self, view: GameView, reminder: Notice) -> None:
         """Half the turn is gone: a DM to the player (it speaks to its reader, so it does not
-        mention them), else a line in the channel that mentions them."""
+        mention them); with their DMs off or closed, a line in the channel that pings them,
+        queued with the table's jobs like the other notices (below the table this flush
+        shows, above what the next one shows)."""
         seat = view.seats[reminder.seat]
         if seat.user_id is None:
             return
@@ -383,5 +385,4 @@ class Renderer:
             return
         text = t("timer.reminder", self.locale_for_view(view), mention=f"<@{seat.user_id}>",
                  count=seconds)
-        await self._post(view, content=text, allowed_mentions=discord.AllowedMentions(users=True),
-                         nonce=once)
+        self.tables.notice(view, text, nonce=once, ping=seat.user_id)

@@ -6,10 +6,11 @@ newer moves only replace the state it will show, so a busy process edits each ta
 often and a quiet one shows every move at once. When a game's jobs ran out, `ShownGames`
 hears it (a game counts as shown only once its table is); a failed call is told there too.
 `/lama table` posts the table anew (`repost`) and closes the old one: no buttons, a link down.
-The notices a flush shows (a time-out, an AI taking a seat) are jobs of the same task, so each
-lands on its side of the tables however slow the calls around it: before the table job that
-shows what it tells (the renderer queues it first), and never overtaken by an edit that waited
-for its slot (an edit coalesces only with the edit right before it, never across a notice).
+The notices a flush shows (a time-out, an AI taking a seat, a turn reminder the channel hears)
+are jobs of the same task, so each lands on its side of the tables however slow the calls
+around it: before the table job that shows what it tells (the renderer queues it first), and
+never overtaken by an edit that waited for its slot (an edit coalesces only with the edit
+right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
 retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
@@ -60,6 +61,7 @@ class _Job:
     old: tuple[int, int] | None = None  # "moved": the old table's channel and message
     picture: bool = True  # False: a round that began and ended unseen (no state drawn)
     text: str = ""  # "notice": the line to post
+    ping: int | None = None  # "notice": the user it speaks to (mentioned, notified)
 
 
 class Tables:
@@ -90,11 +92,11 @@ class Tables:
         table may never have been posted (see `_unseen`)."""
         self._add(_Job("close", view, ended, nonce=nonce))
 
-    def notice(self, view: GameView, text: str, *, nonce: str) -> None:
-        """Post a line about the game (a time-out, an AI taking a seat) where its table is,
-        in turn with the table's jobs: above the table jobs queued after it (the next
-        round's table, the edit that shows what it tells)."""
-        self._add(_Job("notice", view, nonce=nonce, text=text))
+    def notice(self, view: GameView, text: str, *, nonce: str, ping: int | None = None) -> None:
+        """Post a line about the game (a time-out, an AI taking a seat, a reminder that pings
+        its player) where its table is, in turn with the table's jobs: above the table jobs
+        queued after it (the next round's table, the edit that shows what it tells)."""
+        self._add(_Job("notice", view, nonce=nonce, text=text, ping=ping))
 
     def _add(self, job: _Job) -> None:
         jobs = self._jobs.setdefault(job.view.game_id, deque())
@@ -160,9 +162,7 @@ class Tables:
             if job.kind == "post":
                 await self._post(job, locale)
             elif job.kind == "notice":
-                await self.bot.get_partial_messageable(view.shown_in).send(
-                    job.text, nonce=job.nonce or discord.utils.MISSING,
-                    allowed_mentions=discord.AllowedMentions.none())
+                await self._notice(job)
             elif job.kind == "moved":
                 await self._moved(job, locale)
             else:
@@ -170,6 +170,14 @@ class Tables:
         except discord.HTTPException as error:
             log.warning("could not show the table of game %s: %s", view.game_id, error)
             self.shown.failed(view.game_id, error)
+
+    async def _notice(self, job: _Job) -> None:
+        """The line, notifying nobody but the player it speaks to (if any)."""
+        users = [discord.Object(job.ping)] if job.ping is not None else False
+        mentions = discord.AllowedMentions(everyone=False, users=users, roles=False,
+                                           replied_user=False)
+        await self.bot.get_partial_messageable(job.view.shown_in).send(
+            job.text, nonce=job.nonce or discord.utils.MISSING, allowed_mentions=mentions)
 
     async def _post(self, job: _Job, locale: str) -> None:
         view = job.view

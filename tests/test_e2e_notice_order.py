@@ -1,9 +1,10 @@
 """The notices between the tables come in the order things happened, and before the table
-that shows what they tell: "Bob ran out of time" and "Bob left the game" are posted by the
-game's table task, in turn with its tables. So hand messages that are slow to go out (DMs wait
-behind turn pings and Discord's limits when the bot is busy) cannot let the next round's table
-overtake a notice, and a table edit that waits for its slot cannot show a time-out before it
-is told; and nothing waits for anything more than before."""
+that shows what they tell: "Bob ran out of time", "Bob left the game" and a turn reminder the
+channel hears are posted by the game's table task, in turn with its tables. So hand messages
+that are slow to go out (DMs wait behind turn pings and Discord's limits when the bot is busy)
+cannot let the next round's table overtake a notice, a table edit that waits for its slot
+cannot show a time-out before it is told, and a reminder cannot overtake the table it follows;
+and nothing waits for anything more than before."""
 
 from __future__ import annotations
 
@@ -150,3 +151,32 @@ async def test_a_player_who_leaves_is_told_before_the_table_shows_the_ai_in_thei
 
     story = channel_story(fake, since, channel, live, "left the game", "🤖")
     assert "shown" in story and story.index("told") < story.index("shown"), story
+
+
+@pytest.mark.parametrize("bot_clock", [FakeClock()])
+async def test_a_reminder_in_the_channel_comes_after_the_table_edit_before_it(
+    fake_discord, lamabot, bot_clock
+):
+    """Players without turn DMs are reminded in the channel, in turn with the table: the
+    table that says whose turn it is, then "it's still your turn", however long the table's
+    edit waited for its slot."""
+    fake, bot, clock = fake_discord, lamabot, bot_clock
+    alice, bob, channel = fake.user("alice"), fake.user("bob"), fake.channel("lama")
+    for user in (alice, bob):
+        await fake.slash(user, fake.channel("general"), "lama notify", turn_dms=False)
+    game_id = await open_game(fake, bot, channel, alice, bob)
+    live, since = table(fake, channel), len(fake.rest_calls())
+    released = hold_rest_slots(bot, lambda _p, where, kind: where == channel.id and kind == "edit")
+    mover, _ = on_turn(fake, bot, game_id)
+    assert (await fake.slash(mover, channel, "draw")).ephemeral
+    await wait_until(lambda: bot.renderer.tables.busy_with(game_id))  # its edit waits
+    reminded, _ = on_turn(fake, bot, game_id)
+    clock.advance(bot.service.view(game_id).options.turn_timeout * 0.6)
+    await bot.service.fire_due_timers()
+    await wait_until(lambda: game_id not in bot.renderer._flushing)  # the reminder is due
+    released.set()
+    await bot.renderer.flush_all()
+
+    story = channel_story(fake, since, channel, live, "still your turn", "drew a card")
+    assert story == ["shown", "told"], story
+    assert reminded.mention in [m.text for m in fake.public_messages(channel)][-1]
