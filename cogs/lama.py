@@ -83,18 +83,20 @@ class Lama(
         return await self.service.on_channel_game(channel_id, command)
 
     async def _show_lobby(self, interaction: discord.Interaction, update: GameUpdate) -> None:
-        """Answer with the lobby itself (public) and remember where it is."""
+        """Answer with the lobby itself (public) and remember where it is, and what it shows
+        (the renderer's flush then leaves it as it is)."""
         view = update.view
-        # Loads the server settings: a rematch may be its first game since a restart.
-        locale = await self.bot.public_locale_for(interaction)
-        response = await interaction.response.send_message(
-            **new_lobby(view, locale)
-        )
-        message_id = getattr(response, "message_id", None)
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-        channel_id = interaction.channel_id or view.channel_id
-        await self.service.remember_message(view.game_id, LOBBY, channel_id, message_id)
+        with self.renderer.lobbies.answering(view.game_id):
+            # Loads the server settings: a rematch may be its first game since a restart.
+            locale = await self.bot.public_locale_for(interaction)
+            content = new_lobby(view, locale)
+            response = await interaction.response.send_message(**content)
+            message_id = getattr(response, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            channel_id = interaction.channel_id or view.channel_id
+            await self.service.remember_message(view.game_id, LOBBY, channel_id, message_id)
+            self.renderer.lobbies.shown(view.game_id, message_id, content)
 
     async def _post_lobby(self, interaction: discord.Interaction, view: GameView) -> None:
         """A rematch's lobby, posted in the game's channel (also when Rematch was pressed in
@@ -102,10 +104,13 @@ class Lama(
         to it (an interaction response: free, and it is the one edit an archived thread's
         message takes). Pressed in a thread, the presser is also told where it is."""
         reader = self._locale(interaction)
-        locale = await self.bot.public_locale_for(interaction)
-        channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
-        message = await channel.send(**new_lobby(view, locale))
-        await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
+        with self.renderer.lobbies.answering(view.game_id):
+            locale = await self.bot.public_locale_for(interaction)
+            channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+            content = new_lobby(view, locale)
+            message = await channel.send(**content)
+            await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
+            self.renderer.lobbies.shown(view.game_id, message.id, content)
         link = jump_link(view.guild_id, view.channel_id, message.id)
         if offers_rematch(interaction.message):
             await interaction.response.edit_message(
@@ -209,21 +214,29 @@ class Lama(
         )
 
     async def lobby_button(self, interaction: discord.Interaction, game_id: int, action: str):
+        """The press's answer redraws the lobby; the renderer's flush leaves it as it is."""
         self._locale(interaction)
+        with self.renderer.lobbies.answering(game_id):
+            update = await self._lobby_action(interaction, game_id, action)
+            content = lobby_edit(update.view, self._public_locale(interaction))
+            await interaction.response.edit_message(**content)
+            pressed = interaction.message
+            self.renderer.lobbies.shown(game_id, pressed.id if pressed else None, content)
+
+    async def _lobby_action(
+        self, interaction: discord.Interaction, game_id: int, action: str
+    ) -> GameUpdate:
         user = interaction.user
         is_admin = _is_admin(interaction)
         if action == "join":
-            update = await self.service.join(game_id, user.id, user.display_name)
-        elif action == "leave":
-            update = await self.service.leave(game_id, user.id)
-        elif action == "ai":
-            update = await self.service.add_ai(game_id, user.id, is_admin=is_admin)
-        elif action == "start":
-            update = await self.service.start(game_id, user.id, is_admin=is_admin)
-        else:
-            update = await self.service.cancel(game_id, user.id, is_admin=is_admin)
-        locale = self._public_locale(interaction)
-        await interaction.response.edit_message(**lobby_edit(update.view, locale))
+            return await self.service.join(game_id, user.id, user.display_name)
+        if action == "leave":
+            return await self.service.leave(game_id, user.id)
+        if action == "ai":
+            return await self.service.add_ai(game_id, user.id, is_admin=is_admin)
+        if action == "start":
+            return await self.service.start(game_id, user.id, is_admin=is_admin)
+        return await self.service.cancel(game_id, user.id, is_admin=is_admin)
 
     # ----------------------------------------------------------------- play
 

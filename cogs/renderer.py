@@ -4,7 +4,8 @@ The service calls `on_update` after every commit. Work is collected per game and
 shortly after (`coalesce_delay`), then handed to parts with one job each: `Tables` (post,
 edit, close a round's table, and the notices between tables: a time-out, an AI taking a seat,
 a turn reminder for a player without DMs), `HandMessages` (each player's one live hand, their
-turn pings), and the game-end post with Rematch here. Every rate-limited call first takes a
+turn pings), `LobbyMessages` (the lobby, edited where no answer showed it already), and the
+game-end post with Rematch here. Every rate-limited call first takes a
 slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
 player moved away from) first, tables and posts next, other clean-ups last. The game-end post
 waits for the game's table task, however slow its calls: the last round's closed table stays
@@ -28,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from hosting import LOBBY, TABLE, MessageKey
+from hosting import TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, Notice, Status
 from lama import events as ev
 
 from . import embeds
 from .components import rematch_view
 from .hands import HandAnswer, HandMessages, ShownHand
-from .lobbies import lobby_edit
+from .lobby_messages import LobbyMessages
 from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
 from .render_work import Work
@@ -63,6 +64,7 @@ class Renderer:
         self.shown = ShownGames(service, self._retry, self._tables_busy)
         self.tables = Tables(bot, self.budget, self.shown)
         self.hands = HandMessages(bot, self.budget, self.shown.failed)
+        self.lobbies = LobbyMessages(bot, self.budget, self.shown.failed)
         self.threads = GameThreads(bot.http, service)
         self._ready = asyncio.Event()
         self._ready.set()  # `restart` holds flushes until the bot is connected
@@ -212,8 +214,7 @@ class Renderer:
         if work.new_round == 1 and self.service.message_ref(view.game_id, TABLE) is None:
             view = await self.threads.open(view, locale)  # before its first table, if wanted
         if work.lobby:
-            async with self.budget.slot(Priority.TABLE, view.channel_id, "edit"):
-                await self._edit(view, LOBBY, **lobby_edit(view, locale))
+            await self.lobbies.show(view, locale)
         self._show_tables(work, view, locale)
         await self._show_hands(work, view, locale)
         if work.game_over and view.status is Status.FINISHED:
