@@ -85,12 +85,19 @@ class ShownHand:
     # The observation it shows, if known: closed, it keeps that hand (an older round's hand
     # never turns into the current one); None after a restart (closed as the hand is now).
     obs: Any = None
+    # An ephemeral's name, its id being unknown when it is sent: the interaction it answers
+    # (a press on it carries that in the message's `interaction_metadata`).
+    made_by: int | None = None
 
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE
 
     def same_message(self, other: ShownHand) -> bool:
-        return self.message_id is not None and self.message_id == other.message_id
+        if self.message_id is not None or other.message_id is not None:
+            return self.message_id == other.message_id
+        # two ephemerals: answers to one interaction, or presses on one message
+        return self.first_id == other.first_id or (
+            self.made_by is not None and self.made_by == other.made_by)
 
 
 class HandMessages:
@@ -140,8 +147,23 @@ class HandMessages:
         redrawn = pressed is not None and (answer.on_dm_hand or pressed.flags.ephemeral)
         first_id = pressed.id if redrawn and pressed else interaction.id
         new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count,
-                        first_id, obs)
+                        first_id, obs, self._made_by(view.game_id, seat, answer))
         return self._replace(view.game_id, seat, new)
+
+    def _made_by(self, game_id: int, seat: int, answer: HandAnswer) -> int | None:
+        """The interaction whose response shows the hand: this one's new message, or the one
+        that made the pressed ephemeral (a press on it is no newer message: the same one)."""
+        interaction, pressed = answer.interaction, answer.interaction.message
+        if answer.on_dm_hand:
+            return None
+        if pressed is None or not pressed.flags.ephemeral:
+            return interaction.id
+        if pressed.interaction_metadata is not None:
+            return pressed.interaction_metadata.id
+        # not told: a press that passed `replaced` is on the newest hand, if that is private
+        shown = self._shown.get((game_id, seat))
+        newest = shown is not None and shown.message_id is None and pressed.id >= shown.first_id
+        return shown.made_by if newest and shown is not None else None
 
     def replaced(self, game_id: int, user_id: int, message_id: int) -> bool:
         """Whether a newer message shows the user's hand than this one (pressed, say): an

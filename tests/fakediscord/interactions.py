@@ -170,8 +170,11 @@ async def _perform(
 def _metadata(fake: FakeDiscord, record: InteractionRecord) -> dict[str, Any]:
     owners = ({"0": str(record.channel.guild_id)} if record.channel.guild_id
               else {"1": str(record.user.id)})
-    return {"id": str(record.id), "type": record.type, "user": record.user.to_json(),
-            "authorizing_integration_owners": owners}
+    metadata = {"id": str(record.id), "type": record.type, "user": record.user.to_json(),
+                "authorizing_integration_owners": owners}
+    if record.type == MESSAGE_COMPONENT and record.source_message is not None:
+        metadata["interacted_message_id"] = str(record.source_message.id)
+    return metadata
 
 
 def _webhook_record(fake: FakeDiscord, call: RestCall) -> InteractionRecord:
