@@ -92,6 +92,14 @@ class ShownHand:
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE
 
+    def shown_on(self, message: discord.Message) -> bool:
+        """Whether this is the hand shown on `message` (a pressed one)."""
+        if not message.flags.ephemeral:
+            return self.message_id == message.id
+        made_by = message.interaction_metadata
+        return self.message_id is None and (self.first_id == message.id or (
+            made_by is not None and self.made_by == made_by.id))
+
     def same_message(self, other: ShownHand) -> bool:
         if self.message_id is not None or other.message_id is not None:
             return self.message_id == other.message_id
@@ -117,6 +125,8 @@ class HandMessages:
         self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
         self._seen: dict[tuple[int, int], float] = {}  # (game, user): their last move or look
         self._seats: dict[tuple[int, int], int] = {}  # (game, user): the seat of a shown hand
+        # (game, seat): older live hands that show the same turn as the newest (`replaced`)
+        self._same_turn: dict[tuple[int, int], list[ShownHand]] = {}
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -165,12 +175,22 @@ class HandMessages:
         newest = shown is not None and shown.message_id is None and pressed.id >= shown.first_id
         return shown.made_by if newest and shown is not None else None
 
-    def replaced(self, game_id: int, user_id: int, message_id: int) -> bool:
-        """Whether a newer message shows the user's hand than this one (pressed, say): an
-        older hand whose buttons outlived it (a close still on its way, or one that failed)."""
+    def replaced(self, game_id: int, user_id: int, pressed: discord.Message) -> bool:
+        """Whether a press on this older hand message must move nothing: a newer message shows
+        the user's hand, and a newer state of it (the older one's buttons outlived it: a close
+        still on its way, or one that failed). An older one that shows the same turn as the
+        newest (same move, their turn) offers the same moves: the press plays, and the newer
+        one is closed instead (for free if it is private, as it is when the player looked at
+        their hand while their turn DM was live)."""
         seat = self._seats.get((game_id, user_id))
-        shown = None if seat is None else self._shown.get((game_id, seat))
-        return shown is not None and message_id < shown.first_id
+        if seat is None:
+            return False
+        shown = self._shown.get((game_id, seat))
+        if shown is None or pressed.id >= shown.first_id:
+            return False
+        same_turn = self._same_turn.get((game_id, seat), [])
+        return not any(hand.shown_on(pressed) and hand.moves == shown.moves >= 0
+                       for hand in same_turn)
 
     def _replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
         """`new` shows the seat's hand; returns the live message to close. That is the one
@@ -181,9 +201,20 @@ class HandMessages:
         if old is not None and new.moves < old.moves and not old.same_message(new):
             return new if new.live else None
         self._shown[(game_id, seat)] = new
+        same_turn = [hand for hand in self._same_turn.get((game_id, seat), [])
+                     if hand.moves == new.moves and not hand.same_message(new)]
+        self._same_turn[(game_id, seat)] = same_turn
         if old is None or not old.live or old.same_message(new):
             return None
+        if old.moves == new.moves:
+            same_turn.append(old)
         return old
+
+    def is_newest(self, game_id: int, seat: int, shown: ShownHand) -> bool:
+        """Whether `shown` is the seat's newest hand (again: a press on it played, while its
+        close was on its way)."""
+        newest = self._shown.get((game_id, seat))
+        return newest is not None and newest.same_message(shown)
 
     def recall(self, game_id: int, seat: int, user_id: int, ref: tuple[int, int]) -> None:
         """After a restart: the seat's stored hand DM may still have live buttons."""
@@ -204,6 +235,7 @@ class HandMessages:
     def forget_game(self, game_id: int) -> None:
         for key in [k for k in self._shown if k[0] == game_id]:
             del self._shown[key]
+        self._same_turn = {k: v for k, v in self._same_turn.items() if k[0] != game_id}
         self._table_players = {k for k in self._table_players if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
         self._seen = {k: v for k, v in self._seen.items() if k[0] != game_id}
@@ -255,7 +287,9 @@ class HandMessages:
     async def close(self, view: GameView, obs: Any, seat: int, shown: ShownHand) -> None:
         """An older hand message: the hand it showed (else `obs`, the hand as it is), no
         buttons, a note where it went; once the game is over, that it is over (no newer
-        message has buttons either)."""
+        message has buttons either). One that a press made the newest again stays as it is."""
+        if self.is_newest(view.game_id, seat, shown):
+            return
         if shown.obs is not None:
             obs = shown.obs
         if view.status is not Status.RUNNING:
@@ -300,6 +334,8 @@ class HandMessages:
                 # closing an older hand: the player's next live hand waits for it
                 priority = Priority.PING if note else Priority.TABLE
                 async with self.budget.slot(priority, shown.channel_id, "edit"):
+                    if not keep and self.is_newest(view.game_id, seat, shown):
+                        return  # pressed while its close waited: the newest again
                     partial = self.bot.get_partial_messageable(shown.channel_id)
                     await partial.get_partial_message(shown.message_id).edit(**content)
             else:

@@ -176,11 +176,13 @@ class Moves(commands.Cog):
         self, interaction: discord.Interaction, game_id: int, locale: str
     ) -> bool:
         """A press on an older hand message than the player's newest (its close is on its way,
-        or failed) moves nothing: the pressed message shows it is no longer live, without its
-        buttons, as a replaced hand does (the same answer on a DM and an ephemeral hand). It
-        keeps the hand it showed: an earlier round's hand never turns into the current one."""
+        or failed) that shows an older state moves nothing: the pressed message shows it is no
+        longer live, without its buttons, as a replaced hand does (the same answer on a DM and
+        an ephemeral hand). It keeps the hand it showed: an earlier round's hand never turns
+        into the current one. One that shows the same turn as the newest plays
+        (`HandMessages.replaced`)."""
         user_id, pressed = interaction.user.id, interaction.message
-        if pressed is None or not self.renderer.hands.replaced(game_id, user_id, pressed.id):
+        if pressed is None or not self.renderer.hands.replaced(game_id, user_id, pressed):
             return False
         await interaction.response.edit_message(
             **images.closed_hand(pressed, t("hand.moved", locale)))

@@ -226,6 +226,22 @@ def spy_on_rest_budget(bot) -> list[tuple[int | None, str]]:
     return taken
 
 
+@contextlib.asynccontextmanager
+async def closes_held(bot):
+    """Inside, closing an older hand waits (a busy REST budget); the closes go on after."""
+    hands, close, released = bot.renderer.hands, bot.renderer.hands.close, asyncio.Event()
+
+    async def held(*args, **kwargs):
+        await released.wait()
+        await close(*args, **kwargs)
+
+    hands.close = held
+    try:
+        yield
+    finally:
+        released.set()
+
+
 def hold_rest_slots(bot, held: Callable[[Priority, int | None, str], bool]) -> asyncio.Event:
     """From now on the slots of the bot's REST budget that ``held(priority, channel id,
     kind)`` picks wait until the returned event is set: a process short of budget."""

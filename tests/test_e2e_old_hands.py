@@ -1,20 +1,20 @@
 """A hand message that a newer one replaced loses its buttons (cogs/hands.py); until that close
-has landed (it waits for the REST budget, or it failed), a press on the old one moves nothing
-and gets the same answer on a DM and on a private hand: the pressed message itself shows that
-it is no longer live, without its buttons (free: the press's own answer), and it keeps what it
-showed: its own round and cards, never the hand as it is now. Before, the old DM hand answered
-"It's not your turn" and the old private hand played the card; then the old message turned
-into the current hand (the next round's cards on a DM of the round before)."""
+has landed (it waits for the REST budget, or it failed), a press on the old one, once it shows
+an older state than the newest (a move was made since), moves nothing and gets the same answer
+on a DM and on a private hand: the pressed message itself shows that it is no longer live,
+without its buttons (free: the press's own answer), and it keeps what it showed: its own round
+and cards, never the hand as it is now. Before, the old DM hand answered "It's not your turn"
+and the old private hand played the card; then the old message turned into the current hand
+(the next round's cards on a DM of the round before). An old hand that shows the same turn as
+the newest plays: tests/test_e2e_same_turn_hands.py."""
 
 from __future__ import annotations
-
-import asyncio
-import contextlib
 
 import pytest
 
 from tests.e2e_support import (
     OnTurn,
+    closes_held,
     enabled_hand_buttons,
     find_seed,
     hand_button,
@@ -28,22 +28,6 @@ from tests.e2e_support import (
 )
 
 NO_LONGER_LIVE = "This message is no longer live"
-
-
-@contextlib.asynccontextmanager
-async def closes_held(bot):
-    """Inside, closing an older hand waits (a busy REST budget); the closes go on after."""
-    hands, close, released = bot.renderer.hands, bot.renderer.hands.close, asyncio.Event()
-
-    async def held(*args, **kwargs):
-        await released.wait()
-        await close(*args, **kwargs)
-
-    hands.close = held
-    try:
-        yield
-    finally:
-        released.set()
 
 
 @pytest.fixture
@@ -94,12 +78,12 @@ async def test_a_press_on_a_replaced_private_hand_closes_it_and_moves_nothing(
     async with closes_held(bot):
         older = await fake.click(mover, table(fake, game.channel), "My hand")
         newer = await fake.click(mover, table(fake, game.channel), "My hand")
+        drawn = await fake.click(mover, newer.message, hand_button(newer.message, "draw"))
+        assert drawn.response_type == 7 and NO_LONGER_LIVE not in drawn.message.text
+        assert on_turn(fake, bot, game.game_id)[0] != mover  # the newest hand moved
         assert enabled_hand_buttons(older.message)  # its close is still on its way
         await answered_as_replaced(fake, bot, game, older.message)
     await settle(bot, game.game_id)
-    drawn = await fake.click(mover, newer.message, hand_button(newer.message, "draw"))
-    assert drawn.response_type == 7 and NO_LONGER_LIVE not in drawn.message.text
-    assert on_turn(fake, bot, game.game_id)[0] != mover  # the newest hand moves
 
 
 async def test_a_press_on_a_dm_hand_of_the_round_before_keeps_that_rounds_cards(
