@@ -233,13 +233,14 @@ def _rating_note(rating: SeatRating | None, locale: str) -> str:
 
 def hand_embed(
     view: GameView, observation, locale: str, *, confirm_quit: bool = False,
-    header: str | None = None, note: str | None = None,
+    header: str | None = None, note: str | None = None, turn: bool = True,
 ) -> discord.Embed:
     """A seat's private hand: only ever sent to that seat's owner.
 
     Only a live hand (its player's turn) shows the top card and the draw pile: a hand that
     waits is not redrawn as the others move (a REST call per move per player), so it shows
-    what stays true, its cards, and points to the live table for the rest."""
+    what stays true, its cards, and points to the live table for the rest. `turn=False`: the
+    cards only, no turn part (an older hand of a game that is over: the newest says so)."""
     variant = view.options.variant
     obs = observation
     embed = discord.Embed(
@@ -251,11 +252,13 @@ def hand_embed(
         hand_text(obs.hand, locale, variant) or "—",
         "",  # below the last blank line: what a turn changes (`closed_hand_embed`)
     ]
-    if note is None and _is_live(view, obs):
+    if not turn:
+        lines.pop()  # the blank line above a turn part
+    elif note is None and _is_live(view, obs):
         lines += _piles(obs, locale, variant)
-    embed.description = "\n".join(
-        [*lines, note or _turn_line(view, obs, locale, confirm_quit=confirm_quit)]
-    )
+    if turn:
+        lines.append(note or _turn_line(view, obs, locale, confirm_quit=confirm_quit))
+    embed.description = "\n".join(lines)
     embed.set_footer(text=t("game.footer", locale, game_id=view.game_id))
     return embed
 

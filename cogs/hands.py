@@ -286,14 +286,15 @@ class HandMessages:
 
     async def close(self, view: GameView, obs: Any, seat: int, shown: ShownHand) -> None:
         """An older hand message: the hand it showed (else `obs`, the hand as it is), no
-        buttons, a note where it went; once the game is over, that it is over (no newer
-        message has buttons either). One that a press made the newest again stays as it is."""
+        buttons, a note where it went; once the game is over, only its cards: no newer message
+        has buttons either, and the newest says the game is over (once is enough). One that a
+        press made the newest again stays as it is."""
         if self.is_newest(view.game_id, seat, shown):
             return
         if shown.obs is not None:
             obs = shown.obs
         if view.status is not Status.RUNNING:
-            await self._redraw(view, obs, seat, shown, keep=False)
+            await self._redraw(view, obs, seat, shown, keep=False, turn=False)
             return
         await self._redraw(view, obs, seat, shown, note=t("hand.moved", await self.locale(
             view.seats[seat].user_id or 0, view)), keep=False)
@@ -318,11 +319,12 @@ class HandMessages:
     async def _redraw(
         self, view: GameView, obs: Any, seat: int, shown: ShownHand, *,
         header: str | None = None, note: str | None = None, keep: bool = True,
+        turn: bool = True,
     ) -> None:
         user_id = view.seats[seat].user_id or 0
         locale = await self.locale(user_id, view)
         content = await images.hand_message(view, obs, locale, edit=True, header=header,
-                                            note=note)
+                                            note=note, turn=turn)
         live = note is None and obs.is_my_turn and view.round_number == obs.round_number
         try:
             if shown.token_fresh(self._now()) and shown.answer is not None:

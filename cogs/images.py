@@ -102,13 +102,14 @@ def _file(png: bytes, name: str, alt: str) -> discord.File:
 
 async def hand_message(
     view: GameView, obs, locale: str, *, edit: bool = False, confirm_quit: bool = False,
-    header: str | None = None, note: str | None = None,
+    header: str | None = None, note: str | None = None, turn: bool = True,
 ) -> dict:
     """Keyword arguments for sending (`edit=False`) or editing a hand message. `header` goes
     above the hand (e.g. "Round 2 is over"); `note` replaces the turn line and the buttons
-    (a hand message that is not live any more). A game that is over keeps no buttons."""
+    (a hand message that is not live any more); `turn=False` leaves the turn part out. A game
+    that is over keeps no buttons."""
     embed = embeds.hand_embed(
-        view, obs, locale, confirm_quit=confirm_quit, header=header, note=note
+        view, obs, locale, confirm_quit=confirm_quit, header=header, note=note, turn=turn
     )
     over = view.status in (Status.FINISHED, Status.CANCELLED)
     buttons = None if note or over else hand_view(view, obs, locale, confirm_quit=confirm_quit)
