@@ -1,0 +1,65 @@
+"""What HandMessages (cogs/hands.py) knows of one hand message: the interaction that shows a
+hand (`HandAnswer`) and the newest message that shows a seat's hand (`ShownHand`), with how
+two of them are told apart: a DM by its id, an ephemeral (whose id is not known when it is
+sent) by the interaction it answers or the id a press on it carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+TOKEN_LIFE = 14 * 60.0  # seconds we edit through an interaction's token (Discord: 15 min)
+
+
+@dataclass(frozen=True)
+class HandAnswer:
+    """An interaction whose response shows its user's hand: a press on a DM hand (which
+    redraws that message), or a slash move / table button (a new ephemeral message)."""
+
+    interaction: discord.Interaction
+    on_dm_hand: bool
+    # Taken in the handler: once the handler is done the interaction lets go of its response
+    # (cogs/timely.py), and only this one knows whether the answer went out.
+    response: discord.InteractionResponse = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "response", self.interaction.response)
+
+
+@dataclass
+class ShownHand:
+    message_id: int | None  # None: the interaction's own (ephemeral) response
+    channel_id: int | None  # the DM channel; None for an ephemeral
+    answer: HandAnswer | None  # edits through its interaction's token, for free
+    since: float  # loop time the token was issued
+    live: bool  # shows enabled buttons or "your turn"
+    moves: int = -1  # the game's move count it shows (-1: not known, recalled after a restart)
+    # A snowflake no later than the message's own id: its id, or the id of the interaction it
+    # answers (created just before it). Any hand message with a lower id is an older one.
+    first_id: int = 0
+    # The observation it shows, if known: closed, it keeps that hand (an older round's hand
+    # never turns into the current one); None after a restart (closed as the hand is now).
+    obs: Any = None
+    # An ephemeral's name, its id being unknown when it is sent: the interaction it answers
+    # (a press on it carries that in the message's `interaction_metadata`).
+    made_by: int | None = None
+
+    def token_fresh(self, now: float) -> bool:
+        return self.answer is not None and now - self.since < TOKEN_LIFE
+
+    def shown_on(self, message: discord.Message) -> bool:
+        """Whether this is the hand shown on `message` (a pressed one)."""
+        if not message.flags.ephemeral:
+            return self.message_id == message.id
+        made_by = message.interaction_metadata
+        return self.message_id is None and (self.first_id == message.id or (
+            made_by is not None and self.made_by == made_by.id))
+
+    def same_message(self, other: ShownHand) -> bool:
+        if self.message_id is not None or other.message_id is not None:
+            return self.message_id == other.message_id
+        # two ephemerals: answers to one interaction, or presses on one message
+        return self.first_id == other.first_id or (
+            self.made_by is not None and self.made_by == other.made_by)
