@@ -394,6 +394,9 @@ def says_game_over(message) -> bool:
 
 
 async def test_at_the_games_end_a_slash_players_hands_say_it_is_over(fake_discord, lamabot):
+    """The newest hand says the game is over; the older one that was live is closed as it
+    was (its cards, no buttons): neither "Game over" twice (tests/test_e2e_game_over_hands.py)
+    nor "your newest hand message has the buttons", which no message has any more."""
     fake, bot = fake_discord, lamabot
     game_id, channel, _users = await three_humans(fake, bot, variant="party", target=10)
     while bot.service.view(game_id).status is Status.RUNNING:
@@ -402,8 +405,9 @@ async def test_at_the_games_end_a_slash_players_hands_say_it_is_over(fake_discor
         answer = await fake.slash(user, channel, "quit")
         await settle(bot, game_id)
     assert says_game_over(answer.message), answer.text
-    (older,) = was_live  # closed at the end: not "your newest hand message has the buttons"
-    assert says_game_over(older), older.text
+    (older,) = was_live
+    assert older.buttons == [], older.buttons
+    assert "Game over" not in older.text and "newest hand message" not in older.text, older.text
 
 
 async def test_at_the_games_end_a_dm_players_hand_says_it_is_over(fake_discord, lamabot):
