@@ -246,7 +246,7 @@ def hand_embed(
     embed = discord.Embed(
         title=t("hand.title", locale, round=obs.round_number), colour=_colour(view)
     )
-    lines = ([f"**{header}**", ""] if header else []) + [
+    lines = ([header, ""] if header else []) + [  # a link: no bold around it
         t("hand.game_in", locale, channel=f"<#{view.shown_in}>"),
         t("hand.cards", locale, count=len(obs.hand)),
         hand_text(obs.hand, locale, variant) or "—",

@@ -92,7 +92,7 @@ class Moves(commands.Cog):
         header = None
         if ended:  # a link to the closed table of that round, not to a newer one
             ref = self.service.table_of_round(update.view.game_id, ended[-1].round_number)
-            where = jump_link(update.view.guild_id, *ref) if ref else f"<#{update.view.shown_in}>"
+            where = jump_link(update.view.guild_id, *(ref or (update.view.shown_in, None)))
             header = t("hand.round_over", locale, round=ended[-1].round_number, link=where)
         return await images.hand_message(update.view, observation, locale, header=header)
 

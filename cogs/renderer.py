@@ -303,12 +303,12 @@ class Renderer:
         return user_id is not None and await self.bot.preferences.load_turn_dms(user_id)
 
     def _round_over_header(self, work: Work, view: GameView):
-        """ "Round 2 is over: <link to its closed table>", in each reader's language."""
+        """ "[Round 2 is over](<its closed table>): see the scores.", in each reader's language."""
         if not work.ended:
             return None
         ended = work.ended[-1]
         ref = self.tables.table_of(view.game_id, ended.round_number)  # else: the channel
-        link = jump_link(view.guild_id, ref[0], ref[1]) if ref else f"<#{view.shown_in}>"
+        link = jump_link(view.guild_id, *(ref or (view.shown_in, None)))  # a URL either way
 
         def line(locale: str) -> str:
             return t("hand.round_over", locale, round=ended.round_number, link=link)

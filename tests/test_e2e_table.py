@@ -150,6 +150,20 @@ async def test_a_table_posted_again_leaves_the_old_one_without_a_picture_it_lost
     assert fake.rest_calls("GET /channels/{channel_id}/messages/{message_id}") == []  # known
 
 
+async def test_a_table_posted_again_links_the_new_one_in_words_not_a_bare_url(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    _game_id, channel, users = await three_humans(fake, bot)
+    old = table(fake, channel)
+    await fake.slash(users[0], channel, "lama table")
+    await bot.renderer.flush_all()
+    new = table(fake, channel)
+    link = f"https://discord.com/channels/{channel.guild_id}/{channel.id}/{new.id}"
+    assert f"[This table has moved down the channel]({link})." in old.text
+    assert f": {link}" not in old.text
+
+
 async def test_my_hand_answers_privately_and_plays_from_there(fake_discord, lamabot) -> None:
     fake, bot = fake_discord, lamabot
     game_id, channel, _ = await three_humans(fake, bot)
@@ -462,3 +476,19 @@ async def test_every_player_sees_their_new_hand_when_a_round_starts(
         shows_round_2 = [m for m in newest if "Your hand" in m.text and "round 2" in m.text]
         assert shows_round_2, user.name
         assert any("Round 1 is over" in m.text for m in shows_round_2), user.name
+
+
+async def test_a_new_rounds_hand_links_the_closed_table_in_words_not_in_bold(
+    fake_discord, lamabot
+) -> None:
+    fake, bot = fake_discord, lamabot
+    game_id, channel, users = await three_humans(fake, bot, target=200)
+    closed = table(fake, channel)
+    await everyone_quits_round_1(fake, bot, game_id, channel)
+    link = f"https://discord.com/channels/{channel.guild_id}/{channel.id}/{closed.id}"
+    for user in users:
+        newest = (fake.dms(user) + fake.ephemeral_messages(user))
+        shows_round_2 = [m for m in newest if "Your hand" in m.text and "round 2" in m.text]
+        assert any(f"[Round 1 is over]({link}): see the scores." in m.text
+                   for m in shows_round_2), user.name
+        assert not any("**Round 1 is over" in m.text for m in shows_round_2), user.name
