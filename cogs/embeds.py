@@ -128,12 +128,22 @@ def describe_event(event, view: GameView, locale: str, seq: int | None = None) -
 # --------------------------------------------------------- round and game
 
 
-def rules_embed(variant: str, locale: str) -> discord.Embed:
+def rules_embed(variant: str, locale: str, target: int | None = None) -> discord.Embed:
     return discord.Embed(
         title=t(f"variant.{variant}", locale),
-        description=t(f"rules.{variant}", locale),
+        description=rules_text(variant, locale, target),
         colour=COLOUR[variant],
     )
+
+
+def rules_text(variant: str, locale: str, target: int | None = None) -> str:
+    """The rules of `variant`; asked for from a table (`target`), its game ends at that
+    table's target, else at the rules' own (which a table may change)."""
+    if target is None:
+        end = t("rules.game_end.default", locale, count=get_ruleset(variant).target)
+    else:
+        end = t("rules.game_end.target", locale, count=target)
+    return t(f"rules.{variant}", locale, game_end=end)
 
 
 def round_summary_embed(view: GameView, ended: ev.RoundEnded, locale: str) -> discord.Embed:

@@ -211,9 +211,9 @@ class Moves(commands.Cog):
     ) -> None:
         """My hand, Draw, Quit round or Rules under the table: each answered privately."""
         if button.action == "rules":
-            variant = self.service.view(button.game_id).options.variant
+            options = self.service.view(button.game_id).options  # this game's target
             await interaction.response.send_message(
-                embed=embeds.rules_embed(variant, locale), ephemeral=True
+                embed=embeds.rules_embed(options.variant, locale, options.target), ephemeral=True
             )
         elif button.action == "quit":
             await self._ask_before_quitting(interaction, button, locale)

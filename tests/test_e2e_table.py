@@ -191,6 +191,23 @@ async def test_rules_from_the_table(fake_discord, lamabot) -> None:
     assert result.ephemeral and result.embeds[0]["title"] == "LAMA Party"
 
 
+async def test_rules_from_a_table_end_the_game_at_that_tables_target(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    _, channel, _ = await three_humans(fake, bot, target=15)
+    result = await fake.click(fake.user("dave"), table(fake, channel), "Rules")
+    rules = result.embeds[0]["description"]
+    assert "after a round in which someone reaches 15 points." in rules and "40" not in rules
+
+
+async def test_rules_asked_for_by_command_end_the_game_at_the_default_target(
+    fake_discord, lamabot
+):
+    result = await fake_discord.slash(fake_discord.user("dave"), fake_discord.channel("lama"),
+                                      "lama rules")
+    rules = result.embeds[0]["description"]
+    assert "someone reaches 40 points (or the target set for the table)." in rules
+
+
 # ------------------------------------------- point 2: one live hand, whatever the way
 
 

@@ -9,6 +9,7 @@ from babel import Locale
 from babel.messages.pofile import read_po
 
 import i18n
+from cogs.embeds import rules_text
 from i18n.catalog import load, placeholders, po_path
 from i18n.phrases import PHRASE_PLACEHOLDERS
 
@@ -249,7 +250,7 @@ DECK = {"classic": "56", "party": "56", "komarami": "55"}
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("variant", i18n.VARIANTS)
 def test_rules_fit_and_state_the_facts(locale, variant):
-    text = i18n.t(f"rules.{variant}", locale)
+    text = rules_text(variant, locale)
     assert 500 < len(text) <= 1800
     assert DECK[variant] in text and "40" in text and "10" in text
     lowered = text.lower()

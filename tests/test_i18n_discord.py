@@ -14,6 +14,7 @@ import pytest
 from discord import Locale, app_commands
 
 import i18n
+from cogs.embeds import rules_text
 from cogs.table_view import status_lines
 from cogs.translator import LamaTranslator, message_key
 from hosting.views import GameOptions, GameView, SeatView, Status
@@ -121,7 +122,7 @@ async def test_a_czech_player_uses_a_command_and_is_answered_in_czech(fake_disco
                                       variant="party")
     assert result.ephemeral
     assert result.embeds[0]["title"] == i18n.t("variant.party", "cs")
-    assert result.embeds[0]["description"] == i18n.t("rules.party", "cs")
+    assert result.embeds[0]["description"] == rules_text("party", "cs")
 
 
 async def test_the_sync_hash_includes_the_translations(lamabot):

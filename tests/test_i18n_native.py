@@ -10,6 +10,7 @@ import pytest
 
 import i18n
 from cogs import embeds, errors, leaderboard, tournaments
+from cogs.embeds import rules_text
 from cogs.text import move_line, seat_name, tokens_text
 from hosting.stats import LeaderboardPage, Period
 from hosting.swiss import Standing
@@ -198,8 +199,10 @@ def test_spanish_plus_card_is_carta_mas_nowhere():
     assert i18n.t("hand.extra_turn", "es") == (
         "¡Turno extra! Jugaste una carta «+», así que vuelves a jugar."
     )
-    for key in ("rules.party", "card.plus.hint", "variant.party.description"):
-        assert "«+»" in i18n.t(key, "es") and "carta más" not in i18n.t(key, "es"), key
+    texts = [rules_text("party", "es"), i18n.t("card.plus.hint", "es"),
+             i18n.t("variant.party.description", "es")]
+    for text in texts:
+        assert "«+»" in text and "carta más" not in text, text
 
 
 @pytest.mark.parametrize(
@@ -349,8 +352,8 @@ def test_czech_leaderboard_minimum_reads_naturally(count, text):
 
 
 def test_rules_count_cards_by_their_names():
-    assert "tři pětky = 5" in i18n.t("rules.classic", "cs")
-    assert "tres cincos = 5" in i18n.t("rules.classic", "es")
+    assert "tři pětky = 5" in rules_text("classic", "cs")
+    assert "tres cincos = 5" in rules_text("classic", "es")
 
 
 @pytest.mark.parametrize("locale, at_once, thread", [
@@ -370,5 +373,5 @@ def test_czech_tournament_round_is_an_ordinal_of_the_whole():
 
 @pytest.mark.parametrize("variant", ["classic", "party", "komarami"])
 def test_czech_rules_say_one_higher_in_the_accusative(variant):
-    rules = i18n.t(f"rules.{variant}", "cs")
+    rules = rules_text(variant, "cs")
     assert "o jednu vyšší" in rules and "o jedna vyšší" not in rules

@@ -40,6 +40,7 @@ WORDS = {
     "games",  # a list of channels (error.dm_ambiguous), or a games count rendered by its entry
     "points",  # points rendered by their plural entry (tournament.points, points.count)
     "value",  # a card's value ("3+"), a setting's value, or a decimal "per game"
+    "game_end",  # the rules' end of a game, rendered by rules.game_end.* (its target counted)
 }
 # Numbers no word counts, so one form fits every number.
 FIGURES = {
