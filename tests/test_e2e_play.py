@@ -431,7 +431,7 @@ async def test_a_rematch_after_a_restart_speaks_the_servers_language(fake_discor
     end = fake.public_messages(channel)[-1]
     rematch = next(c for c in end.custom_ids if names_game(c + ":", "r", game_id))
     await fake.click(fake.user("bob"), end, rematch)
-    assert fake.public_messages(channel)[-1].embeds[0]["title"].startswith("Lobby hry LAMA")
+    assert fake.public_messages(channel)[-1].embeds[0]["title"] == "Lobby: LAMA Party"
     assert end.buttons[0].label == "Odveta: hra č. 2"
 
 

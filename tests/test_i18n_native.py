@@ -375,3 +375,10 @@ def test_czech_tournament_round_is_an_ordinal_of_the_whole():
 def test_czech_rules_say_one_higher_in_the_accusative(variant):
     rules = rules_text(variant, "cs")
     assert "o jednu vyšší" in rules and "o jedna vyšší" not in rules
+
+
+@pytest.mark.parametrize("locale", i18n.SUPPORTED_LOCALES)
+@pytest.mark.parametrize("variant", i18n.VARIANTS)
+def test_a_lobbys_title_names_the_game_once(locale, variant):
+    title = i18n.t("lobby.title", locale, variant=i18n.t(f"variant.{variant}", locale))
+    assert title.count("LAMA") == (0 if variant == "komarami" else 1), title
