@@ -215,7 +215,7 @@ async def test_a_forced_quit_is_said_publicly(fake_discord, lamabot):
     starter, _ = on_turn(fake, bot, game_id)
     await fake.slash(starter, channel, "quit")
     await settle(bot, game_id)
-    forced = "was forced to quit (no card to play, and nobody left to draw against)"
+    forced = "had to quit: no card to play, and the last player left in a round can't draw"
     closed, new = tables(fake, channel)[-2:]  # said with the round it ended, not the next
     assert "Round 1 is over" in closed.text and forced in closed.text
     assert forced not in new.text
