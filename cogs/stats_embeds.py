@@ -61,8 +61,8 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
             ("stats.clean_rounds", str(s.clean_rounds)),
             ("stats.favourite_variant", _variant(s.favourite_variant, locale)),
             ("stats.games_vs_ai", str(s.games_vs_ai)),
-            ("stats.streak.current", t("stats.streak.value", locale, count=s.current_streak)),
-            ("stats.streak.longest", t("stats.streak.value", locale, count=s.longest_streak)),
+            ("stats.streak.current", _streak(s.current_streak, locale)),
+            ("stats.streak.longest", _streak(s.longest_streak, locale)),
         ]
         for key, value in fields:
             embed.add_field(name=t(key, locale), value=value, inline=True)
@@ -75,6 +75,7 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
                 "stats.vs.line",
                 locale,
                 games=h.games,
+                name=discord.utils.escape_markdown(name),  # the other side, named
                 mine=h.a_wins,
                 theirs=h.b_wins,
                 ahead=h.a_ahead,
@@ -85,6 +86,11 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
         )
         embed.add_field(name=t("stats.vs.title", locale), value=value, inline=False)
     return embed
+
+
+def _streak(wins: int, locale: str) -> str:
+    """Wins in a row; none is a dash, not "0 wins in a row"."""
+    return t("stats.streak.value", locale, count=wins) if wins else "—"
 
 
 def _add_rating_fields(embed: discord.Embed, rating: PlayerRating | None, locale: str) -> None:

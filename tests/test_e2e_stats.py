@@ -176,7 +176,7 @@ async def test_leaderboard_pages_and_stats_show_exactly_what_the_games_produced(
     alice_wins = sum(v.seat_of(alice.id).index in v.winners for v in together)
     h2h = field(stats, "Head to head with you")
     assert h2h.startswith(f"Games together: {len(together)}\n"
-                          f"Your wins: {bob_wins} · Their wins: {alice_wins}")
+                          f"Wins: you {bob_wins} · Alice {alice_wins}")
 
     history = await fake.slash(alice, channel, "lama history")
     ids = [int(i) for i in re.findall(r"\*\*#(\d+)\*\*", history.message.embed_text)]

@@ -67,10 +67,11 @@ def test_czech_nothing_to_play_on_a_llama_says_na_lamu():
 
 
 def test_czech_a_card_that_does_not_fit_is_refused_na_lamu():
+    """As in English and Spanish: the sentence starts with words, not the card's emoji."""
     error = IllegalAction(Reason.CARD_NOT_PLAYABLE, 0, Card.from_code("2"),
                           (Card.from_code("L"), Card.from_code("1")))
     assert errors.explain(error, "cs", view(top="L")) == (
-        "2️⃣ 2 nejde zahrát na lamu. Můžeš zahrát: 🦙 lama nebo 1️⃣ 1."
+        "Na lamu nejde zahrát 2. Můžeš zahrát: 🦙 lama nebo 1️⃣ 1."
     )
 
 
@@ -382,3 +383,10 @@ def test_czech_rules_say_one_higher_in_the_accusative(variant):
 def test_a_lobbys_title_names_the_game_once(locale, variant):
     title = i18n.t("lobby.title", locale, variant=i18n.t(f"variant.{variant}", locale))
     assert title.count("LAMA") == (0 if variant == "komarami" else 1), title
+
+
+def test_czech_a_card_that_fits_nowhere_is_refused_in_the_same_words():
+    error = IllegalAction(Reason.CARD_NOT_PLAYABLE, 0, Card.from_code("2"), ())
+    assert errors.explain(error, "cs", view(top="L")) == (
+        "Na lamu nejde zahrát 2 ani nic jiného z tvé ruky: lízni si, nebo odstup."
+    )
