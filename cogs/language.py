@@ -58,9 +58,9 @@ class LanguageCommands(_CogMixin):
         user_id = interaction.user.id
         if language is None:
             current = self.bot.locale_of(interaction)
-            name = t(f"language.name.{current}", current)
-            await interaction.response.send_message(
-                t("language.current", current, language=name), ephemeral=True
+            await interaction.response.send_message(  # its name, said in it, mid-sentence
+                t("language.current", current, language=t("language.own_name", current)),
+                ephemeral=True,
             )
             return
         options.validate(language=language)
@@ -69,5 +69,5 @@ class LanguageCommands(_CogMixin):
         if language == AUTO:
             text = t("language.reset", locale)
         else:
-            text = t("language.set", locale, language=t(f"language.name.{locale}", locale))
+            text = t("language.set", locale, language=t("language.own_name", locale))
         await interaction.response.send_message(text, ephemeral=True)

@@ -199,11 +199,11 @@ async def test_lama_language_overrides_discord_and_survives_a_restart(
         )
         chosen = await fake.slash(carol, channel, "lama language", language="cs")
         assert chosen.ephemeral
-        assert chosen.text == i18n.t("language.set", "cs", language="Čeština")
+        assert chosen.text == "Herní jazyk: čeština. Od teď s tebou mluvím česky."
         rules = await fake.slash(carol, channel, "lama rules")
         assert rules.embeds[0]["title"] == i18n.t("variant.classic", "cs")
         shown = await fake.slash(carol, channel, "lama language")
-        assert shown.text == i18n.t("language.current", "cs", language="Čeština")
+        assert shown.text == "Tvůj herní jazyk: čeština"  # mid-sentence: lowercase
         game_id = await start_against_ai(fake, bot, carol, channel, variant="classic")
         assert hand_dms(fake, carol, game_id)[-1].embeds[0]["title"] == i18n.t(
             "hand.title", "cs", round=1

@@ -390,3 +390,14 @@ def test_czech_a_card_that_fits_nowhere_is_refused_in_the_same_words():
     assert errors.explain(error, "cs", view(top="L")) == (
         "Na lamu nejde zahrát 2 ani nic jiného z tvé ruky: lízni si, nebo odstup."
     )
+
+
+@pytest.mark.parametrize(("locale", "in_a_sentence", "alone"), [
+    ("en", "English", "English"), ("cs", "čeština", "Čeština"), ("es", "español", "Español"),
+])
+def test_a_language_is_named_lowercase_mid_sentence_and_capitalised_alone(
+        locale, in_a_sentence, alone):
+    """Czech and Spanish write language names lowercase inside a sentence; a choice stands
+    alone and keeps its capital."""
+    assert i18n.t("language.own_name", locale) == in_a_sentence
+    assert i18n.t(f"language.name.{locale}", locale) == alone
