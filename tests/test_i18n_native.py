@@ -222,7 +222,7 @@ def test_spanish_cards_take_their_article(code, variant, line):
 def test_spanish_nothing_fits_sobre_una_llama():
     top = i18n.card_phrase("L", "classic", "es")
     assert i18n.t("hand.nothing_playable", "es", top=top) == (
-        "Nada de tu mano va sobre una llama: roba o plántate."
+        "No tienes nada que jugar sobre una llama: roba o plántate."
     )
 
 
@@ -266,7 +266,7 @@ def test_spanish_no_tokens_reads_sin_fichas():
 
 def test_spanish_lobby_settings_have_colons():
     lobby = embeds.lobby_embed(view(status=Status.LOBBY), "es").description
-    assert "Meta: 40 puntos · tiempo por turno: 120 s" in lobby
+    assert "Objetivo: 40 puntos · tiempo por turno: 120 s" in lobby
 
 
 def test_spanish_round_summary_speaks_to_each_player():
@@ -320,8 +320,8 @@ def test_spanish_has_one_word_for_the_target_and_names_all_time_historica():
     assert i18n.t("stats.period.all_time", "es") == "Histórica"
     texts = [form for message in i18n.core.catalog("es").messages.values()
              for form in message.forms]
-    assert not [text for text in texts if "objetivo" in text.lower()]
-    assert i18n.t("lobby.settings", "es", count=40, seconds=60).startswith("Meta: 40 puntos")
+    assert not [text for text in texts if re.search(r"\bmetas?\b", text.lower())]
+    assert i18n.t("lobby.settings", "es", count=40, seconds=60).startswith("Objetivo: 40 puntos")
 
 
 CZECH_IMPERATIVES = {"hraj", "otevři", "přidej", "odejdi", "spusť", "zruš", "vyřaď", "zobraz",
@@ -401,3 +401,15 @@ def test_a_language_is_named_lowercase_mid_sentence_and_capitalised_alone(
     alone and keeps its capital."""
     assert i18n.t("language.own_name", locale) == in_a_sentence
     assert i18n.t(f"language.name.{locale}", locale) == alone
+
+
+@pytest.mark.parametrize("variant", i18n.VARIANTS)
+def test_spanish_rules_name_the_moves_as_the_buttons_do(variant):
+    rules = rules_text(variant, "es")
+    for action in ("play", "draw", "quit"):
+        assert f"• **{i18n.t(f'action.{action}', 'es')}**" in rules, action
+
+
+def test_spanish_a_game_not_started_says_who_starts_it_first():
+    assert i18n.t("error.game_not_started", "es") == (
+        "La partida aún no ha empezado: quien la organiza la inicia desde la sala.")
