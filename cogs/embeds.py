@@ -68,7 +68,8 @@ def lobby_embed(view: GameView, locale: str) -> discord.Embed:
     else:
         lines = [
             t("lobby.description", locale, name=f"<@{view.host_id}>"),
-            t("lobby.settings", locale, count=opts.target, seconds=opts.turn_timeout),
+            t("lobby.settings", locale, count=opts.target,
+              duration=i18n.format_duration(opts.turn_timeout, locale)),
             _lobby_readiness(view, locale),
         ]
         if view.rematch_of is not None:

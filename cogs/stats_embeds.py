@@ -301,8 +301,8 @@ def replay_pages(replay: Replay, locale: str) -> list[discord.Embed]:
 def _seconds(value: float, locale: str) -> str:
     if not value:
         return t("settings.value.off", locale)
-    if float(value).is_integer():
-        return t("settings.value.seconds", locale, count=int(value))
+    if float(value).is_integer():  # "45 s", "2 min", "1 h"
+        return i18n.format_duration(int(value), locale)
     # A fraction picks no plural form; the unit symbol reads the same in every language.
     return f"{_decimal(value, locale)} s"
 

@@ -25,7 +25,7 @@ from i18n.core import (
     t,
     translate,
 )
-from i18n.formatting import format_decimal, format_list, format_percent
+from i18n.formatting import format_decimal, format_duration, format_list, format_percent
 from i18n.phrases import (
     CASES,
     VARIANTS,
@@ -46,6 +46,7 @@ __all__ = [
     "card_name",
     "card_phrase",
     "format_decimal",
+    "format_duration",
     "format_list",
     "format_percent",
     "has_key",

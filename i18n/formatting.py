@@ -21,7 +21,7 @@ from babel.lists import format_list as _babel_format_list
 from babel.numbers import format_decimal as _babel_format_decimal
 from babel.numbers import format_percent as _babel_format_percent
 
-from i18n.core import SUPPORTED_LOCALES, resolve_locale
+from i18n.core import SUPPORTED_LOCALES, resolve_locale, translate
 
 ListStyle = Literal["standard", "or"]
 
@@ -47,6 +47,18 @@ def format_percent(fraction: float, locale: str) -> str:
     return _babel_format_percent(
         round(fraction, 3), locale=_babel_locale(locale), decimal_quantization=False
     )
+
+
+def format_duration(seconds: int, locale: str) -> str:
+    """A whole number of seconds in the largest units that fit, each its own plural entry
+    (`duration.hours`, `.minutes`, `.seconds`): "45 s", "2 min", "1 min 30 s", "1 h",
+    "1 h 30 min"; never "3600 s"."""
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [translate(f"duration.{unit}", locale, count=amount)
+             for unit, amount in (("hours", hours), ("minutes", minutes), ("seconds", secs))
+             if amount]
+    return " ".join(parts) or translate("duration.seconds", locale, count=0)
 
 
 def warm_up() -> None:

@@ -266,7 +266,7 @@ def test_spanish_no_tokens_reads_sin_fichas():
 
 def test_spanish_lobby_settings_have_colons():
     lobby = embeds.lobby_embed(view(status=Status.LOBBY), "es").description
-    assert "Objetivo: 40 puntos · tiempo por turno: 120 s" in lobby
+    assert "Objetivo: 40 puntos · tiempo por turno: 2 min" in lobby
 
 
 def test_spanish_round_summary_speaks_to_each_player():
@@ -321,7 +321,8 @@ def test_spanish_has_one_word_for_the_target_and_names_all_time_historica():
     texts = [form for message in i18n.core.catalog("es").messages.values()
              for form in message.forms]
     assert not [text for text in texts if re.search(r"\bmetas?\b", text.lower())]
-    assert i18n.t("lobby.settings", "es", count=40, seconds=60).startswith("Objetivo: 40 puntos")
+    lobby = i18n.t("lobby.settings", "es", count=40, duration="1 min")
+    assert lobby.startswith("Objetivo: 40 puntos")
 
 
 CZECH_IMPERATIVES = {"hraj", "otevři", "přidej", "odejdi", "spusť", "zruš", "vyřaď", "zobraz",

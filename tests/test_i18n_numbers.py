@@ -40,6 +40,7 @@ WORDS = {
     "games",  # a list of channels (error.dm_ambiguous), or a games count rendered by its entry
     "points",  # points rendered by their plural entry (tournament.points, points.count)
     "value",  # a card's value ("3+"), a setting's value, or a decimal "per game"
+    "duration",  # a time span rendered by i18n.format_duration ("1 h 30 min")
     "game_end",  # the rules' end of a game, rendered by rules.game_end.* (its target counted)
 }
 # Numbers no word counts, so one form fits every number.
@@ -206,3 +207,28 @@ def test_a_rating_change_over_one_game_is_not_over_the_last_one_game(locale, gam
                           change_recent=29, recent_games=games, best=1029, rank=None)
     stats_embeds._add_rating_fields(embed, rating, locale)
     assert embed.fields[1].value == change
+
+
+# ---------------------------------------------------------------- durations
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("seconds", "shown"), [
+    (45, "45 s"), (60, "1 min"), (90, "1 min 30 s"), (120, "2 min"), (3600, "1 h"),
+    (5400, "1 h 30 min"), (3661, "1 h 1 min 1 s"),
+])
+def test_a_duration_is_shown_in_the_largest_units_that_fit(locale, seconds, shown):
+    assert i18n.format_duration(seconds, locale) == shown
+
+
+@pytest.mark.parametrize(("locale", "line"), [
+    ("en", "turn timer: 1 h"), ("cs", "limit na tah: 1 h"), ("es", "tiempo por turno: 1 h"),
+])
+def test_a_lobby_shows_an_hours_turn_timer_as_1_h_not_3600_s(locale, line):
+    lobby = GameView(
+        game_id=7, guild_id=1, channel_id=2, host_id=101, status=Status.LOBBY,
+        options=GameOptions(variant="classic", target=40, turn_timeout=3600),
+        seats=(SeatView(0, "Eva", 101, None),),
+    )
+    description = _new_lobby(lobby, locale, 101)["embed"].description
+    assert line in description and "3600" not in description
