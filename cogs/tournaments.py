@@ -160,7 +160,7 @@ def round_embed(update: TournamentUpdate, locale: str, *, in_threads: bool) -> d
             line += " · " + t("tournament.ai_seats", locale, count=table.ai_seats)
         lines.append(line)
     where = "tournament.tables_at_once" if in_threads else "tournament.tables_in_channel"
-    lines += ["", t(where, locale)]
+    lines += ["", t(where, locale, count=len(update.tables))]
     embed.description = "\n".join(lines)
     return embed
 

@@ -11,8 +11,9 @@ import pytest
 import i18n
 from cogs import tournaments
 from hosting.swiss import Standing
+from hosting.tournament import TournamentEvent, TournamentUpdate
 from i18n.catalog import load
-from store.tournaments import Entry, Tournament, TournamentStatus
+from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 
 EVA, ANA = Entry(1, 101, None, "Eva"), Entry(2, 102, None, "Ana")
 
@@ -69,3 +70,23 @@ def test_standings_without_anyone_playing_explain_only_the_tie_breaks():
     rows = [Standing(entry=1, rank=1, points=2, total_score=4, games=1)]
     embed = tournaments.standings_embed(cup(EVA), rows, "en", final=True)
     assert embed.footer.text == i18n.t("tournament.tie_breaks", "en")
+
+
+def seated(tables: int) -> TournamentUpdate:
+    return TournamentUpdate(TournamentEvent.ROUND_SEATED, cup(EVA, ANA), tables=tuple(
+        TableRecord(1, n, (1, 2), 1, None) for n in range(1, tables + 1)))
+
+
+@pytest.mark.parametrize("locale", i18n.SUPPORTED_LOCALES)
+@pytest.mark.parametrize("in_threads", [True, False])
+def test_a_one_table_round_speaks_of_one_table(locale, in_threads):
+    """Not "every table plays at the same time" (or "one after another") of a single table."""
+    one = tournaments.round_embed(seated(1), locale, in_threads=in_threads).description
+    two = tournaments.round_embed(seated(2), locale, in_threads=in_threads).description
+    assert one.rsplit("\n", 1)[1] == i18n.t(
+        "tournament.tables_at_once" if in_threads else "tournament.tables_in_channel",
+        locale, count=1)
+    for plural_only in ("Every", "at the same time", "one after another", "současně",
+                        "jeden po druhém", "a la vez", "una tras otra"):
+        assert plural_only not in one
+    assert one.rsplit("\n", 1)[1] != two.rsplit("\n", 1)[1]
