@@ -185,7 +185,8 @@ class Lama(
         locale = self._locale(interaction)
         await self._on_game_here(interaction, lambda game_id: self.service.start(
             game_id, interaction.user.id, is_admin=_is_admin(interaction)))
-        await interaction.response.send_message(t("lobby.started", locale), ephemeral=True)
+        # The lobby now says to everyone that the game started: the host needs no second copy.
+        await interaction.response.send_message(t("lobby.you_started", locale), ephemeral=True)
 
     @app_commands.command(
         name="cancel", description="Cancel this channel's game (host or Manage Server)"

@@ -75,3 +75,17 @@ async def test_two_players_open_a_game(fake_discord, lamabot):
     await fake_discord.slash(alice, channel, "lama start")
     await lamabot.renderer.flush_all()  # let the table and hands go out
     assert fake_discord.dms(bob)[-1].buttons  # Bob's hand, with buttons
+
+
+async def test_the_host_starting_by_command_is_answered_briefly_not_with_the_lobbys_words(
+    fake_discord, lamabot
+):
+    alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    channel = fake_discord.channel("lama")
+    lobby = await fake_discord.slash(alice, channel, "lama new")
+    await fake_discord.slash(bob, channel, "lama join")
+    started = await fake_discord.slash(alice, channel, "lama start")
+    assert started.ephemeral and started.text == "Game started."
+    await lamabot.renderer.flush_all()  # the lobby's edit
+    assert started.text not in lobby.message.text  # the lobby tells everyone, in full
+    assert "has started" in lobby.message.text

@@ -92,7 +92,7 @@ async def test_a_czech_player_gets_czech_replies_and_a_czech_hand_with_its_card_
     joined = await fake.slash(bob, channel, "lama join")
     assert joined.ephemeral and joined.text == "Jsi ve hře."  # not "Bob se přidává"
     started = await fake.slash(alice, channel, "lama start")
-    assert started.text == i18n.t("lobby.started", "en")
+    assert started.text == i18n.t("lobby.you_started", "en")
     game_id = bot.service.game_in_channel(channel.id).game_id
     await bot.renderer.flush_all()
 
