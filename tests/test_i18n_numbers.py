@@ -230,5 +230,5 @@ def test_a_lobby_shows_an_hours_turn_timer_as_1_h_not_3600_s(locale, line):
         options=GameOptions(variant="classic", target=40, turn_timeout=3600),
         seats=(SeatView(0, "Eva", 101, None),),
     )
-    description = _new_lobby(lobby, locale, 101)["embed"].description
+    description = new_lobby(lobby, locale)["embed"].description
     assert line in description and "3600" not in description
