@@ -238,7 +238,7 @@ class Renderer:
         played_as = await self.bot.tournaments.table_of_game(view.game_id)
         if played_as is None:
             return {"embed": embed, "view": rematch_view(view, locale)}
-        title, text, buttons = table_over(*played_as, locale)
+        title, text, buttons = table_over(played_as, locale)
         embed.add_field(name=title, value=text, inline=False)
         return {"embed": embed, "view": buttons}
 

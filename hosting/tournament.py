@@ -35,7 +35,7 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
-from .tournament_results import standings_of, still_to_play
+from .tournament_results import others_to_play, standings_of, still_to_play
 from .tournament_seats import ai_entrant_name, table_seats
 from .views import GameUpdate, GameView, Status
 
@@ -63,6 +63,15 @@ class TournamentUpdate:
     tables: tuple[TableRecord, ...] = ()  # ROUND_SEATED: the round; else the table
     channel_id: int | None = None  # TABLE_OPENED/WAITING: where the table's game shows itself
     stand_ins: tuple[int, ...] = ()  # TABLE_OPENED: entrants busy elsewhere, an AI plays
+
+
+@dataclass(frozen=True)
+class PlayedAs:
+    """A game played as a tournament's table."""
+
+    tournament: Tournament
+    table: TableKey
+    last: bool  # no other table of its round is still to be played: the round ends with it
 
 
 TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
@@ -200,10 +209,14 @@ class TournamentService:
         outcomes = await self._store.tournaments.outcomes(tournament_id)
         return tournament, standings_of(tournament, outcomes)
 
-    async def table_of_game(self, game_id: int) -> tuple[Tournament, TableKey] | None:
+    async def table_of_game(self, game_id: int) -> PlayedAs | None:
         """The tournament and table a game is played as; None: a casual game."""
         key = await self._store.tournaments.table_of_game(game_id)
-        return None if key is None else (await self.get(key.tournament_id), key)
+        if key is None:
+            return None
+        outcomes = await self._store.tournaments.outcomes(key.tournament_id)
+        return PlayedAs(await self.get(key.tournament_id), key,
+                        last=not others_to_play(outcomes, key))
 
     async def _seat_round(self, tournament: Tournament, outcomes: list[TableOutcome]):
         ranked = [s.entry for s in standings_of(tournament, outcomes)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from store.tournaments import TableOutcome, Tournament, TournamentStatus
+from store.tournaments import TableKey, TableOutcome, Tournament, TournamentStatus
 
 from .swiss import Standing, TableResult, standings
 from .views import Status
@@ -32,6 +32,13 @@ def still_to_play(outcome: TableOutcome) -> bool:
     game waits in the lobby or runs."""
     return outcome.table.game_id is None or outcome.status in (
         Status.LOBBY.value, Status.RUNNING.value)
+
+
+def others_to_play(outcomes: list[TableOutcome], table: TableKey) -> bool:
+    """Whether another table of `table`'s round is still to be played (else it ends the
+    round)."""
+    return any(still_to_play(o) for o in outcomes
+               if o.table.round == table.round and o.table.table_no != table.table_no)
 
 
 def playing_now(tournament: Tournament, outcomes: list[TableOutcome]) -> set[int]:

@@ -317,9 +317,41 @@ async def test_a_tournament_tables_game_over_says_what_comes_next_instead_of_rem
     (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
     assert "Rematch" not in {b.label for b in over.buttons}, over.buttons
     assert "Spring Cup: round 1 of 2" in over.text
-    assert f"next round's tables are posted in <#{channel.id}>" in over.text
+    # the round's only table: the next round is seated as it ends
+    assert f"Table 1 was the last of this round: the next round's tables are in <#{channel.id}>" \
+        in over.text
     standings = await fake.click(bob, over, "Standings")
     assert standings.ephemeral and "Spring Cup: standings" in standings.text, standings.text
     with pytest.raises(HostingError) as no_rematch:  # an older message's Rematch button
         await bot.service.rematch(game_id, bob.id, "Bob")
     assert no_rematch.value.problem is Problem.TOURNAMENT_TABLE
+
+
+async def one_table_cup_played(fake, bot, *, render_delay: float = 0.0):
+    """Alice, Bob and Carol play a one-round Spring Cup at one table to its end (the
+    renderer flushing each game `render_delay` after its change): the channel, and the
+    table's "Game over" message."""
+    channel = fake.channel("lama")
+    humans = [fake.user(n) for n in ("alice", "bob", "carol")]
+    await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
+    await sign_up(fake, channel, humans[0], humans, ais=0, rounds=1)
+    await fake.click(humans[0], signup_message(channel), "Start")
+    tournament = await bot.tournaments.in_channel(channel.id)
+    (game_id,) = await round_games(bot, tournament.id, 1)
+    bot.renderer.coalesce_delay = render_delay
+    await play_to_its_end(bot, game_id)
+    await bot.tournaments.settle()
+    await bot.renderer.flush_all()
+    place = fake.channels[bot.service.view(game_id).shown_in]
+    (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
+    return channel, over
+
+
+async def test_the_last_tables_game_over_says_the_final_standings_are_posted(
+    fake_discord, lamabot
+):
+    channel, over = await one_table_cup_played(fake_discord, lamabot)
+    assert "Spring Cup: round 1 of 1" in over.text
+    assert f"Table 1 was the last: the final standings are in <#{channel.id}>." in over.text
+    assert "once every table" not in over.text
+

@@ -69,3 +69,12 @@ async def test_mid_round_the_standings_mark_who_is_still_playing_below_who_finis
 
 def mentioned(lines: list[str], users: list[int]) -> set[int]:
     return {u for u in users if any(f"<@{u}>" in line for line in lines)}
+
+
+async def test_a_table_that_ends_before_the_others_says_the_next_round_waits_for_them(
+    fake_discord, lamabot
+):
+    channel, over, _, _ = await one_table_over(fake_discord, lamabot)
+    assert f"next round's tables are posted in <#{channel.id}> once every table of this " \
+        "round has finished" in over.text
+    assert "was the last" not in over.text

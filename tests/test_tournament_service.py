@@ -204,6 +204,18 @@ async def test_a_tables_thread_finds_its_tournament(world):
     assert await world.tournaments.in_channel(4242) is None
 
 
+async def test_a_table_is_the_last_of_its_round_once_no_other_is_still_playing(world):
+    t = await new_tournament(world)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    first, second = await round_games(world, t.id)
+    await play_out(world, first)
+    assert not (await world.tournaments.table_of_game(first)).last  # the second plays on
+    await play_out(world, second)
+    played_as = await world.tournaments.table_of_game(second)
+    assert played_as.last and played_as.table.table_no == 2
+    assert played_as.tournament.id == t.id
+
+
 async def test_an_entrant_busy_in_another_game_gets_an_ai_standing_in_and_ranks_last(world):
     t = await new_tournament(world, ais=3)
     defaults = await world.games.guild_defaults(GUILD)
