@@ -200,6 +200,13 @@ class Renderer:
         finally:
             self._flushing.pop(game_id, None)
 
+    async def game_shown(self, game_id: int) -> None:
+        """Wait until what is queued for the game is on Discord (its flush ended): what a
+        tournament posts once a table is over follows that table's "Game over". Not while
+        flushes are held for a restart (they wait for the connection, which waits for this)."""
+        while self._ready.is_set() and (task := self._flushing.get(game_id)) is not None:
+            await asyncio.wait({task})
+
     async def flush_all(self) -> None:
         """Wait until every pending update is on Discord (tests and shutdown); a retry
         waiting for its backoff is not waited for (the outbox keeps it)."""

@@ -299,7 +299,10 @@ class TournamentCommands(_CogMixin):
 class TournamentAnnouncer:
     """Turns TournamentUpdates into Discord messages: sign-ups, round seatings and the final
     standings in the tournament's channel, each table's welcome in its own thread. Every call
-    takes a slot in the process's REST budget, as the renderer's do."""
+    takes a slot in the process's REST budget, as the renderer's do. A round's seating or the
+    final standings come after the "Game over" of the round just played, however quickly the
+    tournament moved on: they wait for its flush (Renderer.game_shown), never a move's
+    answer."""
 
     def __init__(self, bot: LamaBot) -> None:
         self.bot = bot
@@ -330,6 +333,8 @@ class TournamentAnnouncer:
         if update.event is TournamentEvent.TABLE_OPENED:
             await self._welcome(update, locale)
             return
+        for game_id in update.after:  # the round's tables: their "Game over" comes first
+            await self.bot.renderer.game_shown(game_id)
         channel = cast(discord.abc.Messageable,
                        self.bot.get_channel(tournament.channel_id)
                        or await self.bot.fetch_channel(tournament.channel_id))

@@ -35,7 +35,7 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
-from .tournament_results import others_to_play, standings_of, still_to_play
+from .tournament_results import games_of, others_to_play, standings_of, still_to_play
 from .tournament_seats import ai_entrant_name, table_seats
 from .views import GameUpdate, GameView, Status
 
@@ -63,6 +63,9 @@ class TournamentUpdate:
     tables: tuple[TableRecord, ...] = ()  # ROUND_SEATED: the round; else the table
     channel_id: int | None = None  # TABLE_OPENED/WAITING: where the table's game shows itself
     stand_ins: tuple[int, ...] = ()  # TABLE_OPENED: entrants busy elsewhere, an AI plays
+    # FINISHED, and ROUND_SEATED after the first round: the games of the round just played.
+    # What is posted follows their "Game over" (the interface waits for their ends to show).
+    after: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -218,7 +221,9 @@ class TournamentService:
         return PlayedAs(await self.get(key.tournament_id), key,
                         last=not others_to_play(outcomes, key))
 
-    async def _seat_round(self, tournament: Tournament, outcomes: list[TableOutcome]):
+    async def _seat_round(
+        self, tournament: Tournament, outcomes: list[TableOutcome], after: tuple[int, ...] = ()
+    ):
         ranked = [s.entry for s in standings_of(tournament, outcomes)]
         met: Counter[Pair] = Counter()
         for outcome in outcomes:
@@ -234,7 +239,7 @@ class TournamentService:
         seated = tuple(TableRecord(number, n, tuple(e), ai, None)
                        for n, (e, ai) in enumerate(tables, start=1))
         await self._publish(TournamentUpdate(TournamentEvent.ROUND_SEATED, tournament,
-                                             tables=seated))
+                                             tables=seated, after=after))
         return tournament
 
     async def resume(self) -> None:
@@ -285,9 +290,9 @@ class TournamentService:
             if await self._play_round(tournament, current):
                 return
             if tournament.round < tournament.rounds:
-                await self._seat_round(tournament, outcomes)
+                await self._seat_round(tournament, outcomes, after=games_of(current))
             else:
-                await self._finish(tournament, outcomes)
+                await self._finish(tournament, outcomes, after=games_of(current))
                 return
         await self.advance(tournament_id)  # the new round's tables
 
@@ -304,12 +309,14 @@ class TournamentService:
             playing |= still_to_play(outcome)
         return playing
 
-    async def _finish(self, tournament: Tournament, outcomes: list[TableOutcome]) -> None:
+    async def _finish(
+        self, tournament: Tournament, outcomes: list[TableOutcome], after: tuple[int, ...]
+    ) -> None:
         await self._store.tournaments.finish(tournament.id, TStatus.FINISHED, now=self._now())
         final = standings_of(tournament, outcomes)
         await self._publish(TournamentUpdate(
             TournamentEvent.FINISHED, replace(tournament, status=TStatus.FINISHED),
-            standings=tuple(final)))
+            standings=tuple(final), after=after))
 
     async def _open_table(self, tournament: Tournament, table: TableRecord) -> None:
         """The table's game in its own place, seated and started; in the tournament's

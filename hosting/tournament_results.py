@@ -41,6 +41,11 @@ def others_to_play(outcomes: list[TableOutcome], table: TableKey) -> bool:
                if o.table.round == table.round and o.table.table_no != table.table_no)
 
 
+def games_of(outcomes: list[TableOutcome]) -> tuple[int, ...]:
+    """The games the tables were played as (so far)."""
+    return tuple(o.table.game_id for o in outcomes if o.table.game_id is not None)
+
+
 def playing_now(tournament: Tournament, outcomes: list[TableOutcome]) -> set[int]:
     """The entrants at a table of a running tournament's current round still to be played."""
     if tournament.status is not TournamentStatus.RUNNING:

@@ -355,3 +355,12 @@ async def test_the_last_tables_game_over_says_the_final_standings_are_posted(
     assert f"Table 1 was the last: the final standings are in <#{channel.id}>." in over.text
     assert "once every table" not in over.text
 
+
+async def test_the_final_standings_are_posted_after_the_last_tables_game_over(
+    fake_discord, lamabot
+):
+    # the production render delay: the tournament finishes well before the game's flush
+    channel, over = await one_table_cup_played(fake_discord, lamabot, render_delay=0.3)
+    (final,) = [m for m in fake_discord.public_messages(channel)
+                if "Spring Cup: final standings" in m.embed_text]
+    assert over.id < final.id

@@ -44,6 +44,7 @@ async def test_an_ai_entrant_has_one_name_in_the_pairings_at_its_table_and_in_th
         user, _ = on_turn(fake, bot, game_id)
         await fake.slash(user, place, "quit")
         await settle(bot, game_id)
+    await bot.tournaments.settle()  # the final standings follow the table's Game over
     [final] = embeds_saying(channel, "final standings")
     assert ai_names(final) == entrants, final
     assert ai_names(table(fake, place).text) == entrants  # the last round's result

@@ -216,6 +216,19 @@ async def test_a_table_is_the_last_of_its_round_once_no_other_is_still_playing(w
     assert played_as.tournament.id == t.id
 
 
+async def test_what_follows_a_round_names_its_games_to_show_their_ends_first(world):
+    t = await new_tournament(world, rounds=2)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    first = await play_round(world, t.id)
+    second = await play_round(world, t.id)
+    await world.tournaments.settle()
+    seated, finished = [e for e in world.events
+                        if e.event in (TournamentEvent.ROUND_SEATED, TournamentEvent.FINISHED)
+                        and e.tournament.round == 2]
+    assert set(seated.after) == set(first)  # round 2's seating follows round 1's ends
+    assert set(finished.after) == set(second)
+
+
 async def test_an_entrant_busy_in_another_game_gets_an_ai_standing_in_and_ranks_last(world):
     t = await new_tournament(world, ais=3)
     defaults = await world.games.guild_defaults(GUILD)
