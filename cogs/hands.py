@@ -13,6 +13,8 @@ who leaves keeps no live hand either (`close_private`, Renderer._close_for_ai).
 
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
 - a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
+  where an AI's move brings their turn a moment after the deal, the deal's DM turns live in
+  place instead (`DEAL_FRESH_FOR`): one DM, not a second one right behind it;
 - a player who moved by slash command or from the table in this game ("table player" of
   the game; in their other games they keep their hand DMs until they move that way there):
   their newest ephemeral hand, if its token is fresh, turns live for free; a plain
@@ -56,6 +58,10 @@ DMS_CLOSED = 50007
 # A table player who moved or opened their hand in the game this recently is watching the
 # table: their turn DM would be one notification per turn for nothing (docs/turn-pings.md).
 AT_TABLE_FOR = 60.0
+# A deal DM this recent turns live in place when an AI's move brings its player's turn (an
+# AI opened the round at once): their phone has just buzzed for it; a second DM would buzz
+# again and leave the first one saying "Not your turn" above it.
+DEAL_FRESH_FOR = 5.0
 
 
 class HandMessages:
@@ -199,9 +205,11 @@ class HandMessages:
     # ------------------------------------------------------------- showing
 
     async def ping(
-        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str
+        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str,
+        after_ai: bool = False,
     ) -> None:
-        """It is this seat's turn: tell its player where they look."""
+        """It is this seat's turn (`after_ai`: an AI's move brought it): tell its player where
+        they look."""
         user_id = view.seats[seat].user_id
         if user_id is None:
             return
@@ -217,6 +225,10 @@ class HandMessages:
                     await self._notify(view, user_id, nonce)
             elif user_id in self._dms_closed:
                 await self._tell_dms_closed(view, user_id)
+            return
+        if (after_ai and shown is not None and shown.deal
+                and self._now() - shown.since < DEAL_FRESH_FOR):
+            await self._redraw(view, obs, seat, shown, header=header, urgent=True)
             return
         await self.send_dm_hand(view, obs, seat, header=header, nonce=nonce)
 
@@ -269,8 +281,10 @@ class HandMessages:
     async def _redraw(
         self, view: GameView, obs: Any, seat: int, shown: ShownHand, *,
         header: str | None = None, note: str | None = None, keep: bool = True,
-        turn: bool = True,
+        turn: bool = True, urgent: bool = False,
     ) -> None:
+        """`urgent`: an edit that is the player's turn ping (else a clean-up, or closing an
+        older hand: a note)."""
         user_id = view.seats[seat].user_id or 0
         locale = await self.locale(user_id, view)
         content = await images.hand_message(view, obs, locale, edit=True, header=header,
@@ -284,7 +298,7 @@ class HandMessages:
                     return
             elif shown.channel_id is not None and shown.message_id is not None:
                 # closing an older hand: the player's next live hand waits for it
-                priority = Priority.PING if note else Priority.TABLE
+                priority = Priority.PING if note or urgent else Priority.TABLE
                 async with self.budget.slot(priority, shown.channel_id, "edit"):
                     if not keep and self.is_newest(view.game_id, seat, shown):
                         return  # pressed while its close waited: the newest again
@@ -297,7 +311,7 @@ class HandMessages:
             self.failed(view.game_id, error)
             return
         if keep:
-            shown.live, shown.moves, shown.obs = live, view.move_count, obs
+            shown.live, shown.moves, shown.obs, shown.deal = live, view.move_count, obs, False
 
     # ----------------------------------------------------------------- DMs
 
@@ -332,7 +346,8 @@ class HandMessages:
         return message
 
     async def send_dm_hand(
-        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str
+        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str,
+        deal: bool = False,
     ) -> None:
         user_id = view.seats[seat].user_id
         if user_id is None:
@@ -344,7 +359,7 @@ class HandMessages:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
         sent = ShownHand(message.id, message.channel.id, None, self._now(), live,
-                         view.move_count, message.id, obs)
+                         view.move_count, message.id, obs, deal=deal)
         stale = self._replace(view.game_id, seat, sent)
         self._seats[(view.game_id, user_id)] = seat
         if self._shown.get((view.game_id, seat)) is sent:
