@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from hosting import TABLE, MessageKey
+from hosting import END, TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, Notice, Status
 from lama import events as ev
 
@@ -227,8 +227,10 @@ class Renderer:
         if work.game_over and view.status is Status.FINISHED:
             # below the last round's closed table, which its own task may still be showing
             await self.tables.wait_idle(view.game_id)
-            await self._post(view, **await self._game_end(view, locale),
-                             nonce=nonce(view.game_id, "end"))
+            posted = await self._post(view, **await self._game_end(view, locale),
+                                      nonce=nonce(view.game_id, "end"))
+            if posted is not None:  # its Rematch comes back if the rematch is cancelled
+                await self.service.remember_message(view.game_id, END, view.shown_in, posted.id)
         for reminder in work.reminders:
             await self._remind(view, reminder)
         for notice in work.to_ai:
@@ -342,13 +344,16 @@ class Renderer:
             log.warning("could not edit the %s of game %s: %s", key.kind, game.game_id, error)
             self.shown.failed(game.game_id, error)
 
-    async def _post(self, game: GameView, *, nonce: str, **content) -> None:
+    async def _post(self, game: GameView, *, nonce: str, **content) -> discord.Message | None:
+        """Post in the game's channel (or thread): the message, None if Discord refused."""
         try:
             async with self.budget.slot(Priority.TABLE, game.shown_in, "create"):
-                await self.bot.get_partial_messageable(game.shown_in).send(nonce=nonce, **content)
+                channel = self.bot.get_partial_messageable(game.shown_in)
+                return await channel.send(nonce=nonce, **content)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", game.shown_in, error)
             self.shown.failed(game.game_id, error)
+        return None
 
     async def refresh_tables(self, views) -> None:
         """After a restart: edit each running game's table to its current state."""

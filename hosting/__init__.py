@@ -10,6 +10,7 @@ from .errors import HostingError, Problem
 from .preferences import Preferences
 from .service import GameService
 from .views import (
+    END,
     LOBBY,
     TABLE,
     GameOptions,
@@ -24,6 +25,7 @@ from .views import (
 )
 
 __all__ = [
+    "END",
     "LOBBY",
     "TABLE",
     "Clock",

@@ -12,6 +12,7 @@ from store import NewSeat
 
 from .deadlines import Deadline
 from .views import (
+    END,
     LOBBY,
     TABLE,
     GameOptions,
@@ -267,6 +268,8 @@ def _message_refs(record) -> dict[MessageKey, tuple[int, int]]:
         refs[LOBBY] = (record.channel_id, record.lobby_message_id)
     if record.table_message_id:
         refs[TABLE] = (record.table_channel_id or record.channel_id, record.table_message_id)
+    if record.end_message_id:
+        refs[END] = (record.thread_id or record.channel_id, record.end_message_id)
     for seat in record.seats:
         if seat.dm_channel_id and seat.hand_message_id:
             refs[MessageKey.hand(seat.seat)] = (seat.dm_channel_id, seat.hand_message_id)

@@ -1,6 +1,7 @@
 """Where an interface put a game's messages, remembered in memory and written behind moves.
 
-A message is named by a typed `MessageKey`: the game's lobby, its table, or one seat's hand.
+A message is named by a typed `MessageKey`: the game's lobby, its table, its game-end post
+(whose Rematch button comes back when its rematch lobby is cancelled), or one seat's hand.
 Ids are batched (one transaction for all games every `MESSAGE_WRITE_DELAY` s) while
 `run_writer` runs, and flushed on close, together with the moves each game has shown (the
 render outbox, outbox.py). A hand's id is written at once (with whatever waits): after a

@@ -168,12 +168,13 @@ class GameUpdate:
 class MessageKind(StrEnum):
     LOBBY = "lobby"
     TABLE = "table"
+    END = "end"  # the game-end post ("Game over", with Rematch)
     HAND = "hand"  # one seat's private hand
 
 
 @dataclass(frozen=True)
 class MessageKey:
-    """Which of a game's messages: `LOBBY`, `TABLE`, or `MessageKey.hand(seat)`."""
+    """Which of a game's messages: `LOBBY`, `TABLE`, `END`, or `MessageKey.hand(seat)`."""
 
     kind: MessageKind
     seat: int | None = None
@@ -190,3 +191,4 @@ class MessageKey:
 
 LOBBY = MessageKey(MessageKind.LOBBY)
 TABLE = MessageKey(MessageKind.TABLE)
+END = MessageKey(MessageKind.END)

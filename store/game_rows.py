@@ -96,6 +96,7 @@ def game_from_row(row: Row, seats: tuple[Seat, ...]) -> Game:
         timer=(DueTimer(row["timer_kind"], row["timer_due_ms"])
                if row["timer_due_ms"] is not None else None),
         table_round=row["table_round"],
+        end_message_id=row["end_message_id"],
     )
 
 
@@ -264,7 +265,8 @@ async def write_results(
 
 
 def message_ref_statement(ref: MessageRef) -> Statement:
-    """Store where a game's lobby, table or a seat's hand message is (its ids)."""
+    """Store where a game's lobby, table, game-end post or a seat's hand message is (its
+    ids; the game-end post is in the game's thread, else its channel)."""
     if ref.kind == "lobby":
         return Statement("UPDATE games SET lobby_message_id = ? WHERE id = ?",
                          (ref.message_id, ref.game_id))
@@ -273,6 +275,9 @@ def message_ref_statement(ref: MessageRef) -> Statement:
             "UPDATE games SET table_channel_id = ?, table_message_id = ?, table_round = ? "
             "WHERE id = ?",
             (ref.channel_id, ref.message_id, ref.round_number, ref.game_id))
+    if ref.kind == "end":
+        return Statement("UPDATE games SET end_message_id = ? WHERE id = ?",
+                         (ref.message_id, ref.game_id))
     if ref.kind == "hand":
         return Statement(
             "UPDATE seats SET dm_channel_id = ?, hand_message_id = ?, hand_round = ? "

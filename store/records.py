@@ -116,6 +116,7 @@ class Game:
     thread_id: int | None = None  # the thread the game shows itself in (server setting)
     timer: DueTimer | None = None  # a running game's next timer (None before migration 13)
     table_round: int | None = None  # the round its table message shows (None: not known)
+    end_message_id: int | None = None  # its "Game over" post, where `thread_id` or the channel
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
