@@ -196,11 +196,13 @@ def hand_view(
     return ButtonRows(rows)
 
 
-def rematch_view(view: GameView, locale: str) -> discord.ui.View:
+def rematch_view(game_id: int, locale: str) -> discord.ui.View:
+    """What a finished game's "Game over" post offers: Rematch (again, once the rematch it
+    had was cancelled)."""
     ui = ButtonsView()
     ui.add_item(
         RematchButton(
-            view.game_id,
+            game_id,
             label=t("game.rematch", locale),
             emoji="🔁",
             style=discord.ButtonStyle.primary,

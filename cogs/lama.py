@@ -102,7 +102,9 @@ class Lama(
         """A rematch's lobby, posted in the game's channel (also when Rematch was pressed in
         the game's archived thread); the answer turns the pressed Rematch button into a link
         to it (an interaction response: free, and it is the one edit an archived thread's
-        message takes). Pressed in a thread, the presser is also told where it is."""
+        message takes). Pressed in a thread, the presser is also told where it is. A flush of
+        the lobby cancelled meanwhile waits for the answer: the Rematch it gives back comes
+        last."""
         reader = self._locale(interaction)
         with self.renderer.lobbies.answering(view.game_id):
             locale = await self.bot.public_locale_for(interaction)
@@ -111,12 +113,12 @@ class Lama(
             message = await channel.send(**content)
             await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
             self.renderer.lobbies.shown(view.game_id, message.id, content)
-        link = jump_link(view.guild_id, view.channel_id, message.id)
-        if offers_rematch(interaction.message):
-            await interaction.response.edit_message(
-                view=rematch_link_view(link, view.game_id, locale))
-        else:
-            await interaction.response.defer()
+            link = jump_link(view.guild_id, view.channel_id, message.id)
+            if offers_rematch(interaction.message):
+                await interaction.response.edit_message(
+                    view=rematch_link_view(link, view.game_id, locale))
+            else:
+                await interaction.response.defer()
         if interaction.channel_id != view.channel_id:
             text = t("lobby.rematch_opened", reader, channel=f"<#{view.channel_id}>", link=link)
             await interaction.followup.send(text, ephemeral=True)

@@ -7,10 +7,17 @@ A later press happens: two players pressing at once (both presses carry the mess
 with its button), a client that has not seen the edit yet, or an answer that never reached
 Discord (a crash between the lobby and the answer). Where the pressed message still offers
 Rematch, that answer too turns the button into the link.
+
+A rematch that is cancelled (its host or an admin cancels it, its last player leaves) frees
+the game it replays: the renderer's flush of the cancelled game gives the "Game over" post
+(its id is stored, `hosting.END`) its Rematch button back, one edit at the REST budget's
+lowest priority (`RematchOffers`). A rematch that starts keeps the link: it points at the
+game being played.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +27,8 @@ from hosting import HostingError, Problem
 from hosting.views import GameView
 
 from .button_views import ButtonsView
-from .components import REMATCH_KIND
+from .components import REMATCH_KIND, rematch_view
+from .scheduler import Priority, RestBudget
 from .text import jump_link, t
 
 if TYPE_CHECKING:
@@ -29,6 +37,8 @@ if TYPE_CHECKING:
     from bot import LamaBot
 else:
     _CogMixin = object
+
+log = logging.getLogger(__name__)
 
 POINTED_TO_REMATCH = (Problem.REMATCH_EXISTS, Problem.ALREADY_IN_REMATCH)
 
@@ -73,3 +83,25 @@ class RematchPresses(_CogMixin):
         locale = await self.bot.public_locale_for(interaction)
         await interaction.response.edit_message(
             view=rematch_link_view(url, where["game_id"], locale))
+
+
+class RematchOffers:
+    """The renderer's part: a cancelled rematch gives the game it replays its Rematch back."""
+
+    def __init__(self, bot: LamaBot, budget: RestBudget) -> None:
+        self.bot = bot
+        self.budget = budget
+
+    async def cancelled(self, game_id: int, locale: str) -> None:
+        """The rematch of finished game `game_id` was cancelled: where the game is free for a
+        rematch (none opened since), its "Game over" post offers Rematch again."""
+        ref = await self.bot.service.rematch_offer(game_id)
+        if ref is None:
+            return
+        channel_id, message_id = ref
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            async with self.budget.slot(Priority.CLEANUP, channel_id, "edit"):
+                await message.edit(view=rematch_view(game_id, locale))
+        except discord.HTTPException as error:  # deleted, or in a thread archived for good
+            log.info("could not offer the rematch of game %s again: %s", game_id, error)

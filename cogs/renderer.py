@@ -39,6 +39,7 @@ from .hands import HandAnswer, HandMessages, ShownHand
 from .lobby_messages import LobbyMessages
 from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
+from .rematches import RematchOffers
 from .render_work import Work
 from .scheduler import Priority, RestBudget
 from .tables import Tables
@@ -65,6 +66,7 @@ class Renderer:
         self.tables = Tables(bot, self.budget, self.shown)
         self.hands = HandMessages(bot, self.budget, self.shown.failed)
         self.lobbies = LobbyMessages(bot, self.budget, self.shown.failed)
+        self.rematches = RematchOffers(bot, self.budget)
         self.threads = GameThreads(bot.http, service)
         self._ready = asyncio.Event()
         self._ready.set()  # `restart` holds flushes until the bot is connected
@@ -222,6 +224,8 @@ class Renderer:
             view = await self.threads.open(view, locale)  # before its first table, if wanted
         if work.lobby:
             await self.lobbies.show(view, locale)
+            if view.status is Status.CANCELLED and view.rematch_of is not None:
+                await self.rematches.cancelled(view.rematch_of, locale)
         self._show_tables(work, view, locale)
         await self._show_hands(work, view, locale)
         if work.game_over and view.status is Status.FINISHED:
@@ -246,7 +250,7 @@ class Renderer:
         embed = embeds.game_end_embed(view, locale)
         played_as = await self.bot.tournaments.table_of_game(view.game_id)
         if played_as is None:
-            return {"embed": embed, "view": rematch_view(view, locale)}
+            return {"embed": embed, "view": rematch_view(view.game_id, locale)}
         title, text, buttons = table_over(played_as, locale)
         embed.add_field(name=title, value=text, inline=False)
         return {"embed": embed, "view": buttons}

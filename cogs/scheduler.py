@@ -36,7 +36,7 @@ CLOCK_MARGIN = 0.15  # seconds added to Discord's channel window: our clock is n
 class Priority(IntEnum):
     PING = 0  # a player's turn: the DM that tells them, or closing the hand they left
     TABLE = 1  # the table, round summaries, notices in the channel
-    CLEANUP = 2  # a hand whose seat an AI took over loses its buttons
+    CLEANUP = 2  # a hand whose seat an AI took over loses its buttons; Rematch offered again
 
 
 @dataclass(order=True)

@@ -22,7 +22,7 @@ from .hosted import HostedGame, Seat, ai_name, next_ai_number
 from .loader import GameLoader
 from .registry import seat_of
 from .table import Table
-from .views import LOBBY, TABLE, GameOptions, GameUpdate, RecentEvent, Status, ai_called
+from .views import END, LOBBY, TABLE, GameOptions, GameUpdate, RecentEvent, Status, ai_called
 
 
 class Lobby:
@@ -151,6 +151,18 @@ class Lobby:
                 raise _game_exists(held)
             opened = await self._open_rematch(old, user_id, name)
         return await self._changed(opened)  # told once its seats' locks are free
+
+    async def rematch_offer(self, game_id: int) -> tuple[int, int] | None:
+        """Where the finished game's "Game over" post is, if the game is free for a rematch
+        (the one it had was cancelled, none opened since): its Rematch button goes back."""
+        old = self._registry.find(game_id)
+        ref = old.messages.get(END) if old is not None else None
+        if ref is None:  # forgotten since it ended, or posted by another process
+            record = await self._store.games.get_game(game_id)
+            ref = HostedGame.from_record(record).messages.get(END) if record else None
+        if ref is None or await self._store.games.rematch_of(game_id) is not None:
+            return None
+        return ref
 
     async def _open_rematch(self, old: HostedGame, presser_id: int, name: str) -> HostedGame:
         """The rematch lobby of `old`; the caller holds its seats' and channel's locks."""

@@ -235,6 +235,10 @@ class GameService:
         await self.messages.remember(
             self.registry.get(game_id), key, channel_id, message_id, round_number)
 
+    async def rematch_offer(self, game_id: int) -> tuple[int, int] | None:
+        """The finished game's "Game over" post, if its Rematch is to be offered again."""
+        return await self.lobby.rematch_offer(game_id)
+
     async def claim_renders(self, *, alone: bool) -> list[GameUpdate]:
         """Committed changes never shown whose process stopped showing them (render outbox;
         `alone`, e.g. at the start of the only process: every one), finished games included,

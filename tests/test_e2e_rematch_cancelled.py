@@ -1,0 +1,102 @@
+"""A cancelled rematch frees the game it replays: its "Game over" post offers Rematch again
+(the link to the cancelled lobby goes), however the lobby ended without starting — its host
+or an admin cancelled it, or its last player left — also after a restart. A rematch that
+starts keeps the link: it points at the game being played."""
+
+from __future__ import annotations
+
+from hosting import LOBBY
+from tests.test_e2e_rematch import (
+    finished_game,
+    forget_in_memory,
+    press_rematch,
+    rematch_link,
+)
+
+
+def offers_rematch(message) -> bool:
+    """The message shows a Rematch button again, and no link to a rematch."""
+    return (any(b.custom_id and b.custom_id.startswith("lama:r:") for b in message.buttons)
+            and not any(b.url for b in message.buttons))
+
+
+async def test_a_cancelled_rematch_lobby_gives_the_game_over_post_its_rematch_back(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, _channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, bob, end)
+    assert rematch_link(end) is not None
+    await fake.click(alice, lobby, "Cancel")
+    await bot.renderer.flush_all()
+    assert offers_rematch(end), end.buttons
+    assert "Game over" in end.text  # the standings stay
+
+
+async def test_rematch_pressed_again_after_a_cancel_opens_a_new_lobby(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, channel, end = await finished_game(fake, bot, bob)
+    cancelled = await press_rematch(fake, bob, end)
+    await fake.click(alice, cancelled, "Cancel")
+    await bot.renderer.flush_all()
+    result = await fake.click(alice, end, "Rematch")
+    assert result.message is end and not result.followups, result
+    rematch = bot.service.game_in_channel(channel.id)
+    assert rematch is not None and rematch.game_id == 3
+    link = rematch_link(end)
+    assert link is not None and link.label == "Rematch: game #3", end.buttons
+    assert link.url.endswith(f"/{channel.id}/{bot.service.message_ref(3, LOBBY)[1]}")
+
+
+async def test_an_admin_cancelling_the_rematch_lobby_gives_rematch_back(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    bob, owner = fake.user("bob"), fake.user("owner")
+    _game_id, channel, end = await finished_game(fake, bot, bob)
+    await press_rematch(fake, bob, end)
+    await fake.grant(owner, manage_guild=True)
+    result = await fake.slash(owner, channel, "lama cancel")
+    assert result.ephemeral, result
+    await bot.renderer.flush_all()
+    assert offers_rematch(end), end.buttons
+
+
+async def test_a_rematch_lobby_its_last_player_left_gives_rematch_back(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, bob, end)
+    await fake.click(bob, lobby, "Leave")
+    await fake.slash(alice, channel, "lama leave")  # the host, last: the lobby is cancelled
+    await bot.renderer.flush_all()
+    assert bot.service.game_in_channel(channel.id) is None
+    assert offers_rematch(end), end.buttons
+
+
+async def test_a_rematch_lobby_cancelled_after_a_restart_gives_rematch_back(
+    fake_discord, lamabot
+):
+    """Where the game-end post is comes from the store: neither game is in memory."""
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game_id, channel, end = await finished_game(fake, bot, bob)
+    await press_rematch(fake, bob, end)
+    rematch_id = bot.service.game_in_channel(channel.id).game_id
+    await bot.service.flush_message_refs()  # as close() does before a restart
+    forget_in_memory(bot, game_id, rematch_id)
+    await bot.service.restore()
+    await fake.slash(alice, channel, "lama cancel")
+    await bot.renderer.flush_all()
+    assert offers_rematch(end), end.buttons
+
+
+async def test_a_started_rematch_keeps_the_link_on_the_game_over_post(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, bob, end)
+    await fake.click(alice, lobby, "Start")
+    await bot.renderer.flush_all()
+    link = rematch_link(end)
+    assert link is not None and link.url.endswith(f"/{channel.id}/{lobby.id}"), end.buttons
