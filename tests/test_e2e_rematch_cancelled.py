@@ -100,3 +100,32 @@ async def test_a_started_rematch_keeps_the_link_on_the_game_over_post(fake_disco
     await bot.renderer.flush_all()
     link = rematch_link(end)
     assert link is not None and link.url.endswith(f"/{channel.id}/{lobby.id}"), end.buttons
+
+
+async def test_a_rematch_cancelled_while_it_runs_gives_rematch_back(fake_discord, lamabot):
+    """A cancelled game is no rematch (store: `rematch_of`), started or not: the game it
+    replayed is free again, and says so."""
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, bob, end)
+    await fake.click(alice, lobby, "Start")
+    await fake.slash(alice, channel, "lama cancel")
+    await bot.renderer.flush_all()
+    assert offers_rematch(end), end.buttons
+
+
+async def test_cancelling_a_game_that_is_no_rematch_edits_no_game_over_post(
+    fake_discord, lamabot
+):
+    """Only the game a cancelled rematch replays is edited: another game's post is not."""
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, _channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, bob, end)
+    await fake.click(alice, lobby, "Start")
+    before = end.edits
+    await fake.slash(fake.user("carol"), fake.channel("lama-2"), "lama new")
+    await fake.slash(fake.user("carol"), fake.channel("lama-2"), "lama cancel")
+    await bot.renderer.flush_all()
+    assert end.edits == before and rematch_link(end) is not None
