@@ -93,7 +93,9 @@ async def test_a_game_ended_just_before_a_crash_is_announced_once_with_its_remat
 
     async with running_bot(fake, db, render_delay):
         await all_shown(db)
-        assert len(rematch_posts(fake, channel, GAME)) == 1
+        (end,) = rematch_posts(fake, channel, GAME)
+        # where it is, for its Rematch to come back should the rematch be cancelled
+        assert read_db(db, f"SELECT end_message_id FROM games WHERE id = {GAME}") == [(end.id,)]
         for user in players:  # the game is over: no hand keeps live buttons
             assert live_hands(fake, user, GAME) == []
 

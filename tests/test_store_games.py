@@ -524,6 +524,13 @@ async def test_lobby_table_and_hand_message_ids_are_remembered_in_one_batch(game
     assert reloaded.updated_at == game.updated_at  # the turn clock counts from the last move
 
 
+async def test_the_game_end_post_id_is_remembered(games):
+    """Its Rematch button comes back when the rematch is cancelled, also after a restart."""
+    game = await running(games)
+    await games.save_message_refs([MessageRef(game.id, "end", CHANNEL, 999)])
+    assert (await games.get_game(game.id)).end_message_id == 999
+
+
 async def test_a_batch_with_an_unknown_message_kind_stores_none_of_it(games):
     game = await running(games)
     with pytest.raises(ValueError, match="unknown message kind"):
