@@ -94,8 +94,13 @@ class RematchOffers:
 
     async def cancelled(self, game_id: int, locale: str) -> None:
         """The rematch of finished game `game_id` was cancelled: where the game is free for a
-        rematch (none opened since), its "Game over" post offers Rematch again."""
-        ref = await self.bot.service.rematch_offer(game_id)
+        rematch (none opened since), its "Game over" post offers Rematch again. Best effort:
+        a failure is logged, and the rest of the cancelled game's flush goes on."""
+        try:
+            ref = await self.bot.service.rematch_offer(game_id)
+        except Exception:
+            log.exception("could not look up the game-end post of game %s", game_id)
+            return
         if ref is None:
             return
         channel_id, message_id = ref
