@@ -66,6 +66,7 @@ def seat_from_row(row: Row) -> Seat:
         ai_number=row["ai_number"],
         left_after_seq=row["left_after_seq"],
         seated_by_rematch=bool(row["seated_by_rematch"]),
+        kicked=bool(row["kicked"]),
     )
 
 
@@ -252,13 +253,14 @@ async def write_results(
     )
     await tx.executemany(
         "INSERT INTO game_results (game_id, seat, guild_id, variant, finished_at, user_id, "
-        "is_ai, final_score, place, won, tokens_collected, clean_rounds, vs_ai, left_game) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "is_ai, final_score, place, won, tokens_collected, clean_rounds, vs_ai, left_game, "
+        "kicked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (game_id, r.seat, game["guild_id"], game["variant"], now,
              seats[r.seat].user_id, int(seats[r.seat].is_ai), r.final_score, r.place,
              int(r.won), r.tokens_collected, r.clean_rounds,
-             int(bool(ai_controlled - {r.seat})), int(seats[r.seat].has_left))
+             int(bool(ai_controlled - {r.seat})), int(seats[r.seat].has_left),
+             int(seats[r.seat].kicked))
             for r in finished.results
         ],
     )

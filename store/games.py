@@ -352,11 +352,14 @@ class GameStore:
         now: int,
         quit_pending_round: int | None = None,
         timer: DueTimer | None = None,
+        kicked: bool = False,
     ) -> Seat:
-        """The human left (or timed out too often): an AI of `ai_level` plays on.
+        """The human left (or timed out too often, or was `kicked`): an AI of `ai_level`
+        plays on.
 
-        The seat keeps its user_id, so the finished game counts (as a loss) for them, and
-        the game's last move (`left_after_seq`): what happened up to it was the human's doing.
+        The seat keeps its user_id, so the finished game counts (as last place) for them,
+        unless they were kicked: then it is neither rated nor counted in their statistics.
+        It keeps the game's last move (`left_after_seq`): up to it was the human's doing.
         `quit_pending_round`: they left during that round, which the AI quits for them.
         `timer`: the game's timer from now on, if this changes it (the seat is on turn).
         """
@@ -364,9 +367,9 @@ class GameStore:
             game = await check_status(tx, game_id, GameStatus.RUNNING)
             if not await tx.execute(
                 "UPDATE seats SET has_left = 1, ai_level = ?, quit_pending_round = ?, "
-                "left_after_seq = COALESCE(left_after_seq, ?) "
+                "left_after_seq = COALESCE(left_after_seq, ?), kicked = ? "
                 "WHERE game_id = ? AND seat = ? AND is_ai = 0",
-                (ai_level, quit_pending_round, game["last_seq"], game_id, seat),
+                (ai_level, quit_pending_round, game["last_seq"], int(kicked), game_id, seat),
             ):
                 raise SeatNotFound(game_id, seat)
             await touch(tx, game_id, now)

@@ -40,19 +40,26 @@ class SeatChange:
 
 
 def rated_seats(seats: Sequence[StoredSeat]) -> list[RatedSeat]:
-    """Who is rated on each seat and at which rank.
+    """Who is rated on each seat and at which rank, by seat; kicked seats are left out.
 
-    An AI seat is its level's identity; a human who left (an AI finished for them) is rated
-    as last place, tied with anyone else who left; everyone else by their final place.
+    An AI seat is its level's identity; a human who left or timed out (an AI finished for
+    them) is rated as last place, tied with anyone else who left; everyone else by their
+    final place. A human the host kicked did not choose to leave: the game is not rated for
+    them, and the others are ranked among themselves (the points their AI finished with set
+    no one's rank). If a kick leaves fewer than two seats to rate, nobody is rated.
     """
-    last = max((s.place for s in seats), default=0) + 1
+    counted = [s for s in seats if not s.kicked]
+    if len(counted) < min(2, len(seats)):  # a kick left nobody to be rated against
+        return []
+    ranks = {s.seat: 1 + sum(o.place < s.place for o in counted) for s in counted}
+    last = max(ranks.values()) + 1
     rated = []
-    for s in seats:
+    for s in counted:
         if s.is_ai:
             player = PlayerKey(ai_level=s.ai_level or "normal")
         else:
             player = PlayerKey(user_id=s.user_id)  # None: forgotten, rated anonymously
-        rated.append(RatedSeat(s.seat, player, last if s.left else s.place))
+        rated.append(RatedSeat(s.seat, player, last if s.left else ranks[s.seat]))
     return rated
 
 
@@ -82,11 +89,15 @@ class RatingBook:
     def apply(
         self, game_id: int, season: int, finished_at: int, seats: Sequence[StoredSeat]
     ) -> list[SeatChange]:
-        """Rate one finished game in `season`; returns each seat's change, by seat."""
+        """Rate one finished game in `season`; returns each rated seat's change, by seat
+        (none for a kicked seat, none at all if fewer than two seats are rated)."""
         rated = rated_seats(seats)
+        if not rated:
+            return []
         before = [self.state_in(season, r.player, finished_at) for r in rated]
         after = self._rules.rate_game([b.skill for b in before], rated)
-        won = {r.player for r, s in zip(rated, seats, strict=True) if s.won}
+        winners = {s.seat for s in seats if s.won}
+        won = {r.player for r in rated if r.seat in winners}
         updated: dict[PlayerKey, RatingState] = {}
         for r, old, skill in zip(rated, before, after, strict=True):
             if r.player in updated or r.player.is_anonymous:

@@ -146,3 +146,4 @@ class StoredSeat:
     place: int
     won: bool
     left: bool
+    kicked: bool = False  # kicked from the running game: not rated for it

@@ -93,7 +93,8 @@ async def rate_stored_game(
     by_seat = {row["seat"]: row for row in rows}
     seats = [
         StoredSeat(game["id"], r.seat, by_seat[r.seat]["user_id"], bool(by_seat[r.seat]["is_ai"]),
-                   by_seat[r.seat]["ai_level"], r.place, r.won, bool(by_seat[r.seat]["has_left"]))
+                   by_seat[r.seat]["ai_level"], r.place, r.won, bool(by_seat[r.seat]["has_left"]),
+                   bool(by_seat[r.seat]["kicked"]))
         for r in finished.results
     ]
     await rate_finished_game(tx, rules, game["guild_id"], game["id"], now, seats)
@@ -211,7 +212,7 @@ class RatingStore:
         async with self._db.read() as tx:
             rows = await tx.fetchall(
                 "SELECT r.game_id, r.finished_at, r.seat, r.user_id, r.is_ai, s.ai_level, "
-                "r.place, r.won, r.left_game, "
+                "r.place, r.won, r.left_game, r.kicked, "
                 "(SELECT MIN(c.rowid) FROM rating_changes c WHERE c.game_id = r.game_id) "
                 "AS rated_order FROM game_results r "
                 "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
@@ -225,6 +226,7 @@ class RatingStore:
             games[-1][2].append(StoredSeat(
                 row["game_id"], row["seat"], row["user_id"], bool(row["is_ai"]),
                 row["ai_level"], row["place"], bool(row["won"]), bool(row["left_game"]),
+                bool(row["kicked"]),
             ))
         return games
 

@@ -54,6 +54,7 @@ class Seat:
     ai_number: int | None = None  # what an AI here is called by; None: its place
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
     seated_by_rematch: bool = False  # a rematch seated this player without their asking
+    kicked: bool = False  # has_left because the host kicked them: the game is not rated for them
 
     @property
     def ai_controlled(self) -> bool:

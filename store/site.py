@@ -72,7 +72,7 @@ class SiteStore:
         """Each ranked user's name as of their latest finished game in this server.
 
         One index look-up per user (results_by_guild_user ends its key with finished_at);
-        users with no finished game here (or forgotten) are left out.
+        users with no counted finished game here (or forgotten) are left out.
         """
         names: dict[int, str] = {}
         async with self._db.read() as tx:
@@ -80,7 +80,7 @@ class SiteStore:
                 row = await tx.fetchone(
                     "SELECT s.display_name FROM game_results r "
                     "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
-                    "WHERE r.guild_id = ? AND r.user_id = ? "
+                    "WHERE r.guild_id = ? AND r.user_id = ? AND r.kicked = 0 "
                     "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT 1",
                     (guild_id, user_id),
                 )
@@ -99,6 +99,7 @@ class SiteStore:
                 "FROM game_results a JOIN game_results b "
                 "ON b.game_id = a.game_id AND b.seat != a.seat "
                 "WHERE a.guild_id = ? AND a.user_id = ? AND b.user_id IS NOT NULL "
+                "AND a.kicked = 0 AND b.kicked = 0 "
                 "GROUP BY b.user_id ORDER BY games DESC, b.user_id LIMIT ?",
                 (guild_id, user_id, limit),
             )

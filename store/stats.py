@@ -53,7 +53,9 @@ def _ranking(
     if LeaderboardSort(sort) not in _ORDERS:
         raise ValueError(f"{sort} is not ranked from game results (see RatingStore)")
     order = _ORDERS[LeaderboardSort(sort)]
-    where = ["guild_id = :guild_id", "user_id IS NOT NULL"]  # the indexes' partial condition
+    # The indexes' partial condition: a kicked player's game counts for them no more in the
+    # statistics than in the ratings (migration 0025).
+    where = ["guild_id = :guild_id", "user_id IS NOT NULL", "kicked = 0"]
     params: dict[str, Any] = {"guild_id": guild_id, "min_games": 1}
     if variant is not None:
         where.append("variant = :variant")
@@ -180,7 +182,7 @@ class StatsStore:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """Everything /lama stats shows about one player in one server (zeros if none)."""
         key = {"guild_id": guild_id, "user_id": user_id}
-        mine = "guild_id = :guild_id AND user_id = :user_id"
+        mine = "guild_id = :guild_id AND user_id = :user_id AND kicked = 0"  # kicked: uncounted
         async with self._db.read() as tx:
             totals = await tx.fetchone(
                 "SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins, "
@@ -228,7 +230,8 @@ class StatsStore:
         )
 
     async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead:
-        """How a and b fared in the finished games they both played in this server."""
+        """How a and b fared in the finished games they both played in this server (but for
+        a game either of them was kicked from: it counts for neither)."""
         async with self._db.read() as tx:
             row = await tx.fetchone(
                 "SELECT COUNT(*) AS games, "
@@ -236,7 +239,8 @@ class StatsStore:
                 "COALESCE(SUM(CASE WHEN a.place < b.place THEN 1 ELSE 0 END), 0) AS a_ahead, "
                 "COALESCE(SUM(CASE WHEN b.place < a.place THEN 1 ELSE 0 END), 0) AS b_ahead "
                 "FROM game_results a JOIN game_results b ON b.game_id = a.game_id "
-                "WHERE a.guild_id = :guild_id AND a.user_id = :a AND b.user_id = :b",
+                "WHERE a.guild_id = :guild_id AND a.user_id = :a AND b.user_id = :b "
+                "AND a.kicked = 0 AND b.kicked = 0",
                 {"guild_id": guild_id, "a": user_a, "b": user_b},
             )
         assert row is not None

@@ -23,8 +23,10 @@ def seats(*ranks: int) -> list[RatedSeat]:
 
 
 def stored(place: int, *, user: int | None = None, ai: str | None = None,
-           left: bool = False, seat: int = 0) -> StoredSeat:
-    return StoredSeat(1, seat, user, ai is not None, ai, place, place == 1 and not left, left)
+           left: bool = False, kicked: bool = False, seat: int = 0) -> StoredSeat:
+    gone = left or kicked
+    return StoredSeat(1, seat, user, ai is not None, ai, place, place == 1 and not gone, gone,
+                      kicked)
 
 
 # --- the model ------------------------------------------------------------------------------
@@ -116,6 +118,24 @@ def test_a_player_who_left_is_rated_last_even_with_the_best_score():
     rated = rated_seats([stored(1, user=1, left=True), stored(2, user=2, seat=1),
                          stored(3, ai="easy", seat=2)])
     assert [r.rank for r in rated] == [4, 2, 3]
+
+
+def test_a_kicked_player_is_not_rated_and_the_others_rank_among_themselves():
+    rated = rated_seats([stored(1, user=1, kicked=True), stored(2, user=2, seat=1),
+                         stored(3, ai="easy", seat=2)])
+    assert [(r.seat, r.rank) for r in rated] == [(1, 1), (2, 2)]
+
+
+def test_one_who_left_still_ranks_last_beside_a_kicked_player():
+    rated = rated_seats([stored(1, user=1, kicked=True), stored(2, user=2, left=True, seat=1),
+                         stored(3, user=3, seat=2), stored(4, ai="easy", seat=3)])
+    assert [(r.seat, r.rank) for r in rated] == [(1, 4), (2, 2), (3, 3)]
+
+
+def test_with_one_seat_left_to_rate_after_a_kick_nobody_is_rated():
+    book = RatingBook(RULES)
+    assert book.apply(1, 1, 0, [stored(1, user=1, kicked=True), stored(2, user=2, seat=1)]) == []
+    assert book.latest == {}
 
 
 def test_ai_seats_are_rated_as_their_level():

@@ -1,5 +1,6 @@
 """A rerate recomputes exactly what the live updates wrote: a few hundred random games, with
-ties, leavers, AI levels, two servers, games ending in the same second and monthly seasons."""
+ties, leavers, kicked players, AI levels, two servers, games ending in the same second and
+monthly seasons."""
 
 from __future__ import annotations
 
@@ -40,8 +41,9 @@ async def random_game(games: GameStore, rng: random.Random, guild: int, when: in
         seats=seats)
     await games.start_game(game.id, seed=1, state={}, now=when - 500)
     for index, seat in enumerate(seats):
-        if seat.user_id is not None and rng.random() < 0.1:
-            await games.hand_seat_to_ai(game.id, index, ai_level="normal", now=when - 10)
+        if seat.user_id is not None and rng.random() < 0.2:  # half of them kicked
+            await games.hand_seat_to_ai(game.id, index, ai_level="normal", now=when - 10,
+                                        kicked=rng.random() < 0.5)
     scores = [rng.choice([0, 5, 10, 10, 20, 41]) for _ in seats]  # plenty of ties
     results = tuple(
         SeatResult(i, s, 1 + sum(o < s for o in scores), s == min(scores), s, 0)

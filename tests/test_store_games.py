@@ -443,6 +443,22 @@ async def test_a_seat_handed_to_ai_keeps_its_user_and_counts_as_left(games, db):
     assert tuple(row) == (GUEST, 0, 1)
 
 
+async def test_a_kicked_seat_and_its_result_row_stay_marked_as_kicked(games, db):
+    game = await running(games)
+    seat = await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 50, kicked=True)
+    assert (seat.has_left, seat.kicked) == (True, True)
+    await move(games, game.id, 1, finished=all_results([(1, True), (2, False)]))
+    async with db.read() as tx:
+        rows = await tx.fetchall("SELECT seat, left_game, kicked FROM game_results ORDER BY seat")
+    assert [tuple(r) for r in rows] == [(0, 0, 0), (1, 1, 1)]
+
+
+async def test_a_seat_whose_player_left_is_not_marked_as_kicked(games):
+    game = await running(games)
+    seat = await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 50)
+    assert (seat.has_left, seat.kicked) == (True, False)
+
+
 async def test_a_seat_handed_to_ai_remembers_the_last_move_its_player_held_it_for(games):
     game = await running(games)
     await move(games, game.id, 1)

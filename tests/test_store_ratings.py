@@ -54,8 +54,10 @@ def seasons(db):
     return SeasonStore(db, RULES)
 
 
-async def play(games: GameStore, when: int, *places, guild: int = GUILD, left=()) -> int:
-    """A finished game; `places` are (player, place) with player a user id or an AI level."""
+async def play(games: GameStore, when: int, *places, guild: int = GUILD, left=(),
+               kicked=()) -> int:
+    """A finished game; `places` are (player, place) with player a user id or an AI level;
+    the users in `left` left it, those in `kicked` were kicked from it."""
     seats = [NewSeat.ai(f"AI {i}", who) if isinstance(who, str) else NewSeat.human(who, f"P{who}")
              for i, (who, _) in enumerate(places)]
     game = await games.create_lobby(
@@ -63,8 +65,9 @@ async def play(games: GameStore, when: int, *places, guild: int = GUILD, left=()
         turn_timeout_s=120, ai_delay_s=1, now=when - 600, seats=seats)
     await games.start_game(game.id, seed=7, state={"round": 1}, now=when - 500)
     for seat, (who, _) in enumerate(places):
-        if who in left:
-            await games.hand_seat_to_ai(game.id, seat, ai_level="normal", now=when - 100)
+        if who in left or who in kicked:
+            await games.hand_seat_to_ai(game.id, seat, ai_level="normal", now=when - 100,
+                                        kicked=who in kicked)
     results = tuple(SeatResult(i, place * 10, place, place == 1, place, 0)
                     for i, (_, place) in enumerate(places))
     await games.commit_move(game.id, 1, 0, {"quit": True}, Actor.HUMAN, {"over": True}, when,
@@ -131,6 +134,27 @@ async def test_a_player_who_left_loses_rating_as_last_place(games, ratings):
     game_id = await play(games, NOV, (A, 1), (B, 2), ("easy", 3), left={A})
     a, b, ai = await ratings.changes_of_game(game_id)
     assert a.delta < ai.delta < b.delta
+
+
+async def test_a_kicked_player_is_not_rated_for_the_game(games, ratings):
+    game_id = await play(games, NOV, (A, 1), (B, 2), ("easy", 3), kicked={A})
+    assert [c.seat for c in await ratings.changes_of_game(game_id)] == [1, 2]
+    assert await ratings.player_rating(GUILD, A, 1) is None
+
+
+async def test_the_others_at_a_kicked_leaders_table_are_rated_as_among_themselves(
+    games, ratings
+):
+    kicked = await play(games, NOV, (A, 1), (B, 2), (C, 3), kicked={A})
+    alone = await play(games, NOV, (B, 1), (C, 2), guild=OTHER)
+    assert [(c.user_id, c.shown_after, c.delta) for c in await ratings.changes_of_game(kicked)] \
+        == [(c.user_id, c.shown_after, c.delta) for c in await ratings.changes_of_game(alone)]
+
+
+async def test_a_game_with_one_player_left_after_a_kick_is_rated_for_nobody(games, ratings):
+    game_id = await play(games, NOV, (A, 2), (B, 1), kicked={B})
+    assert await ratings.changes_of_game(game_id) == []
+    assert await ratings.player_rating(GUILD, A, 1) is None
 
 
 # --- the leaderboard ------------------------------------------------------------------------

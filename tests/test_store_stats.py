@@ -65,13 +65,19 @@ GAMES = [
 ELSEWHERE = (ts(2024, 2, 4), "classic", [(A, 0, 1, W, 0, 5), (B, 9, 2, L, 9, 0)])
 
 
-async def play(games: GameStore, when: int, variant: str, rows, guild: int = GUILD) -> int:
+async def play(games: GameStore, when: int, variant: str, rows, guild: int = GUILD,
+               kicked=()) -> int:
+    """A finished game; the users in `kicked` were kicked from it while it ran."""
     seats = [NewSeat.ai(f"Lama {i}", "easy") if user is AI else NewSeat.human(user, f"P{user}")
              for i, (user, *_) in enumerate(rows)]
     game = await games.create_lobby(
         guild_id=guild, channel_id=guild * 100, host_user_id=rows[0][0], variant=variant,
         target=40, turn_timeout_s=120, ai_delay_s=1, now=when - 600, seats=seats)
     await games.start_game(game.id, seed=7, state={"round": 1}, now=when - 500)
+    for seat, (user, *_) in enumerate(rows):
+        if user in kicked:
+            await games.hand_seat_to_ai(game.id, seat, ai_level="normal", now=when - 100,
+                                        kicked=True)
     results = tuple(SeatResult(i, score, place, won, tokens, clean)
                     for i, (_, score, place, won, tokens, clean) in enumerate(rows))
     await games.commit_move(game.id, 1, 0, {"quit": True}, Actor.HUMAN, {"over": True}, when,
@@ -264,6 +270,28 @@ async def test_head_to_head(stats):
     assert (ab.games, ab.a_wins, ab.b_wins, ab.a_ahead, ab.b_ahead) == (3, 2, 1, 2, 1)
     ac = await stats.head_to_head(GUILD, A, C)
     assert (ac.games, ac.a_wins, ac.b_wins, ac.a_ahead, ac.b_ahead) == (2, 1, 2, 0, 1)
+
+
+async def test_a_game_a_player_was_kicked_from_counts_in_none_of_their_statistics(db):
+    games = GameStore(db)
+    await play(games, ts(2024, 3, 1), "classic", [(A, 2, 1, L, 2, 3), (B, 9, 2, W, 9, 0)])
+    await play(games, ts(2024, 3, 2), "classic", [(A, 3, 1, L, 3, 2), (B, 8, 2, L, 8, 0)],
+               kicked={A})
+    stats = StatsStore(db)
+    mine = await stats.player_stats(GUILD, A)
+    assert (mine.games, mine.wins, mine.avg_score, mine.tokens, mine.clean_rounds) == (
+        1, 0, 2, 2, 3)
+    assert [g.game_id for g in mine.last_games] == [1]
+    assert [(r.user_id, r.games) for r in await ranking(stats, "games")] == [(B, 2), (A, 1)]
+
+
+async def test_a_game_one_of_two_players_was_kicked_from_is_not_between_them(db):
+    games = GameStore(db)
+    await play(games, ts(2024, 3, 1), "classic", [(A, 2, 1, W, 2, 3), (B, 9, 2, L, 9, 0)])
+    await play(games, ts(2024, 3, 2), "classic", [(A, 3, 1, L, 3, 2), (B, 8, 2, W, 8, 0)],
+               kicked={A})
+    ab = await StatsStore(db).head_to_head(GUILD, A, B)
+    assert (ab.games, ab.a_wins, ab.b_wins) == (1, 1, 0)
 
 
 async def test_recent_games_newest_first_with_players_and_winners(stats):
