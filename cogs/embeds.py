@@ -222,11 +222,14 @@ def game_end_embed(view: GameView, locale: str) -> discord.Embed:
 
 
 def _left_note(seat: SeatView, locale: str) -> str:
-    """' · leaving the game counts as last place' after a human who left (or was kicked, or
-    timed out too often): their standing is by the points the AI finished with, but their
-    result and rating count them last (store.rating_book.rated_seats), whatever the points."""
+    """' · leaving the game counts as last place' after a human who left (or timed out too
+    often): their standing is by the points the AI finished with, but their result and rating
+    count them last (store.rating_book.rated_seats), whatever the points. One the host kicked
+    is not rated for the game at all, nor counted in their statistics: the note says so."""
     if seat.user_id is None or not seat.left:
         return ""
+    if seat.kicked:
+        return " · " + t("game.kicked_not_rated", locale)
     return " · " + t("game.left_counts_as_last", locale)
 
 

@@ -56,6 +56,7 @@ class Seat:
     ai_number: int | None = None  # what an AI here is called by (views.ai_called)
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
     seated_by_rematch: bool = False  # a rematch seated this player without their asking
+    kicked: bool = False  # left because kicked from the running game: it is not rated for them
 
     @classmethod
     def ai(cls, index: int, level: str, number: int) -> Seat:
@@ -82,6 +83,7 @@ class Seat:
             ai_number=record.ai_number,
             left_after_seq=record.left_after_seq,
             seated_by_rematch=record.seated_by_rematch,
+            kicked=record.kicked,
         )
 
     def new_seat(self) -> NewSeat:
@@ -89,10 +91,12 @@ class Seat:
             return NewSeat.ai(self.name, self.ai_level or "normal", self.ai_number)
         return NewSeat.human(self.user_id, self.name, seated_by_rematch=self.seated_by_rematch)
 
-    def hand_to_ai(self, game: Game | None, after_seq: int | None) -> None:
+    def hand_to_ai(
+        self, game: Game | None, after_seq: int | None, *, kicked: bool = False
+    ) -> None:
         """An AI plays on after move `after_seq` (as stored); if the human left mid-round,
-        it quits that round for them."""
-        self.left, self.ai_level = True, "normal"
+        it quits that round for them. `kicked`: the host removed them (as stored)."""
+        self.left, self.ai_level, self.kicked = True, "normal", kicked
         if self.left_after_seq is None:
             self.left_after_seq = after_seq
         if game is not None and not game.is_over and not game.has_quit(self.index):
@@ -103,7 +107,7 @@ class Seat:
         if game is None:
             return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left,
                             ai_number=self.ai_number, left_after_seq=self.left_after_seq,
-                            seated_by_rematch=self.seated_by_rematch)
+                            seated_by_rematch=self.seated_by_rematch, kicked=self.kicked)
         quit_ = game.has_quit(self.index)
         return SeatView(
             self.index, self.name, self.user_id, self.ai_level, left=self.left,
@@ -114,6 +118,7 @@ class Seat:
             score=game.scores[self.index],
             ai_number=self.ai_number,
             seated_by_rematch=self.seated_by_rematch,
+            kicked=self.kicked,
         )
 
 

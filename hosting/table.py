@@ -231,7 +231,8 @@ class Table:
     async def seat_to_ai(
         self, hosted: HostedGame, user_id: int, *, reason: str, by: str = ""
     ) -> GameUpdate:
-        """A human leaves a running game or is kicked (`by` whom): an AI plays on for them."""
+        """A human leaves a running game or is kicked (`by` whom): an AI plays on for them.
+        Leaving counts as last place; a kicked player is not rated for the game at all."""
         async with hosted.lock:
             self._registry.running(hosted.id)  # it may have ended or been cancelled meanwhile
             seat = seat_of(hosted, user_id)
@@ -241,8 +242,9 @@ class Table:
             stored = await self._store.games.hand_seat_to_ai(
                 hosted.id, seat.index, ai_level="normal", now=self._now(),
                 quit_pending_round=pending, timer=deadline.row() if deadline else None,
+                kicked=reason == "kicked",
             )
-            seat.hand_to_ai(game, stored.left_after_seq)
+            seat.hand_to_ai(game, stored.left_after_seq, kicked=stored.kicked)
             hosted.deadline = deadline
             self._timers.arm(hosted)
             notice = Notice(NoticeKind.AI_TOOK_OVER, seat.index, user_id, reason, by=by)

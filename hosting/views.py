@@ -52,6 +52,7 @@ class SeatView:
     ai_number: int | None = None  # what an AI here is called by (see ai_called)
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
     seated_by_rematch: bool = False  # a rematch seated this player without their asking
+    kicked: bool = False  # left because kicked from the running game: it is not rated for them
 
     @property
     def is_ai(self) -> bool:
@@ -126,7 +127,7 @@ class GameView:
         seat = self.seats[index]
         if seat.left_after_seq is None or seq > seat.left_after_seq:
             return seat
-        return replace(seat, ai_level=None, left=False)
+        return replace(seat, ai_level=None, left=False, kicked=False)
 
 
 class NoticeKind(StrEnum):

@@ -55,6 +55,28 @@ async def test_a_winner_who_left_is_told_why_their_rating_fell(fake_discord, lam
     assert "leaving" not in second, second
 
 
+async def test_a_kicked_player_is_told_the_game_is_not_rated_for_them(fake_discord, lamabot):
+    """Alice (the host) kicks Bob at once; the AI playing his seat finishes the game. Bob is
+    not rated for it (no rating change, no loss); Alice is rated against the other AI."""
+    fake, bot = fake_discord, lamabot
+    use_seed(bot, 1)
+    channel = fake.channel("lama")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    game_id = await open_game(fake, bot, channel, alice, bob, target=10, ai_seats=1)
+    assert (await fake.slash(alice, channel, "lama kick", user=bob)).ephemeral
+    await play_to_the_end(bot, game_id, alice)
+    await bot.renderer.flush_all()
+    end = next(m for m in reversed(channel.messages) if "Final standings" in m.embed_text)
+    lines = standings_lines(end)
+    bob_line = next(line for line in lines if "bob" in line.lower())
+    alice_line = next(line for line in lines if "alice" in line.lower())
+    assert "removed from the game: it is not rated for them" in bob_line, bob_line
+    assert "rating" not in bob_line and "last place" not in bob_line, bob_line
+    assert "rating" in alice_line and "removed" not in alice_line, alice_line
+    rated = {c.user_id for c in await bot.store.ratings.changes_of_game(game_id)}
+    assert bob.id not in rated and alice.id in rated
+
+
 async def test_leaderboard_defaults_to_ratings_once_games_are_rated(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     channel = fake.channel("lama")
