@@ -20,6 +20,8 @@ from store import (
     Store,
     open_database,
 )
+from store.bulk import BulkGame, BulkSeat, insert_finished_games
+from store.migrate import load_migrations
 from store.records import GuildSettings
 from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.test_store_ratings import ts
@@ -100,6 +102,27 @@ async def test_games_stored_before_ratings_existed_are_rated_by_a_rerate(tmp_pat
     assert await snapshot(old) == await snapshot(rated)
     await old.close()
     await rated.close()
+
+
+async def test_a_player_who_left_before_kicks_were_stored_still_counts_as_last(tmp_path):
+    """Migration 24 told kicks from leaves apart; a hand-over stored before it was a leave
+    (or a kick, not known): the game still counts, as last place, for its player."""
+    path = tmp_path / "old.sqlite3"
+    steps = load_migrations()
+    version = next(m.version for m in steps if m.name == "seat_kicked")
+    db = await open_database(path, migrations=steps[:version - 1])
+    seats = [BulkSeat(1, "Ana", 5, 1, False, 5, 1), BulkSeat(2, "Bo", 20, 2, False, 20, 0)]
+    await insert_finished_games(db, [BulkGame(10, 100, "classic", 40, 3, ts(2026, 3, 1), seats)])
+    async with db.transaction() as tx:  # Ana's seat was handed to an AI: she counts as last
+        await tx.execute("UPDATE seats SET has_left = 1, ai_level = 'normal' WHERE seat = 0")
+        await tx.execute("UPDATE game_results SET left_game = 1 WHERE seat = 0")
+    await db.close()
+    store = await Store.open(path, rules=RULES)
+    await rerate_all(store)
+    ana, bo = await store.ratings.changes_of_game(1)
+    assert ana.delta < 0 < bo.delta
+    assert (await store.stats.player_stats(10, 1)).games == 1
+    await store.close()
 
 
 async def games_from_before_ratings(path, count: int = 40) -> None:
