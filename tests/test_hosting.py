@@ -261,6 +261,17 @@ async def test_a_restarted_service_continues_from_the_last_move(service, store, 
     assert fresh.observation(game_id, ALICE) == service.observation(game_id, ALICE)
 
 
+async def test_a_kick_is_told_from_a_leave_also_after_a_restart(service, store, clock):
+    game_id = await started(service, humans=(ALICE, BOB, CAROL))
+    await service.kick(game_id, ALICE, BOB, is_admin=False)
+    await service.leave(game_id, CAROL)
+    fresh = GameService(store, clock)
+    await fresh.restore()
+    for hosting in (service, fresh):
+        seats = hosting.view(game_id).seats
+        assert [(s.left, s.kicked) for s in seats] == [(False, False), (True, True), (True, False)]
+
+
 async def test_a_whole_game_ends_with_results_for_the_leaderboard(service, store):
     game_id = await started(service)
     for _ in range(2000):
