@@ -234,13 +234,19 @@ class RatingStore:
         """Servers with games stored before ratings existed: their oldest finished game has no
         rating changes. (Every game finished since is rated in the transaction that stores it,
         and a rerate rates them all, so unrated games are always a server's oldest; asking
-        only about the oldest is one index probe per server, not one per game.)"""
+        only about the oldest is one index probe per server, not one per game.) A game with
+        a kicked player is passed over: a kick can leave nobody to rate it for, and games from
+        before ratings had no kicks stored."""
         async with self._db.read() as tx:
             rows = await tx.fetchall(
-                "SELECT g.guild_id FROM (SELECT DISTINCT guild_id FROM finished_games) g "
-                "WHERE NOT EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = ("
+                "SELECT p.guild_id FROM (SELECT g.guild_id, ("
                 "SELECT f.game_id FROM finished_games f WHERE f.guild_id = g.guild_id "
-                "ORDER BY f.finished_at, f.game_id LIMIT 1)) ORDER BY g.guild_id"
+                "AND NOT EXISTS (SELECT 1 FROM game_results k "
+                "WHERE k.game_id = f.game_id AND k.kicked = 1) "
+                "ORDER BY f.finished_at, f.game_id LIMIT 1) AS oldest "
+                "FROM (SELECT DISTINCT guild_id FROM finished_games) g) p "
+                "WHERE p.oldest IS NOT NULL AND NOT EXISTS "
+                "(SELECT 1 FROM rating_changes c WHERE c.game_id = p.oldest) ORDER BY p.guild_id"
             )
         return [row["guild_id"] for row in rows]
 

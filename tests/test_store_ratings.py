@@ -301,3 +301,13 @@ async def test_servers_whose_oldest_games_predate_ratings_are_found(db, games, r
     await play(games, ts(2026, 3, 2), (A, 1), ("normal", 2), guild=GUILD)  # rated live
     await play(games, ts(2026, 3, 2), (A, 1), ("normal", 2), guild=GUILD + 1)
     assert await ratings.guilds_with_unrated_games() == [GUILD]
+
+
+async def test_a_server_whose_oldest_game_was_rated_for_nobody_is_not_taken_for_unrated(
+    games, ratings
+):
+    # A kick left one player: no rating change at all. That is no game from before ratings
+    # (or every start-up would rerate the server).
+    await play(games, ts(2026, 3, 1), (A, 2), (B, 1), kicked={B})
+    await play(games, ts(2026, 3, 2), (A, 1), ("normal", 2))
+    assert await ratings.guilds_with_unrated_games() == []
