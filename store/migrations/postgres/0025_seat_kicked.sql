@@ -1,4 +1,4 @@
--- PostgreSQL twin of ../0024_seat_kicked.sql: a human kicked from a running game is neither
+-- PostgreSQL twin of ../0025_seat_kicked.sql: a human kicked from a running game is neither
 -- rated nor counted in statistics for it; their seat and result row stay, marked.
 ALTER TABLE seats ADD COLUMN kicked INTEGER NOT NULL DEFAULT 0 CHECK (kicked IN (0, 1));
 ALTER TABLE game_results ADD COLUMN kicked INTEGER NOT NULL DEFAULT 0 CHECK (kicked IN (0, 1));
