@@ -64,3 +64,20 @@ class ShownHand:
         # two ephemerals: answers to one interaction, or presses on one message
         return self.first_id == other.first_id or (
             self.made_by is not None and self.made_by == other.made_by)
+
+
+def made_by(answer: HandAnswer, newest: ShownHand | None) -> int | None:
+    """The interaction whose response shows the hand: this one's new message, or the one
+    that made the pressed ephemeral (a press on it is no newer message: the same one).
+    `newest`: the seat's newest hand message so far."""
+    interaction, pressed = answer.interaction, answer.interaction.message
+    if answer.on_dm_hand:
+        return None
+    if pressed is None or not pressed.flags.ephemeral:
+        return interaction.id
+    if pressed.interaction_metadata is not None:
+        return pressed.interaction_metadata.id
+    # not told: a press that passed `replaced` is on the newest hand, if that is private
+    if newest is not None and newest.message_id is None and pressed.id >= newest.first_id:
+        return newest.made_by
+    return None

@@ -45,7 +45,7 @@ from hosting import MessageKey
 from hosting.views import GameView, Status
 
 from . import images
-from .hand_records import HandAnswer, ShownHand  # the renderer and moves take them from here
+from .hand_records import HandAnswer, ShownHand, made_by  # the renderer, moves: from here
 from .outbox import nonce as nonce_of
 from .scheduler import Priority, RestBudget
 from .text import jump_link, t
@@ -113,23 +113,8 @@ class HandMessages:
         redrawn = pressed is not None and (answer.on_dm_hand or pressed.flags.ephemeral)
         first_id = pressed.id if redrawn and pressed else interaction.id
         new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count,
-                        first_id, obs, self._made_by(view.game_id, seat, answer))
+                        first_id, obs, made_by(answer, self._shown.get((view.game_id, seat))))
         return self._replace(view.game_id, seat, new)
-
-    def _made_by(self, game_id: int, seat: int, answer: HandAnswer) -> int | None:
-        """The interaction whose response shows the hand: this one's new message, or the one
-        that made the pressed ephemeral (a press on it is no newer message: the same one)."""
-        interaction, pressed = answer.interaction, answer.interaction.message
-        if answer.on_dm_hand:
-            return None
-        if pressed is None or not pressed.flags.ephemeral:
-            return interaction.id
-        if pressed.interaction_metadata is not None:
-            return pressed.interaction_metadata.id
-        # not told: a press that passed `replaced` is on the newest hand, if that is private
-        shown = self._shown.get((game_id, seat))
-        newest = shown is not None and shown.message_id is None and pressed.id >= shown.first_id
-        return shown.made_by if newest and shown is not None else None
 
     def replaced(self, game_id: int, user_id: int, pressed: discord.Message) -> bool:
         """Whether a press on this older hand message must move nothing: a newer message shows
