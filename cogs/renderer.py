@@ -33,8 +33,7 @@ from hosting import END, TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, Notice, Status
 from lama import events as ev
 
-from . import embeds
-from .components import rematch_view
+from .game_end import game_end_post
 from .hands import HandAnswer, HandMessages, ShownHand
 from .lobby_messages import LobbyMessages
 from .notices import notice_text, personal_notice_text
@@ -45,7 +44,6 @@ from .scheduler import Priority, RestBudget
 from .tables import Tables
 from .text import jump_link, t
 from .threads import GameThreads
-from .tournaments import table_over
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -231,7 +229,8 @@ class Renderer:
         if work.game_over and view.status is Status.FINISHED:
             # below the last round's closed table, which its own task may still be showing
             await self.tables.wait_idle(view.game_id)
-            posted = await self._post(view, **await self._game_end(view, locale),
+            played_as = await self.bot.tournaments.table_of_game(view.game_id)
+            posted = await self._post(view, **game_end_post(view, locale, played_as),
                                       nonce=nonce(view.game_id, "end"))
             if posted is not None:  # its Rematch comes back if the rematch is cancelled
                 await self.service.remember_message(view.game_id, END, view.shown_in, posted.id)
@@ -243,17 +242,6 @@ class Renderer:
             await self.tables.wait_idle(view.game_id)  # the thread is archived after them
             self.hands.forget_game(view.game_id)
         await self.threads.close(view)  # a game that is over: its thread is archived
-
-    async def _game_end(self, view: GameView, locale: str) -> dict[str, Any]:
-        """"Game over" with the standings and Rematch; a tournament's table offers no rematch
-        (the tournament seats its next round) but says what comes next in the tournament."""
-        embed = embeds.game_end_embed(view, locale)
-        played_as = await self.bot.tournaments.table_of_game(view.game_id)
-        if played_as is None:
-            return {"embed": embed, "view": rematch_view(view.game_id, locale)}
-        title, text, buttons = table_over(played_as, locale)
-        embed.add_field(name=title, value=text, inline=False)
-        return {"embed": embed, "view": buttons}
 
     def _show_tables(self, work: Work, view: GameView, locale: str) -> None:
         """The table's jobs, and the notices between them in the order they happened, each
