@@ -35,13 +35,13 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
+from .tournament_checks import check_field, conflict_problem, require_organiser
 from .tournament_results import games_of, others_to_play, standings_of, still_to_play
 from .tournament_seats import ai_entrant_name, table_seats
 from .views import GameUpdate, GameView, Status
 
 log = logging.getLogger(__name__)
 
-MIN_ENTRANTS = 3  # fewer is a game, not a tournament
 MAX_ENTRANTS = 40
 NAME_LENGTH = 60
 
@@ -128,7 +128,7 @@ class TournamentService:
                 guild_id=guild_id, channel_id=channel_id, organiser_id=organiser_id, name=name,
                 rounds=rounds, table_size=table_size, variant=variant, now=self._now())
         except TournamentConflict as error:
-            raise _problem(error) from None
+            raise conflict_problem(error) from None
 
     async def get(self, tournament_id: int) -> Tournament:
         found = await self._store.tournaments.get(tournament_id)
@@ -155,7 +155,7 @@ class TournamentService:
         self, tournament_id: int, actor_id: int, *, is_admin: bool, level: str = "normal"
     ) -> Tournament:
         limits.validate(ai_level=level)
-        _require_organiser(await self.get(tournament_id), actor_id, is_admin)
+        require_organiser(await self.get(tournament_id), actor_id, is_admin)
         count = sum(e.user_id is None for e in (await self.get(tournament_id)).entries)
         name = ai_entrant_name(count + 1, level)
         return await self._signups(tournament_id, lambda now: self._store.tournaments.add_entry(
@@ -167,19 +167,19 @@ class TournamentService:
             try:
                 tournament = await change(self._now())
             except TournamentConflict as error:
-                raise _problem(error) from None
+                raise conflict_problem(error) from None
         await self._publish(TournamentUpdate(TournamentEvent.SIGNUPS, tournament))
         return tournament
 
     async def cancel(self, tournament_id: int, actor_id: int, *, is_admin: bool) -> Tournament:
         async with self._lock(tournament_id):
             tournament = await self.get(tournament_id)
-            _require_organiser(tournament, actor_id, is_admin)
+            require_organiser(tournament, actor_id, is_admin)
             try:
                 await self._store.tournaments.finish(tournament_id, TStatus.CANCELLED,
                                                      now=self._now())
             except TournamentConflict as error:
-                raise _problem(error) from None
+                raise conflict_problem(error) from None
             tournament = replace(tournament, status=TStatus.CANCELLED)
         await self._publish(TournamentUpdate(TournamentEvent.CANCELLED, tournament))
         return tournament
@@ -194,10 +194,10 @@ class TournamentService:
     ) -> Tournament:
         """Refuse a start that cannot happen (who asks, the field, the channel)."""
         tournament = await self.get(tournament_id)
-        _require_organiser(tournament, actor_id, is_admin)
+        require_organiser(tournament, actor_id, is_admin)
         if tournament.status is not TStatus.SIGNUP:
             raise HostingError(Problem.TOURNAMENT_STARTED)
-        _check_field(tournament)
+        check_field(tournament)
         return tournament
 
     async def start(self, tournament_id: int, actor_id: int, *, is_admin: bool) -> Tournament:
@@ -377,28 +377,3 @@ class TournamentService:
         await self._publish(TournamentUpdate(
             TournamentEvent.TABLE_OPENED, tournament, tables=(table,),
             channel_id=view.channel_id, stand_ins=stand_ins))
-
-
-def _require_organiser(tournament: Tournament, actor_id: int, is_admin: bool) -> None:
-    if actor_id != tournament.organiser_id and not is_admin:
-        raise HostingError(Problem.NOT_ORGANISER, organiser=f"<@{tournament.organiser_id}>")
-
-
-def _check_field(tournament: Tournament) -> None:
-    entrants = len(tournament.entries)
-    humans = sum(e.user_id is not None for e in tournament.entries)
-    tables = -(-entrants // tournament.table_size)
-    if entrants < MIN_ENTRANTS:
-        raise HostingError(Problem.NOT_ENOUGH_ENTRANTS, minimum=MIN_ENTRANTS)
-    if humans < tables:
-        raise HostingError(Problem.NOT_ENOUGH_HUMANS, tables=tables)
-
-
-def _problem(error: TournamentConflict) -> HostingError:
-    return HostingError({
-        "not_found": Problem.NO_TOURNAMENT,
-        "channel_busy": Problem.TOURNAMENT_EXISTS,
-        "already_entered": Problem.ALREADY_ENTERED,
-        "not_entered": Problem.NOT_ENTERED,
-        "full": Problem.TOURNAMENT_FULL,
-    }.get(error.reason, Problem.TOURNAMENT_STARTED))
