@@ -22,7 +22,7 @@ from .text import t
 
 def rematch_line(view: GameView, locale: str) -> str | None:
     """The players the rematch seated (not whoever pressed Rematch) who are still seated."""
-    if view.rematch_of is None or view.status is Status.CANCELLED:
+    if view.rematch_of is None or view.status is not Status.LOBBY:  # started, cancelled: gone
         return None
     seated = [f"<@{s.user_id}>" for s in view.seats if s.seated_by_rematch and not s.left]
     if not seated:
@@ -37,8 +37,9 @@ def new_lobby(view: GameView, locale: str) -> dict[str, Any]:
         "view": lobby_view(view, locale) or MISSING,  # None: no longer a lobby
     }
     line = rematch_line(view, locale)
-    if line is not None:
+    if view.rematch_of is not None:  # None too: what the flush compares its edit with
         content["content"] = line
+    if line is not None:
         content["allowed_mentions"] = discord.AllowedMentions(users=True)
     return content
 

@@ -77,3 +77,34 @@ async def test_a_lobby_someone_joined_while_it_was_posted_is_edited_once(fake_di
     await settle(bot, bot.service.game_in_channel(channel.id).game_id)
     assert "Bob" in opened.message.text
     assert len(edits_of(fake, opened.message)) == 1
+
+
+async def test_a_rematch_lobby_that_seated_nobody_else_is_not_edited_again(
+    fake_discord, lamabot
+):
+    """A rematch of a game with AIs only beside the presser pings nobody: its post has no
+    line, and the flush after it does not edit it to "no line" either."""
+    from tests.test_e2e_rematch import finished_game, press_rematch
+
+    fake, bot = fake_discord, lamabot
+    as_in_production(bot)
+    _game_id, _channel, end = await finished_game(fake, bot, ai_seats=2)
+    lobby = await press_rematch(fake, fake.user("alice"), end)
+    await bot.renderer.flush_all()
+    assert "seated for the rematch" not in lobby.text, lobby.text
+    assert edits_of(fake, lobby) == []
+
+
+async def test_a_rematch_lobby_loses_its_seated_line_when_the_game_starts(
+    fake_discord, lamabot
+):
+    from tests.test_e2e_rematch import finished_game, press_rematch
+
+    fake, bot = fake_discord, lamabot
+    alice, bob = fake.user("alice"), fake.user("bob")
+    _game_id, _channel, end = await finished_game(fake, bot, bob)
+    lobby = await press_rematch(fake, alice, end)
+    assert "seated for the rematch" in lobby.text, lobby.text  # Bob, seated by the rematch
+    await fake.click(alice, lobby, "Start")
+    await bot.renderer.flush_all()
+    assert "seated for the rematch" not in lobby.text, lobby.text
