@@ -155,13 +155,15 @@ class Lobby:
     async def rematch_offer(self, game_id: int) -> tuple[int, int] | None:
         """Where the finished game's "Game over" post is, if the game is free for a rematch
         (the one it had was cancelled, none opened since): its Rematch button goes back."""
-        old = self._registry.find(game_id)
-        ref = old.messages.get(END) if old is not None else None
-        if ref is None:  # forgotten since it ended, or posted by another process
+        game = self._registry.find(game_id)
+        if game is None or END not in game.messages:  # forgotten since, or another process's
             record = await self._store.games.get_game(game_id)
-            ref = HostedGame.from_record(record).messages.get(END) if record else None
-        if ref is None or await self._store.games.rematch_of(game_id) is not None:
+            game = HostedGame.from_record(record) if record else None
+        ref = game.messages.get(END) if game is not None else None
+        if game is None or ref is None or await self._store.games.rematch_of(game_id) is not None:
             return None
+        if ref[0] != game.channel_id:
+            return None  # in the game's thread, archived with it: Discord edits nothing there
         return ref
 
     async def _open_rematch(self, old: HostedGame, presser_id: int, name: str) -> HostedGame:

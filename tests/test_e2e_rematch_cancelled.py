@@ -6,6 +6,8 @@ starts keeps the link: it points at the game being played."""
 from __future__ import annotations
 
 from hosting import LOBBY
+from tests.test_e2e_lobby_edits import edits_of
+from tests.test_e2e_play import finish_by_quitting
 from tests.test_e2e_rematch import (
     finished_game,
     forget_in_memory,
@@ -129,3 +131,25 @@ async def test_cancelling_a_game_that_is_no_rematch_edits_no_game_over_post(
     await fake.slash(fake.user("carol"), fake.channel("lama-2"), "lama cancel")
     await bot.renderer.flush_all()
     assert end.edits == before and rematch_link(end) is not None
+
+
+async def test_a_thread_games_game_over_is_not_edited_when_its_rematch_is_cancelled(
+    fake_discord, lamabot
+):
+    """Its "Game over" post is in the game's thread, archived with the game: Discord refuses
+    an edit there (50083), so the bot does not spend a call on one."""
+    from tests.test_e2e_threads import game_in_a_thread
+
+    fake, bot = fake_discord, lamabot
+    game_id, channel, _lobby, thread = await game_in_a_thread(fake, bot, target=10)
+    await finish_by_quitting(bot, game_id)
+    end = fake.public_messages(thread)[-1]
+    result = await fake.click(fake.user("bob"), end, "Rematch")
+    await result.followup()
+    await bot.renderer.flush_all()
+    edits = len(edits_of(fake, end))
+    lobby = fake.public_messages(channel)[-1]
+    await fake.click(fake.user("alice"), lobby, "Cancel")
+    await bot.renderer.flush_all()
+    assert bot.service.game_in_channel(channel.id) is None
+    assert len(edits_of(fake, end)) == edits
