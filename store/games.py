@@ -367,7 +367,9 @@ class GameStore:
             game = await check_status(tx, game_id, GameStatus.RUNNING)
             if not await tx.execute(
                 "UPDATE seats SET has_left = 1, ai_level = ?, quit_pending_round = ?, "
-                "left_after_seq = COALESCE(left_after_seq, ?), kicked = ? "
+                "left_after_seq = COALESCE(left_after_seq, ?), "
+                # a seat that left already keeps why (a stale process's kick changes nothing)
+                "kicked = CASE WHEN has_left = 1 THEN kicked ELSE ? END "
                 "WHERE game_id = ? AND seat = ? AND is_ai = 0",
                 (ai_level, quit_pending_round, game["last_seq"], int(kicked), game_id, seat),
             ):

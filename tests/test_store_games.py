@@ -459,6 +459,15 @@ async def test_a_seat_whose_player_left_is_not_marked_as_kicked(games):
     assert (seat.has_left, seat.kicked) == (True, False)
 
 
+async def test_a_kick_after_the_player_left_keeps_the_seat_a_leave(games):
+    """A process that still thinks them seated (its memory stale) kicks a player who left:
+    leaving still counts as last place, the kick does not turn it into "not rated"."""
+    game = await running(games)
+    await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 50)
+    seat = await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 60, kicked=True)
+    assert (seat.has_left, seat.kicked) == (True, False)
+
+
 async def test_a_seat_handed_to_ai_remembers_the_last_move_its_player_held_it_for(games):
     game = await running(games)
     await move(games, game.id, 1)
