@@ -70,7 +70,7 @@ async def test_a_kicked_player_is_told_the_game_is_not_rated_for_them(fake_disco
     lines = standings_lines(end)
     bob_line = next(line for line in lines if "bob" in line.lower())
     alice_line = next(line for line in lines if "alice" in line.lower())
-    assert "removed from the game: it is not rated for them" in bob_line, bob_line
+    assert "removed from the game: it is neither rated nor counted" in bob_line, bob_line
     assert "rating" not in bob_line and "last place" not in bob_line, bob_line
     assert "rating" in alice_line and "removed" not in alice_line, alice_line
     rated = {c.user_id for c in await bot.store.ratings.changes_of_game(game_id)}
