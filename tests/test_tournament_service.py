@@ -13,7 +13,7 @@ from hosting import FakeClock, GameService, HostingError, Preferences, Problem, 
 from hosting.ratings import RULES
 from hosting.tournament import TournamentEvent, TournamentService
 from hosting.tournament_results import table_results
-from store import Store
+from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
 
 GUILD, CHANNEL = 10, 500
@@ -422,11 +422,16 @@ async def test_a_table_waiting_for_the_rounds_previous_table_says_nothing(no_thr
 
 
 async def test_a_restart_mid_round_carries_on_from_the_store(world, tmp_path):
+    # Timers fire for every game: while table 1 is played out, table 2's AIs move too, and
+    # with the usual turn timer its humans would time out and AIs could finish it first
+    # (depending on the deals). An hour's turn timer keeps it waiting for them.
+    await world.games.save_guild_settings(GuildSettings(GUILD, turn_timeout_s=3600))
     t = await new_tournament(world)
     await world.tournaments.start(t.id, ORGANISER, is_admin=False)
     await play_round(world, t.id)
     games = await round_games(world, t.id)
     await play_out(world, games[0])  # round 2: one table over, the other being played
+    assert world.games.view(games[1]).status is Status.RUNNING
     await world.games.flush_message_refs()
     # The old process is gone: its own advance after that table (a task) must not run
     # late, beside the new process's, and seat round 3 where the new one cannot see it.
