@@ -5,11 +5,13 @@ sent) by the interaction it answers or the id a press on it carries."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
+ANSWER_WINDOW = 3.0  # seconds Discord gives an interaction's first answer
 TOKEN_LIFE = 14 * 60.0  # seconds we edit through an interaction's token (Discord: 15 min)
 
 
@@ -81,3 +83,18 @@ def made_by(answer: HandAnswer, newest: ShownHand | None) -> int | None:
     if newest is not None and newest.message_id is None and pressed.id >= newest.first_id:
         return newest.made_by
     return None
+
+async def answer_out(answer: HandAnswer, *, shows_now: bool) -> bool:
+    """Whether the hand's own response is out, for an edit through its token. One still on
+    its way shows the state of its move: nothing to edit if that is the state now; else (the
+    AIs moved meanwhile, say, and it is the player's turn again) the edit follows it, waited
+    for as long as Discord gives an answer (its own takes milliseconds)."""
+    if answer.response.is_done():
+        return True
+    if shows_now:
+        return False
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ANSWER_WINDOW
+    while not answer.response.is_done() and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    return answer.response.is_done()

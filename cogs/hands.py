@@ -45,7 +45,7 @@ from hosting import MessageKey
 from hosting.views import GameView, Status
 
 from . import images
-from .hand_records import HandAnswer, ShownHand, made_by  # the renderer, moves: from here
+from .hand_records import HandAnswer, ShownHand, answer_out, made_by  # renderer, moves: here
 from .outbox import nonce as nonce_of
 from .scheduler import Priority, RestBudget
 from .text import jump_link, t
@@ -277,10 +277,9 @@ class HandMessages:
         live = note is None and obs.is_my_turn and view.round_number == obs.round_number
         try:
             if shown.token_fresh(self._now()) and shown.answer is not None:
-                if shown.answer.response.is_done():
-                    await shown.answer.interaction.edit_original_response(**content)
-                else:  # its own response is on the way and shows this state already
-                    return
+                if not await answer_out(shown.answer, shows_now=shown.moves >= view.move_count):
+                    return  # its own response is on the way and shows this state already
+                await shown.answer.interaction.edit_original_response(**content)
             elif shown.channel_id is not None and shown.message_id is not None:
                 # closing an older hand: the player's next live hand waits for it
                 priority = Priority.PING if note or urgent else Priority.TABLE
@@ -384,3 +383,4 @@ class HandMessages:
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", view.shown_in, error)
             self.failed(view.game_id, error)
+
