@@ -13,9 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot import LamaBot, Settings
 from cogs.scheduler import Priority
 from hosting import Status
 from lama import QUIT, Game
+from store import GuildSettings
+from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 HAND_PREFIX = "lama:h:"
 DATABASE_SEGMENT = re.compile(r"^(lama:[a-z]+:)[a-z][0-9a-z]{5}:")
@@ -256,3 +259,16 @@ def hold_rest_slots(bot, held: Callable[[Priority, int | None, str], bool]) -> a
 
     budget.slot = holding
     return released
+
+
+@contextlib.asynccontextmanager
+async def bot_with_instant_ais(fake, tmp_path):
+    """A bot of its own whose renderer shows each update at once and whose server's AIs move
+    at once (and an hour's turn timer): a press races the AIs' moves it brings on."""
+    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
+                        render_delay=0)
+    bot = LamaBot(settings, guild_ready_timeout=0.05)
+    async with run_bot(fake, bot, sync_commands=False):
+        await bot.service.save_guild_settings(
+            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+        yield bot

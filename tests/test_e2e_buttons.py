@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from bot import LamaBot, Settings
 from cogs.components import HAND_ITEMS
 from hosting import Status
-from store import GuildSettings
 from tests.e2e_support import (
     Unchanged,
+    bot_with_instant_ais,
     enabled_hand_buttons,
     hand_button,
     hand_messages,
@@ -17,7 +16,6 @@ from tests.e2e_support import (
     two_humans,
     wait_until,
 )
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 
 async def test_a_press_on_someone_elses_hand_is_refused_and_changes_nothing(
@@ -84,12 +82,7 @@ async def test_a_player_pressing_against_instant_ais_gets_a_live_hand_each_time_
     'already shown', and the game waited for the turn timer)."""
     fake = fake_discord
     player, channel = fake.user("alice"), fake.channel("lama")
-    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
-                        render_delay=0)
-    bot = LamaBot(settings, guild_ready_timeout=0.05)
-    async with run_bot(fake, bot, sync_commands=False):
-        await bot.service.save_guild_settings(
-            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+    async with bot_with_instant_ais(fake, tmp_path) as bot:
         await fake.slash(player, channel, "lama new", ai_seats=3, target=10)
         await fake.slash(player, channel, "lama start")
         game_id = bot.service.game_in_channel(channel.id).game_id

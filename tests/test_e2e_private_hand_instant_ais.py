@@ -6,12 +6,14 @@ this state already", and the player on turn had no live hand anywhere."""
 
 from __future__ import annotations
 
-from bot import LamaBot
 from hosting import Status
-from settings import Settings
-from store import GuildSettings
-from tests.e2e_support import enabled_hand_buttons, settle, table, wait_until
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
+from tests.e2e_support import (
+    bot_with_instant_ais,
+    enabled_hand_buttons,
+    settle,
+    table,
+    wait_until,
+)
 
 
 async def test_a_private_hand_pressed_against_instant_ais_turns_live_each_time(
@@ -19,12 +21,7 @@ async def test_a_private_hand_pressed_against_instant_ais_turns_live_each_time(
 ) -> None:
     fake = fake_discord
     player, channel = fake.user("alice"), fake.channel("lama")
-    settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
-                        render_delay=0)
-    bot = LamaBot(settings, guild_ready_timeout=0.05)
-    async with run_bot(fake, bot, sync_commands=False):
-        await bot.service.save_guild_settings(
-            GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
+    async with bot_with_instant_ais(fake, tmp_path) as bot:
         await fake.slash(player, channel, "lama new", ai_seats=2, target=10)
         await fake.slash(player, channel, "lama start")
         game_id = bot.service.game_in_channel(channel.id).game_id
