@@ -40,10 +40,15 @@ def tables(fake, channel) -> list:
 
 
 async def finish_by_quitting(bot, game_id) -> None:
-    """Whoever is on turn quits (through the service: set-up) until the game is over."""
+    """Whoever is on turn quits (through the service: set-up) until the game is over; an
+    AI's turn is its own to play (on its timer), never quit for it."""
     while bot.service.view(game_id).status is Status.RUNNING:
         view = bot.service.view(game_id)
-        await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, QUIT)
+        user_id = view.seats[view.current_seat].user_id
+        if user_id is None or view.seats[view.current_seat].ai_level is not None:
+            await settle(bot, game_id)
+            continue
+        await bot.service.human_move(game_id, user_id, QUIT)
     await bot.renderer.flush_all()
 
 
