@@ -84,12 +84,19 @@ async def test_a_rematch_lobby_that_seated_nobody_else_is_not_edited_again(
 ):
     """A rematch of a game with AIs only beside the presser pings nobody: its post has no
     line, and the flush after it does not edit it to "no line" either."""
-    from tests.test_e2e_rematch import finished_game, press_rematch
+    from tests.e2e_support import open_game
+    from tests.test_e2e_ai_names import play_to_the_end
+    from tests.test_e2e_rematch import press_rematch
 
     fake, bot = fake_discord, lamabot
+    alice, channel = fake.user("alice"), fake.channel("lama")
+    game_id = await open_game(fake, bot, channel, alice, variant="party", target=10,
+                              ai_seats=2)
+    await play_to_the_end(bot, game_id, alice)  # she quits on her turns, the AIs play on
+    await bot.renderer.flush_all()
+    end = fake.public_messages(channel)[-1]
     as_in_production(bot)
-    _game_id, _channel, end = await finished_game(fake, bot, ai_seats=2)
-    lobby = await press_rematch(fake, fake.user("alice"), end)
+    lobby = await press_rematch(fake, alice, end)
     await bot.renderer.flush_all()
     assert "seated for the rematch" not in lobby.text, lobby.text
     assert edits_of(fake, lobby) == []
