@@ -12,6 +12,12 @@ renderer makes first takes a slot here:
 - **Global window**: at most `per_second` calls in any sliding second, counted from grant to
   a second after they finish (default 30: headroom under Discord's 50 for calls made outside
   the renderer, e.g. lobby messages, and for other processes sharing the token).
+- **Evenly**: at most `burst` calls at once (a third of `per_second`), then one every
+  `1 / per_second` seconds. The window alone let a full budget pulse: the calls granted
+  together finished together, came free together a second later and were granted together
+  again, so every second some 30 table edits (their pictures, their requests) held the event
+  loop for tens of milliseconds and the interactions behind them waited (issue 14: the
+  moves' tail came in clusters one second apart). Paced, the same calls are a steady trickle.
 - **Per channel**: at most `channel_limit` creates and as many edits per `channel_period`
   seconds in one channel; a waiter whose channel is full does not block the others.
 
@@ -62,6 +68,13 @@ class RestBudget:
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self.granted = 0  # slots handed out (for the benchmark and tests)
+        self._tokens = float(self.burst)  # grants that may go now without waiting for pace
+        self._tokens_at: float | None = None  # the loop time `_tokens` was counted at
+
+    @property
+    def burst(self) -> int:
+        """How many calls may be granted at once after a quiet spell."""
+        return max(1, self.per_second // 3)
 
     @contextlib.asynccontextmanager
     async def slot(
@@ -119,7 +132,12 @@ class RestBudget:
             self._recent.popleft()
         blocked: list[_Waiter] = []
         next_time: float | None = None
+        self._refill(now)
         while self._waiters and len(self._recent) + self._in_flight < self.per_second:
+            if self._tokens < 1:  # paced: the next grant when a token has come in
+                paced = now + (1 - self._tokens) / self.per_second
+                next_time = paced if next_time is None else min(next_time, paced)
+                break
             waiter = heapq.heappop(self._waiters)
             if waiter.granted.done():  # cancelled while waiting
                 continue
@@ -129,6 +147,7 @@ class RestBudget:
                 next_time = free_at if next_time is None else min(next_time, free_at)
                 continue
             self._take(waiter.bucket, now)
+            self._tokens -= 1
             waiter.granted.set_result(None)
         for waiter in blocked:
             heapq.heappush(self._waiters, waiter)
@@ -137,6 +156,13 @@ class RestBudget:
             global_free = self._recent[0] + 1.0
             next_time = global_free if next_time is None else min(next_time, global_free)
         return None if next_time is None else max(0.001, next_time - now)
+
+    def _refill(self, now: float) -> None:
+        """Tokens come in at `per_second`, up to `burst`."""
+        if self._tokens_at is not None:
+            elapsed = now - self._tokens_at
+            self._tokens = min(float(self.burst), self._tokens + elapsed * self.per_second)
+        self._tokens_at = now
 
     def _channel_free_at(self, bucket: tuple[int, str] | None, now: float) -> float:
         if bucket is None:

@@ -39,6 +39,25 @@ async def test_no_more_than_per_second_calls_count_at_once() -> None:
     budget.close()
 
 
+async def test_a_full_budget_grants_evenly_not_a_second_at_a_time() -> None:
+    """After a burst of a third of the budget, calls go one every 1/per_second seconds:
+    never a second's worth at once (that pulse held the event loop every second)."""
+    budget = RestBudget(per_second=30)
+    loop = asyncio.get_running_loop()
+    granted: list[float] = []
+
+    async def call() -> None:
+        async with budget.slot(Priority.TABLE):
+            granted.append(loop.time())
+
+    await asyncio.gather(*(call() for _ in range(40)))
+    first = granted[0]
+    assert sum(1 for at in granted if at - first < 0.01) == 10  # the burst: a third
+    busiest = max(sum(1 for at in granted if start <= at < start + 0.2) for start in granted)
+    assert busiest <= 10 + 0.2 * 30 + 1  # a loop late by a tick may grant two at once
+    budget.close()
+
+
 async def test_a_full_channel_does_not_hold_up_other_channels() -> None:
     budget = RestBudget(per_second=100, channel_limit=2, channel_period=5.0)
     done: list[int] = []
