@@ -90,6 +90,18 @@ _REASON_KEYS = {
     Reason.GAME_OVER: "error.game_over",
     Reason.NO_SUCH_SEAT: "error.not_in_game",
 }
+# Why /play has no card to offer, in a few words: the card autocomplete's one choice (plain
+# text, at most 100 characters), the short form of the refusal that choice then gets.
+_HINT_KEYS: dict[Problem | Reason, str] = {
+    Problem.NO_GAME_HERE: "play.hint.no_game_here",
+    Problem.AMBIGUOUS_GAME: "play.hint.dm_ambiguous",
+    Problem.GAME_NOT_STARTED: "play.hint.game_not_started",
+    Problem.GAME_FINISHED: "play.hint.game_over",
+    Problem.NOT_IN_GAME: "play.hint.not_in_game",
+    Reason.NOT_YOUR_TURN: "play.hint.not_your_turn",
+    Reason.ALREADY_QUIT: "play.hint.out_of_round",
+    Reason.CARD_NOT_PLAYABLE: "play.hint.nothing_fits",
+}
 
 
 def explain(error: Exception, locale: str, view: GameView | None = None) -> str:
@@ -126,8 +138,24 @@ def _explain_illegal(error: IllegalAction, locale: str, view: GameView | None) -
             return t("error.not_your_turn.short", locale)
         params["name"] = seat_name(view.seats[view.current_seat], locale)
     if error.reason is Reason.CARD_NOT_PLAYABLE and not error.playable:
-        key = "error.card_not_playable.none"
+        # no card named: /play picked while nothing in the hand fits (hint, below)
+        key = "error.card_not_playable.none" if error.card else "error.nothing_fits"
     return t(key, locale, **params)
+
+
+def hint_key(error: Exception, *, names_player: bool) -> str | None:
+    """The message key of `explain`'s short form, for why /play offers no card: plain text
+    that fits a choice, with the player on turn as {name} (`names_player`: their name is
+    known). None for a refusal that has no short form."""
+    if isinstance(error, IllegalAction):
+        if error.reason is Reason.NOT_YOUR_TURN and not names_player:
+            return "error.not_your_turn.short"
+        return _HINT_KEYS.get(error.reason)
+    if isinstance(error, HostingError):
+        if error.problem is Problem.NO_GAME_HERE and error.details.get("in_dm"):
+            return "play.hint.dm_no_game"
+        return _HINT_KEYS.get(error.problem)
+    return None
 
 
 def _timed_out(error: IllegalAction, view: GameView | None) -> bool:

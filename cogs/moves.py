@@ -12,19 +12,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from hosting import CardsHere
 from lama import DRAW, QUIT, Card, Play
 from lama import events as ev
 
-from . import embeds, images
+from . import embeds, errors, images
 from .components import HAND_ITEMS, HandButton
 from .hands import HandAnswer
 from .table_view import TableButton
-from .text import card_label, jump_link, t
+from .text import card_label, jump_link, seat_name, t
 
 if TYPE_CHECKING:
     from bot import LamaBot
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete answers
+MAX_CHOICE_NAME = 100  # ...and for a choice's name
+# The value of the choice that explains why no card is offered: no card's code; /play sent
+# with it answers with the refusal (hosting.playable), and moves nothing.
+NO_CARD = "-"
 
 
 @functools.cache
@@ -32,6 +37,23 @@ def _card_choice(code: str, locale: str, variant: str) -> tuple[app_commands.Cho
     """A card as an autocomplete choice, and its label in lower case to match what is typed."""
     label = card_label(code, locale, variant)
     return app_commands.Choice(name=label, value=code), label.lower()
+
+
+def _why_no_card(here: CardsHere, locale: str) -> list[app_commands.Choice[str]]:
+    """The one choice that says why there is no card to offer ("It's Bob's turn: wait for
+    yours"); none for a refusal with no short form."""
+    on_turn = here.on_turn
+    key = errors.hint_key(here.refusal, names_player=on_turn is not None) if here.refusal else None
+    if key is None:
+        return []
+    name = seat_name(on_turn, locale, markdown=False) if on_turn else ""
+    return [_hint_choice(key, locale, name)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _hint_choice(key: str, locale: str, name: str) -> app_commands.Choice[str]:
+    """A hint as a choice, made once per language (and player named)."""
+    return app_commands.Choice(name=t(key, locale, name=name)[:MAX_CHOICE_NAME], value=NO_CARD)
 
 
 def _action(code: str):
@@ -99,6 +121,9 @@ class Moves(commands.Cog):
     @app_commands.command(name="play", description="Play a card from your hand")
     @app_commands.describe(card="The card to play (only your playable cards are offered)")
     async def play(self, interaction: discord.Interaction, card: str) -> None:
+        if card == NO_CARD:
+            await self._no_card_picked(interaction)
+            return
         try:
             action = Play(Card.from_code(card))
         except ValueError:
@@ -109,23 +134,34 @@ class Moves(commands.Cog):
             return
         await self._move(interaction, action)
 
+    async def _no_card_picked(self, interaction: discord.Interaction) -> None:
+        """/play sent with the autocomplete's explanation of why it offers no card: the
+        refusal as it stands now, privately (the tree's error handler words it), moving
+        nothing. A turn that came meanwhile shows the hand to play from instead."""
+        game_id = await self.service.check_can_play_here(
+            interaction.user.id, interaction.channel_id, interaction.guild_id)
+        await self.show_hand(interaction, game_id, self._locale(interaction))
+
     @play.autocomplete("card")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str):
-        """Exactly the caller's legal cards when it is their turn; nothing otherwise. Called
-        at every keystroke: read from memory (a game another process opened in the channel:
-        once from the store, then from memory; a channel with no game: from the store at most
-        once every few seconds), each card's choice made once per language."""
+        """Exactly the caller's legal cards when they have some; otherwise one choice that
+        says why (its value, `NO_CARD`, gets /play's refusal). Called at every keystroke:
+        read from memory (a game another process opened in the channel: once from the store,
+        then from memory; a channel with no game: from the store at most once every few
+        seconds), each card's choice made once per language."""
         try:
-            variant, cards = await self.service.playable_here(
+            here = await self.service.playable_here(
                 interaction.user.id, interaction.channel_id, interaction.guild_id
             )
         except Exception:
             return []
         locale = self.bot.locale_of(interaction)
+        if not here.cards:
+            return _why_no_card(here, locale)
         typed = current.lower()
         choices = []
-        for card in cards:
-            choice, searched = _card_choice(card.code, locale, variant)
+        for card in here.cards:
+            choice, searched = _card_choice(card.code, locale, here.variant)
             if typed in searched or typed == card.code.lower():
                 choices.append(choice)
         return choices[:MAX_CHOICES]

@@ -90,12 +90,15 @@ def ai_seat_name(number: int, locale: str, level: str | None = None) -> str:
     return f"{name} ({t(f'ai.level.{level}', locale)})" if level else name
 
 
-def seat_name(seat: SeatView, locale: str, *, with_level: bool = False) -> str:
-    """A seat's name, safe inside markdown; AI seats are marked with 🤖."""
+def seat_name(
+    seat: SeatView, locale: str, *, with_level: bool = False, markdown: bool = True
+) -> str:
+    """A seat's name, safe inside markdown (`markdown` False: as it is, for plain text such
+    as an autocomplete choice, where an escape would show); AI seats are marked with 🤖."""
     if seat.user_id is None:
         number = ai_called(seat.index, seat.ai_number)
         return ai_seat_name(number, locale, seat.ai_level if with_level else None)
-    name = discord.utils.escape_markdown(seat.name)
+    name = discord.utils.escape_markdown(seat.name) if markdown else seat.name
     return f"🤖 {name}" if seat.ai_level is not None else name
 
 

@@ -7,6 +7,7 @@ parts are named in hosting/service.py; every limit is in hosting/options.py.
 
 from .clock import Clock, FakeClock, SystemClock
 from .errors import HostingError, Problem
+from .playable import CardsHere
 from .preferences import Preferences
 from .service import GameService
 from .views import (
@@ -28,6 +29,7 @@ __all__ = [
     "END",
     "LOBBY",
     "TABLE",
+    "CardsHere",
     "Clock",
     "FakeClock",
     "GameOptions",

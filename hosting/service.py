@@ -9,6 +9,7 @@
 - `Preferences` (preferences.py): server settings and every language choice;
 - `MessageRefs` (messages.py): where the interface put each game's messages;
 - `Outbox` (outbox.py): what committed changes are not shown yet, after a crash too;
+- `Playable` (playable.py): the cards a player may play where they type, or why none;
 - `options` (options.py): every limit and list, and the one `validate`.
 Nothing is announced that is not committed; listeners hear every committed change.
 """
@@ -35,6 +36,7 @@ from .lobby import Lobby
 from .messages import MessageRefs
 from .options import TIMEOUTS_BEFORE_AI
 from .outbox import Outbox
+from .playable import CardsHere, Playable
 from .preferences import Preferences
 from .registry import GameRegistry, seat_of
 from .sweeper import TimerSweeper
@@ -76,6 +78,7 @@ class GameService:
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
         self.lobby = Lobby(context, self.table, self.loader, seeds)
         self.outbox = Outbox(store, clock, self.registry, self.loader, self.messages, self.table)
+        self.playable = Playable(self.registry, self.loader)  # what /play may offer here
 
     def add_listener(self, listener: Listener) -> None:
         self.listeners.add(listener)
@@ -188,27 +191,27 @@ class GameService:
 
     async def playable_here(
         self, user_id: int, channel_id: int | None, guild_id: int | None
-    ) -> tuple[str, tuple[Card, ...]]:
+    ) -> CardsHere:
         """For the card autocomplete, as a player types: the variant of the game this place
-        routes to (as `move_route`) and the cards the user may play in it now (empty unless it
-        is their turn; no game there: none), read from memory without building a view (in a
-        channel where this process holds no game, the store is asked, at most once every few
-        seconds: `GameLoader.channel_game_hint`)."""
-        if guild_id is None:  # a DM: the caller's only running game (rare; route says which)
-            hosted = self.registry.find(self.registry.route(user_id, None, None).game_id)
-        else:
-            hosted = await self.loader.channel_game_hint(channel_id) if channel_id else None
-        if hosted is None:
-            return "", ()
-        return hosted.options.variant, self.legal_plays(hosted.id, user_id)
+        routes to and the cards the user may play in it now, from memory; where there are
+        none, why (playable.py)."""
+        return await self.playable.here(user_id, channel_id, guild_id)
 
     def legal_plays(self, game_id: int, user_id: int) -> tuple[Card, ...]:
         """The cards this user may play now: empty unless it is their turn."""
-        hosted = self.registry.find(game_id)
-        if hosted is None or hosted.game is None or hosted.status is not Status.RUNNING:
-            return ()
-        seat = hosted.seat_of(user_id)
-        return hosted.game.legal_plays(seat.index) if seat else ()
+        return self.playable.legal_plays(game_id, user_id)
+
+    async def check_can_play_here(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> int:
+        """The game a /play from this place is about, where the user has a card to play in it
+        now (as stored: `find_route`); else the refusal a move would meet, raised (a /play
+        with no card picked: the autocomplete's explanation of why it offers none)."""
+        game_id = (await self.find_route(user_id, channel_id, guild_id)).game_id
+        refusal = self.playable.refusal(game_id, user_id)
+        if refusal is not None:
+            raise refusal
+        return game_id
 
     # --------------------------------------------------------------- messages
 

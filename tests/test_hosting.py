@@ -902,28 +902,3 @@ async def test_a_game_shown_in_a_thread_is_reached_from_it_also_after_a_restart(
     with pytest.raises(HostingError):
         fresh.route(BOB, thread, GUILD)
 
-
-# ------------------------------------------------------------- autocomplete
-
-
-async def test_the_card_autocomplete_offers_the_movers_legal_cards_in_the_channel(service):
-    game_id = await started(service)
-    mover = current_user(service, game_id)
-    waiting = BOB if mover == ALICE else ALICE
-    legal = service.observation(game_id, mover).legal_plays
-    assert await service.playable_here(mover, CHANNEL, GUILD) == ("classic", legal)
-    assert await service.playable_here(waiting, CHANNEL, GUILD) == ("classic", ())
-
-
-async def test_the_card_autocomplete_in_a_dm_reads_the_callers_only_game(service):
-    game_id = await started(service)
-    mover = current_user(service, game_id)
-    legal = service.observation(game_id, mover).legal_plays
-    assert await service.playable_here(mover, 999, None) == ("classic", legal)
-
-
-async def test_the_card_autocomplete_offers_nothing_where_no_game_is(service):
-    await started(service)
-    assert await service.playable_here(ALICE, OTHER_CHANNEL, GUILD) == ("", ())
-    with pytest.raises(HostingError):
-        await service.playable_here(CAROL, 999, None)  # a DM, no game: route's refusal
