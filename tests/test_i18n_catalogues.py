@@ -231,6 +231,17 @@ def test_choice_names_fit_discord(locale):
             assert 1 <= len(i18n.t(key, locale)) <= 100, key
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_play_hints_fit_a_choice_even_naming_the_longest_name(locale):
+    """The card autocomplete's explanation is a choice: at most 100 characters, with a
+    display name of Discord's longest (32) as {name}."""
+    longest = "W" * 32
+    hints = [k for k in i18n.message_keys() if k.startswith("play.hint.")]
+    assert hints
+    for key in hints:
+        assert 1 <= len(i18n.t(key, locale, name=longest)) <= 100, key
+
+
 def test_every_command_has_name_and_description():
     commands = {k.split(".")[1] for k in i18n.message_keys() if k.startswith("cmd.")} - {"option"}
     for command in commands:
