@@ -362,9 +362,10 @@ class HandMessages:
         """A turn ping with no buttons: it never goes stale, so nothing must close it."""
         locale = await self.locale(user_id, view)
         # this round's table; a new round's first ping may go out before its table is
-        # posted: then the channel, never the last round's closed table
+        # posted: then the channel, never the last round's closed table. A link either way:
+        # the ping's words are a masked link to it, as a round's end is in a hand
         ref = self.service.table_of_round(view.game_id, view.round_number)
-        where = jump_link(view.guild_id, ref[0], ref[1]) if ref else f"<#{view.shown_in}>"
+        where = jump_link(view.guild_id, *(ref or (view.shown_in, None)))
         text = t("hand.turn_ping", locale, table=where)
         await self._send_dm(view, user_id, content=text, nonce=nonce)
 

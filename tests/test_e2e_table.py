@@ -345,7 +345,8 @@ async def test_a_turn_ping_at_a_new_round_never_links_the_closed_tables_message(
     ping = fake.dms(starter)[-1]
     assert "It's your turn" in ping.content
     assert str(closed.id) not in ping.content, ping.content
-    assert str(table(fake, channel).id) in ping.content or channel.mention in ping.content
+    to_channel = f"https://discord.com/channels/{fake.guild.id}/{channel.id})"
+    assert str(table(fake, channel).id) in ping.content or to_channel in ping.content
 
 
 def hold_clean_ups(fake, bot) -> asyncio.Event:

@@ -66,6 +66,18 @@ async def test_a_slash_player_away_for_a_minute_is_pinged_when_their_turn_comes(
     assert ping.buttons == [] and str(table(fake, game.channel).id) in ping.content
 
 
+async def test_a_turn_ping_links_the_table_under_its_words(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    """A masked link, as the other notes have: the words open the table, no bare address."""
+    fake = fake_discord
+    game, first = await a_minute_between_turns(fake, lamabot, bot_clock, looking=False)
+    (ping,) = turn_pings(fake, first)
+    shown = table(fake, game.channel)
+    link = f"https://discord.com/channels/{fake.guild.id}/{game.channel.id}/{shown.id}"
+    assert ping.content.startswith(f"🔔 [It's your turn at the LAMA table]({link})")
+
+
 async def test_looking_at_the_hand_counts_as_being_at_the_table(
     fake_discord, lamabot, bot_clock
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -240,6 +241,13 @@ def test_play_hints_fit_a_choice_even_naming_the_longest_name(locale):
     assert hints
     for key in hints:
         assert 1 <= len(i18n.t(key, locale, name=longest)) <= 100, key
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_turn_ping_links_the_table_under_its_words_not_a_bare_address(locale):
+    url = "https://discord.com/channels/1/2/3"
+    text = i18n.t("hand.turn_ping", locale, table=url)
+    assert re.search(rf"\[[^\]]+\]\({re.escape(url)}\)", text), text
 
 
 def test_every_command_has_name_and_description():
