@@ -20,7 +20,15 @@ from hosting.views import GameView, Status
 from .button_views import ButtonsView
 from .buttons import LamaButton
 from .emojis import CARD_EMOJIS
-from .text import CARD_EMOJI, KOMARAMI_EMOJI, NUMBER_EMOJI, card_name, t
+from .text import (
+    CARD_EMOJI,
+    DRAW_EMOJI,
+    KOMARAMI_EMOJI,
+    NUMBER_EMOJI,
+    QUIT_EMOJI,
+    card_name,
+    t,
+)
 
 HAND_ACTIONS = r"[1-6]\+?|L|P|draw|quit|quitok|back"
 HAND_TEMPLATE = (
@@ -174,7 +182,7 @@ def hand_view(
     danger, grey = discord.ButtonStyle.danger, discord.ButtonStyle.secondary
     if confirm_quit and my_turn:
         return ButtonRows([[
-            button("quitok", danger, True, t("action.quit.yes", locale), {"name": "🚪"}),
+            button("quitok", danger, True, t("action.quit.yes", locale), {"name": QUIT_EMOJI}),
             button("back", grey, True, t("action.quit.back", locale), {"name": "↩️"}),
         ]])
     playable = {c.code for c in obs.legal_plays} if my_turn else set()
@@ -190,8 +198,8 @@ def hand_view(
             f"{label} ×{count}" if count > 1 else label, _button_emoji(code, variant)))
     rows[min(4, (len(counts) + 4) // 5)] += [
         button("draw", discord.ButtonStyle.primary, my_turn and obs.can_draw,
-               t("action.draw", locale), {"name": "🃏"}),
-        button("quit", danger, my_turn, t("action.quit", locale), {"name": "🚪"}),
+               t("action.draw", locale), {"name": DRAW_EMOJI}),
+        button("quit", danger, my_turn, t("action.quit", locale), {"name": QUIT_EMOJI}),
     ]
     return ButtonRows(rows)
 

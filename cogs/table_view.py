@@ -8,7 +8,7 @@ Layout (a `ui.LayoutView` with one `Container` in the variant's colour):
     ─────
     each seat: ▶️ on turn / 🚪 quit, cards left, tokens
     Last moves (the newest five)
-    [🃏 My hand] [Draw] [🚪 Quit round] [📖 Rules]     ActionRow of TableButtons
+    [🃏 My hand] [➕ Draw] [🚪 Quit round] [📖 Rules]  ActionRow of TableButtons
     -# target · game number
 
 The picture is uploaded with every send and edit (`attachments=[file]` replaces the old file
@@ -31,7 +31,7 @@ from . import images
 from .button_views import ButtonsLayout
 from .buttons import LamaButton
 from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
-from .text import card_label, seat_name, t, variant_name
+from .text import DRAW_EMOJI, QUIT_EMOJI, card_label, seat_name, t, variant_name
 from .timely import PRIVATE_REPLY
 
 TABLE_TEMPLATE = r"lama:t:(?P<game>\d+):(?P<round>\d+):(?P<action>hand|draw|quit|rules)"
@@ -85,9 +85,9 @@ def _buttons(view: GameView, locale: str) -> discord.ui.ActionRow:
     return discord.ui.ActionRow(
         TableButton(game, number, "hand", label=t("table.button.hand", locale), emoji="🃏",
                     style=discord.ButtonStyle.primary),
-        TableButton(game, number, "draw", label=t("action.draw", locale), emoji="➕",
+        TableButton(game, number, "draw", label=t("action.draw", locale), emoji=DRAW_EMOJI,
                     style=discord.ButtonStyle.secondary),
-        TableButton(game, number, "quit", label=t("action.quit", locale), emoji="🚪",
+        TableButton(game, number, "quit", label=t("action.quit", locale), emoji=QUIT_EMOJI,
                     style=discord.ButtonStyle.danger),
         TableButton(game, number, "rules", label=t("table.button.rules", locale), emoji="📖",
                     style=discord.ButtonStyle.secondary),

@@ -22,6 +22,10 @@ NUMBER_EMOJI = {1: "1️⃣", 2: "2️⃣", 3: "3️⃣", 4: "4️⃣", 5: "5️
 # The pink token is a blossom, not the pink llama card's heart: one symbol, one meaning.
 TOKEN_EMOJI = {"WHITE": "⚪", "BLACK": "⚫", "PINK": "🌸"}
 KOMARAMI_EMOJI = "🦟"
+# A move's picture, the same on every button that makes it (under the table, in a hand).
+# Draw is "one card more": 🃏 would read as the table's My hand (your cards) beside it.
+DRAW_EMOJI = "➕"
+QUIT_EMOJI = "🚪"
 
 
 def t(key: str, locale: str, count: int | None = None, **params) -> str:

@@ -13,6 +13,7 @@ from tests.e2e_support import (
     on_turn,
     refused,
     settle,
+    table,
     two_humans,
     wait_until,
 )
@@ -109,3 +110,16 @@ async def test_a_player_pressing_against_instant_ais_gets_a_live_hand_each_time_
                 cards = [c for c in live if c.rsplit(":", 1)[1] not in ("draw", "quit", "back")]
                 await fake.click(player, hand, (cards or live)[0])
     raise AssertionError("the game did not end")
+
+
+async def test_draw_and_quit_show_the_same_emoji_under_the_table_and_in_the_hand(
+    fake_discord, lamabot
+) -> None:
+    """One picture per action wherever it is pressed: Draw was ➕ under the table and 🃏 in
+    the hand, where 🃏 is the table's My hand."""
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    mover, _ = on_turn(fake, bot, game_id)
+    hand, under_table = hand_messages(fake, mover, game_id)[-1], table(fake, channel)
+    for label in ("Draw", "Quit round"):
+        assert hand.button(label).emoji == under_table.button(label).emoji, label
