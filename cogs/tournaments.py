@@ -19,7 +19,7 @@ from discord.utils import MISSING
 
 from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
-from hosting.tournament import PlayedAs, TournamentEvent, TournamentUpdate
+from hosting.tournament import TournamentEvent, TournamentUpdate
 from hosting.tournament_seats import ai_entrant_numbers
 from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 
@@ -81,30 +81,6 @@ class StandingsButton(LamaButton, template=STANDINGS_TEMPLATE):
 
 
 TOURNAMENT_ITEMS = (SignupButton, StandingsButton)  # registered by the Lama cog
-# (the tournament's last round, no other table of the round still to be played): the message
-TABLE_OVER = {
-    (False, False): "tournament.table_over.next",
-    (False, True): "tournament.table_over.last_of_round",
-    (True, False): "tournament.table_over.final",
-    (True, True): "tournament.table_over.last",
-}
-
-
-def table_over(played_as: PlayedAs, locale: str) -> tuple[str, str, discord.ui.View]:
-    """What a tournament table's "Game over" shows instead of Rematch (the tournament seats its
-    next round): which round it was, where the next round's seating (or the final standings)
-    is posted, once every table has finished or (its round's last table) now, and a button
-    for the standings so far."""
-    tournament, table = played_as.tournament, played_as.table
-    title = t("tournament.round", locale, name=tournament.name, round=table.round,
-              rounds=tournament.rounds)
-    final = table.round >= tournament.rounds
-    key = TABLE_OVER[final, played_as.last]
-    text = t(key, locale, table=table.table_no, channel=f"<#{tournament.channel_id}>")
-    ui = ButtonsView()
-    ui.add_item(StandingsButton(tournament.id, label=t("tournament.button.standings", locale),
-                                emoji="🏆", style=discord.ButtonStyle.secondary))
-    return title, text, ui
 
 
 def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:

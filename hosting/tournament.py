@@ -36,7 +36,13 @@ from .errors import HostingError, Problem
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
 from .tournament_checks import check_field, conflict_problem, require_organiser
-from .tournament_results import games_of, others_to_play, standings_of, still_to_play
+from .tournament_results import (
+    games_of,
+    only_table,
+    others_to_play,
+    standings_of,
+    still_to_play,
+)
 from .tournament_seats import ai_entrant_name, table_seats
 from .views import GameUpdate, GameView, Status
 
@@ -75,6 +81,7 @@ class PlayedAs:
     tournament: Tournament
     table: TableKey
     last: bool  # no other table of its round is still to be played: the round ends with it
+    alone: bool  # the only table of its round (its "Game over" names no other table)
 
 
 TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
@@ -219,7 +226,8 @@ class TournamentService:
             return None
         outcomes = await self._store.tournaments.outcomes(key.tournament_id)
         return PlayedAs(await self.get(key.tournament_id), key,
-                        last=not others_to_play(outcomes, key))
+                        last=not others_to_play(outcomes, key),
+                        alone=only_table(outcomes, key))
 
     async def _seat_round(
         self, tournament: Tournament, outcomes: list[TableOutcome], after: tuple[int, ...] = ()

@@ -41,6 +41,12 @@ def others_to_play(outcomes: list[TableOutcome], table: TableKey) -> bool:
                if o.table.round == table.round and o.table.table_no != table.table_no)
 
 
+def only_table(outcomes: list[TableOutcome], table: TableKey) -> bool:
+    """Whether `table` is its round's only table (the round is that one game)."""
+    return not any(o.table.round == table.round and o.table.table_no != table.table_no
+                   for o in outcomes)
+
+
 def games_of(outcomes: list[TableOutcome]) -> tuple[int, ...]:
     """The games the tables were played as (so far)."""
     return tuple(o.table.game_id for o in outcomes if o.table.game_id is not None)

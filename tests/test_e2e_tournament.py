@@ -317,9 +317,9 @@ async def test_a_tournament_tables_game_over_says_what_comes_next_instead_of_rem
     (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
     assert "Rematch" not in {b.label for b in over.buttons}, over.buttons
     assert "Spring Cup: round 1 of 2" in over.text
-    # the round's only table: the next round is seated as it ends
-    assert f"Table 1 was the last of this round: the next round's tables are in <#{channel.id}>" \
-        in over.text
+    # the round's only table: the round is over with it, and nothing is said of other tables
+    assert f"This round is over: the next round's seating is in <#{channel.id}>." in over.text
+    assert "Table 1" not in over.text and "last" not in over.text
     standings = await fake.click(bob, over, "Standings")
     assert standings.ephemeral and "Spring Cup: standings" in standings.text, standings.text
     with pytest.raises(HostingError) as no_rematch:  # an older message's Rematch button
@@ -347,13 +347,11 @@ async def one_table_cup_played(fake, bot, *, render_delay: float = 0.0):
     return channel, over
 
 
-async def test_the_last_tables_game_over_says_the_final_standings_are_posted(
-    fake_discord, lamabot
-):
+async def test_the_only_tables_game_over_says_the_tournament_is_over(fake_discord, lamabot):
     channel, over = await one_table_cup_played(fake_discord, lamabot)
     assert "Spring Cup: round 1 of 1" in over.text
-    assert f"Table 1 was the last: the final standings are in <#{channel.id}>." in over.text
-    assert "once every table" not in over.text
+    assert f"The tournament is over: the final standings are in <#{channel.id}>." in over.text
+    assert "once every table" not in over.text and "was the last" not in over.text
 
 
 async def test_the_final_standings_are_posted_after_the_last_tables_game_over(

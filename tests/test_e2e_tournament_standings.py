@@ -78,3 +78,17 @@ async def test_a_table_that_ends_before_the_others_says_the_next_round_waits_for
     assert f"next round's tables are posted in <#{channel.id}> once every table of this " \
         "round has finished" in over.text
     assert "was the last" not in over.text
+
+
+async def test_the_last_of_several_tables_to_end_says_the_round_ended_with_it(
+    fake_discord, lamabot
+):
+    fake, bot = fake_discord, lamabot
+    channel, _, _, _ = await one_table_over(fake, bot)
+    tournament = await bot.tournaments.in_channel(channel.id)
+    _, second = await round_games(bot, tournament.id, 1)
+    await play_to_its_end(bot, second)
+    place = fake.channels[bot.service.view(second).shown_in]
+    (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
+    assert f"Table 2 was the last of this round: the next round's tables are in <#{channel.id}>" \
+        in over.text

@@ -214,6 +214,16 @@ async def test_a_table_is_the_last_of_its_round_once_no_other_is_still_playing(w
     played_as = await world.tournaments.table_of_game(second)
     assert played_as.last and played_as.table.table_no == 2
     assert played_as.tournament.id == t.id
+    assert not played_as.alone  # the round had another table
+
+
+async def test_a_rounds_only_table_is_alone_in_it(world):
+    t = await new_tournament(world, humans=range(1, 4), ais=0)
+    await world.tournaments.start(t.id, ORGANISER, is_admin=False)
+    (game,) = await round_games(world, t.id)
+    await play_out(world, game)
+    played_as = await world.tournaments.table_of_game(game)
+    assert played_as.alone and played_as.last
 
 
 async def test_what_follows_a_round_names_its_games_to_show_their_ends_first(world):
