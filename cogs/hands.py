@@ -23,7 +23,8 @@ Cost (rate-limited calls; anything through an interaction's token is free for 15
   the half-time reminder nudges one who walked away); pressing a DM hand's button makes
   them a DM-button player of that game again;
 - `/lama notify off`: no DMs at all; the table shows whose turn it is, My hand works;
-- closed DMs: one notice in the channel per game, then as with notify off.
+- closed DMs: one notice in the channel per game, then as with notify off (the notice is a
+  job of the game's table task, so it lands below the table whose My hand it points to).
 Closing an older DM hand costs one edit (a ping's priority: the player's next live hand
 waits for it); closing an ephemeral is free.
 
@@ -53,6 +54,8 @@ from .text import jump_link, t
 if TYPE_CHECKING:
     from bot import LamaBot
 
+    from .tables import Tables
+
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 # A table player who moved or opened their hand in the game this recently is watching the
@@ -66,11 +69,13 @@ DEAL_FRESH_FOR = 5.0
 
 class HandMessages:
     def __init__(
-        self, bot: LamaBot, budget: RestBudget, failed: Callable[[int, BaseException], None]
+        self, bot: LamaBot, budget: RestBudget, failed: Callable[[int, BaseException], None],
+        tables: Tables,
     ) -> None:
         self.bot = bot
         self.service = bot.service
         self.budget = budget
+        self.tables = tables  # the channel's notices go out in turn with the table's jobs
         self.failed = failed  # (game, error): a call that showed a game failed
         self._shown: dict[tuple[int, int], ShownHand] = {}
         # (game, user): moved from the table or a slash command in that game, so their
@@ -209,7 +214,7 @@ class HandMessages:
                 if not self._at_table(view.game_id, user_id):  # else the half-time reminder
                     await self._notify(view, user_id, nonce)
             elif user_id in self._dms_closed:
-                await self._tell_dms_closed(view, user_id)
+                self._tell_dms_closed(view, user_id)
             return
         if (after_ai and shown is not None and shown.deal
                 and self._now() - shown.since < DEAL_FRESH_FOR):
@@ -320,7 +325,7 @@ class HandMessages:
             if error.code != DMS_CLOSED:
                 log.warning("DM to user %s refused: %s", user_id, error)
             self._dms_closed.add(user_id)
-            await self._tell_dms_closed(game, user_id)
+            self._tell_dms_closed(game, user_id)
             return None
         except discord.HTTPException as error:
             log.warning("could not DM user %s: %s", user_id, error)
@@ -369,19 +374,15 @@ class HandMessages:
         text = t("hand.turn_ping", locale, table=where)
         await self._send_dm(view, user_id, content=text, nonce=nonce)
 
-    async def _tell_dms_closed(self, view: GameView, user_id: int) -> None:
-        """Once per game: say in the channel that this player's hand is behind My hand."""
+    def _tell_dms_closed(self, view: GameView, user_id: int) -> None:
+        """Once per game: say in the channel that this player's hand is behind My hand. A job
+        of the game's table task: below the table this flush shows (whose My hand it means),
+        however long that table waits for its slot."""
         if (view.game_id, user_id) in self._told_closed:
             return
         self._told_closed.add((view.game_id, user_id))
         locale = self.bot.public_locale_of(view.guild_id)
         text = t("table.dms_closed", locale, mention=f"<@{user_id}>")
-        try:
-            async with self.budget.slot(Priority.TABLE, view.shown_in, "create"):
-                await self.bot.get_partial_messageable(view.shown_in).send(
-                    content=text, allowed_mentions=discord.AllowedMentions(users=True),
-                    nonce=nonce_of(view.game_id, "dms-closed", user_id))
-        except discord.HTTPException as error:
-            log.warning("could not post in channel %s: %s", view.shown_in, error)
-            self.failed(view.game_id, error)
+        self.tables.notice(view, text, nonce=nonce_of(view.game_id, "dms-closed", user_id),
+                           ping=user_id)
 

@@ -62,7 +62,7 @@ class Renderer:
         self.budget = budget or RestBudget()
         self.shown = ShownGames(service, self._retry, self._tables_busy)
         self.tables = Tables(bot, self.budget, self.shown)
-        self.hands = HandMessages(bot, self.budget, self.shown.failed)
+        self.hands = HandMessages(bot, self.budget, self.shown.failed, self.tables)
         self.lobbies = LobbyMessages(bot, self.budget, self.shown.failed)
         self.rematches = RematchOffers(bot, self.budget)
         self.threads = GameThreads(bot.http, service)

@@ -6,11 +6,12 @@ newer moves only replace the state it will show, so a busy process edits each ta
 often and a quiet one shows every move at once. When a game's jobs ran out, `ShownGames`
 hears it (a game counts as shown only once its table is); a failed call is told there too.
 `/lama table` posts the table anew (`repost`) and closes the old one: no buttons, a link down.
-The notices a flush shows (a time-out, an AI taking a seat, a turn reminder the channel hears)
-are jobs of the same task, so each lands on its side of the tables however slow the calls
-around it: before the table job that shows what it tells (the renderer queues it first), and
-never overtaken by an edit that waited for its slot (an edit coalesces only with the edit
-right before it, never across a notice).
+The notices a flush shows (a time-out, an AI taking a seat, a turn reminder the channel hears,
+a player whose DMs are closed) are jobs of the same task, so each lands on its side of the
+tables however slow the calls around it: before the table job that shows what it tells (the
+renderer queues it first; closed DMs, found as the hands go out, come below the table whose
+My hand they point to), and never overtaken by an edit that waited for its slot (an edit
+coalesces only with the edit right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
 retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
@@ -93,9 +94,10 @@ class Tables:
         self._add(_Job("close", view, ended, nonce=nonce))
 
     def notice(self, view: GameView, text: str, *, nonce: str, ping: int | None = None) -> None:
-        """Post a line about the game (a time-out, an AI taking a seat, a reminder that pings
-        its player) where its table is, in turn with the table's jobs: above the table jobs
-        queued after it (the next round's table, the edit that shows what it tells)."""
+        """Post a line about the game (a time-out, an AI taking a seat, a reminder or closed
+        DMs that ping their player) where its table is, in turn with the table's jobs: above
+        the table jobs queued after it (the next round's table, the edit that shows what it
+        tells)."""
         self._add(_Job("notice", view, nonce=nonce, text=text, ping=ping))
 
     def _add(self, job: _Job) -> None:

@@ -180,3 +180,32 @@ async def test_a_reminder_in_the_channel_comes_after_the_table_edit_before_it(
     story = channel_story(fake, since, channel, live, "still your turn", "drew a card")
     assert story == ["shown", "told"], story
     assert reminded.mention in [m.text for m in fake.public_messages(channel)][-1]
+
+
+async def test_closed_dms_are_told_below_the_table_whose_my_hand_they_point_to(
+    fake_discord, lamabot
+):
+    """Bob's deal DM is refused while the first table waits for its slot (a busy process):
+    "press My hand under it" still comes below that table, in turn with the table's jobs."""
+    fake, bot = fake_discord, lamabot
+    alice, bob, channel = fake.user("alice"), fake.user("bob"), fake.channel("lama")
+    fake.close_dms(bob)
+    game_id = await open_game(fake, bot, channel, alice, bob, start=False)
+    waited: list[str] = []
+
+    def first_post_in_the_channel(_priority, where, kind) -> bool:
+        if where == channel.id and kind == "create" and not waited:
+            waited.append(kind)
+            return True
+        return False
+
+    released = hold_rest_slots(bot, first_post_in_the_channel)
+    assert (await fake.slash(alice, channel, "lama start")).ephemeral
+    await wait_until(lambda: bool(waited) and game_id not in bot.renderer._flushing)  # hands out
+    released.set()
+    await bot.renderer.flush_all()
+
+    public = fake.public_messages(channel)
+    told = [i for i, m in enumerate(public) if "I can't send you DMs" in m.text]
+    first_table = public.index(table(fake, channel))
+    assert len(told) == 1 and first_table < told[0], [m.text[:60] for m in public]
