@@ -197,6 +197,11 @@ class GameService:
         none, why (playable.py)."""
         return await self.playable.here(user_id, channel_id, guild_id)
 
+    def still_at(self, game_id: int, seq: int) -> bool:
+        """Whether the game is running and has not moved since move `seq` (its turn is on)."""
+        hosted = self.registry.find(game_id)
+        return hosted is not None and hosted.status is Status.RUNNING and hosted.seq == seq
+
     def legal_plays(self, game_id: int, user_id: int) -> tuple[Card, ...]:
         """The cards this user may play now: empty unless it is their turn."""
         return self.playable.legal_plays(game_id, user_id)

@@ -124,7 +124,8 @@ class Turns:
             raise TimerNotClaimed(hosted.id)  # claimed by another process, or moved on
         hosted.deadline = end
         left = max(1, math.ceil(end.due_at - self._clock.now()))
-        notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id, seconds_left=left)
+        notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id, seconds_left=left,
+                        seq=hosted.seq)
         return GameUpdate(view=hosted.view(), notices=(notice,))
 
     def _claim(self, hosted: HostedGame) -> TimerClaim:

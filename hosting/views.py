@@ -145,7 +145,8 @@ class Notice:
     reason: str = ""  # AI_TOOK_OVER: "left", "kicked" or "timeouts"
     by: str = ""  # "kicked": the name of who removed the player
     seconds_left: int | None = None  # REMINDER: of the turn (less when it is sent late)
-    seq: int | None = None  # the committed move it is about (a time-out), if any
+    seq: int | None = None  # the committed move it is about (a time-out), or after which
+    # the turn it speaks of began (a reminder: stale once the game moved on), if any
 
 
 @dataclass(frozen=True)

@@ -319,6 +319,18 @@ async def test_half_the_turn_time_brings_a_reminder(service, clock, updates):
     assert notice.user_id == current_user(service, game_id)
 
 
+async def test_a_reminder_names_its_turn_which_passes_with_the_players_move(
+    service, clock, updates
+):
+    game_id = await started(service)
+    clock.advance(30)
+    await service.fire_due_timers()
+    reminder = updates[-1].notices[0]
+    assert service.still_at(game_id, reminder.seq)
+    await service.draw(game_id, current_user(service, game_id))
+    assert not service.still_at(game_id, reminder.seq)
+
+
 async def test_an_expired_turn_quits_the_round_for_the_player(service, clock, updates, store):
     game_id = await started(service)
     seat = service.view(game_id).current_seat
