@@ -4,8 +4,9 @@ The service calls `on_update` after every commit. Work is collected per game and
 shortly after (`coalesce_delay`), then handed to parts with one job each: `Tables` (post,
 edit, close a round's table, and the notices between tables: a time-out, an AI taking a seat,
 a turn reminder for a player without DMs), `HandMessages` (each player's one live hand, their
-turn pings), `LobbyMessages` (the lobby, edited where no answer showed it already), and the
-game-end post with Rematch here. Every rate-limited call first takes a
+turn pings), `Reminders` (the half-time reminder, dropped once its turn has passed),
+`LobbyMessages` (the lobby, edited where no answer showed it already), and the game-end post
+with Rematch here. Every rate-limited call first takes a
 slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
 player moved away from) first, tables and posts next, other clean-ups last. The game-end post
 waits for the game's table task, however slow its calls: the last round's closed table stays
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from hosting import END, TABLE, MessageKey
-from hosting.views import GameUpdate, GameView, Notice, Status
+from hosting.views import GameUpdate, GameView, Status
 from lama import events as ev
 
 from .game_end import game_end_post
@@ -39,6 +40,7 @@ from .lobby_messages import LobbyMessages
 from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
 from .rematches import RematchOffers
+from .reminders import Reminders
 from .render_work import Work
 from .scheduler import Priority, RestBudget
 from .tables import Tables
@@ -63,6 +65,7 @@ class Renderer:
         self.shown = ShownGames(service, self._retry, self._tables_busy)
         self.tables = Tables(bot, self.budget, self.shown)
         self.hands = HandMessages(bot, self.budget, self.shown.failed, self.tables)
+        self.reminders = Reminders(bot, self.hands, self.tables)
         self.lobbies = LobbyMessages(bot, self.budget, self.shown.failed)
         self.rematches = RematchOffers(bot, self.budget)
         self.threads = GameThreads(bot.http, service)
@@ -235,7 +238,7 @@ class Renderer:
             if posted is not None:  # its Rematch comes back if the rematch is cancelled
                 await self.service.remember_message(view.game_id, END, view.shown_in, posted.id)
         for reminder in work.reminders:
-            await self._remind(view, reminder)
+            await self.reminders.remind(view, reminder)
         for notice in work.to_ai:
             await self._close_for_ai(view, notice)
         if view.status is not Status.RUNNING:
@@ -374,23 +377,3 @@ class Renderer:
             return
         async with self.budget.slot(Priority.CLEANUP, ref[0], "edit"):
             await self._edit(view, MessageKey.hand(notice.seat), **closed)  # no "your turn" left
-
-    async def _remind(self, view: GameView, reminder: Notice) -> None:
-        """Half the turn is gone: a DM to the player (it speaks to its reader, so it does not
-        mention them); with their DMs off or closed, a line in the channel that pings them,
-        queued with the table's jobs like the other notices (below the table this flush
-        shows, above what the next one shows)."""
-        seat = view.seats[reminder.seat]
-        if seat.user_id is None:
-            return
-        timeout = view.options.turn_timeout
-        seconds = reminder.seconds_left or timeout - timeout // 2
-        locale = await self.hands.locale(seat.user_id, view)
-        text = t("timer.reminder.dm", locale, count=seconds)
-        once = nonce(view.game_id, "reminder", view.move_count, reminder.seat)
-        if await self._dms_on(seat.user_id) and await self.hands.send_text(
-                view, seat.user_id, text, nonce=once):
-            return
-        text = t("timer.reminder", self.locale_for_view(view), mention=f"<@{seat.user_id}>",
-                 count=seconds)
-        self.tables.notice(view, text, nonce=once, ping=seat.user_id)

@@ -63,6 +63,7 @@ class _Job:
     picture: bool = True  # False: a round that began and ended unseen (no state drawn)
     text: str = ""  # "notice": the line to post
     ping: int | None = None  # "notice": the user it speaks to (mentioned, notified)
+    turn: int | None = None  # "notice": the move after which the turn it speaks of began
 
 
 class Tables:
@@ -93,12 +94,16 @@ class Tables:
         table may never have been posted (see `_unseen`)."""
         self._add(_Job("close", view, ended, nonce=nonce))
 
-    def notice(self, view: GameView, text: str, *, nonce: str, ping: int | None = None) -> None:
+    def notice(
+        self, view: GameView, text: str, *, nonce: str, ping: int | None = None,
+        turn: int | None = None,
+    ) -> None:
         """Post a line about the game (a time-out, an AI taking a seat, a reminder or closed
         DMs that ping their player) where its table is, in turn with the table's jobs: above
         the table jobs queued after it (the next round's table, the edit that shows what it
-        tells)."""
-        self._add(_Job("notice", view, nonce=nonce, text=text, ping=ping))
+        tells). `turn`: the line speaks of the turn that began after that move (a reminder),
+        and is dropped if the game moved on before its turn to be posted came."""
+        self._add(_Job("notice", view, nonce=nonce, text=text, ping=ping, turn=turn))
 
     def _add(self, job: _Job) -> None:
         jobs = self._jobs.setdefault(job.view.game_id, deque())
@@ -175,6 +180,8 @@ class Tables:
 
     async def _notice(self, job: _Job) -> None:
         """The line, notifying nobody but the player it speaks to (if any)."""
+        if job.turn is not None and not self.service.still_at(job.view.game_id, job.turn):
+            return  # "it's your turn", after they moved: said too late is wrong
         users = [discord.Object(job.ping)] if job.ping is not None else False
         mentions = discord.AllowedMentions(everyone=False, users=users, roles=False,
                                            replied_user=False)

@@ -14,7 +14,16 @@ import pytest
 
 from cogs.hands import AT_TABLE_FOR
 from hosting import FakeClock
-from tests.e2e_support import OnTurn, on_turn, settle, table, two_humans_on_turn
+from hosting.views import NoticeKind
+from tests.e2e_support import (
+    OnTurn,
+    hold_rest_slots,
+    on_turn,
+    settle,
+    table,
+    two_humans_on_turn,
+    wait_until,
+)
 
 pytestmark = pytest.mark.parametrize("bot_clock", [FakeClock()])
 
@@ -119,3 +128,78 @@ async def test_a_reminder_in_the_channel_mentions_its_player(
     (reminder,) = reminders(fake.public_messages(game.channel))
     assert reminder.content.startswith(game.mover.mention), reminder.content
     assert reminders(fake.dms(game.mover)) == []
+
+
+async def turn_dms_off(fake) -> None:
+    for user in (fake.user("alice"), fake.user("bob")):  # no turn DMs: the channel tells
+        assert (await fake.slash(user, fake.channel("lama"), "lama notify",
+                                 turn_dms=False)).ephemeral
+
+
+def reminders_told(bot) -> list:
+    """The reminders the service tells from now on (whether or not they are shown)."""
+    told: list = []
+
+    async def heard(update) -> None:
+        told.extend(n for n in update.notices if n.kind is NoticeKind.REMINDER)
+
+    bot.service.add_listener(heard)
+    return told
+
+
+async def reminded_then_moves_in_one_flush(fake, bot, clock) -> OnTurn:
+    """Two humans with a 10-second turn: half of it passes and the reminder is told, then
+    the player on turn draws by /draw before the renderer flushes: one flush shows both."""
+    game = await two_humans_on_turn(fake, bot, turn_timeout=10)
+    told = reminders_told(bot)
+    bot.renderer._ready.clear()  # flushes wait (as for a restart) until both are in
+    clock.advance(5)
+    await bot.service.fire_due_timers()
+    assert [n.user_id for n in told] == [game.mover.id]
+    assert (await fake.slash(game.mover, game.channel, "draw")).ephemeral
+    bot.renderer._ready.set()
+    await settle(bot, game.game_id)
+    return game
+
+
+async def test_a_reminder_shown_with_the_players_later_move_is_not_posted_in_the_channel(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    fake = fake_discord
+    await turn_dms_off(fake)
+    game = await reminded_then_moves_in_one_flush(fake, lamabot, bot_clock)
+    assert reminders(fake.public_messages(game.channel)) == []
+
+
+async def test_a_reminder_shown_with_the_players_later_move_is_not_sent_by_dm(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    fake = fake_discord
+    game = await reminded_then_moves_in_one_flush(fake, lamabot, bot_clock)
+    assert reminders(fake.dms(game.mover)) == []
+
+
+async def test_a_channel_reminder_waiting_behind_the_table_is_dropped_once_its_player_moved(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    """A busy process: the reminder waits in the table's queue behind an edit that waits for
+    its slot, and its player moves meanwhile (a later flush). When its turn to be posted
+    comes, the turn it speaks of has passed: nothing is posted."""
+    fake, bot, clock = fake_discord, lamabot, bot_clock
+    await turn_dms_off(fake)
+    game = await two_humans_on_turn(fake, bot)
+    told = reminders_told(bot)
+    channel = game.channel
+    released = hold_rest_slots(bot, lambda _p, where, kind: where == channel.id and kind == "edit")
+    assert (await fake.slash(game.mover, channel, "draw")).ephemeral
+    await wait_until(lambda: bot.renderer.tables.busy_with(game.game_id))  # its edit waits
+    reminded, _ = on_turn(fake, bot, game.game_id)
+    clock.advance(bot.service.view(game.game_id).options.turn_timeout * 0.6)
+    await bot.service.fire_due_timers()
+    await wait_until(lambda: game.game_id not in bot.renderer._flushing)  # queued, waiting
+    assert [n.user_id for n in told] == [reminded.id]
+    assert (await fake.slash(reminded, channel, "draw")).ephemeral
+    await wait_until(lambda: game.game_id not in bot.renderer._flushing)
+    released.set()
+    await settle(bot, game.game_id)
+    assert reminders(fake.public_messages(channel)) == []

@@ -1,0 +1,53 @@
+"""The half-time reminder of a turn: a DM to the player on turn, or, with their DMs off or
+closed, a line in the channel that pings them, queued with the table's jobs like the other
+notices (below the table this flush shows, above what the next one shows).
+
+A reminder speaks of one turn, the one that began after move `Notice.seq`. A flush can show
+it together with that player's later move (both came in before it), and a line in the channel
+can wait behind the table's calls while they move: "it's still your turn" then comes after
+they moved. So it is sent only while the game has not moved since, checked as it goes out
+(for the channel's line, when the table's task reaches it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hosting.views import GameView, Notice
+
+from .hands import HandMessages
+from .outbox import nonce
+from .tables import Tables
+from .text import t
+
+if TYPE_CHECKING:
+    from bot import LamaBot
+
+
+class Reminders:
+    def __init__(self, bot: LamaBot, hands: HandMessages, tables: Tables) -> None:
+        self.bot = bot
+        self.hands = hands
+        self.tables = tables
+
+    def _due(self, view: GameView, reminder: Notice) -> bool:
+        """Whether the turn it speaks of is still on (a reminder of no known turn: is)."""
+        return reminder.seq is None or self.bot.service.still_at(view.game_id, reminder.seq)
+
+    async def remind(self, view: GameView, reminder: Notice) -> None:
+        """Half the turn is gone: a DM to the player (it speaks to its reader, so it does not
+        mention them); with their DMs off or closed, a line in the channel that pings them."""
+        seat = view.seats[reminder.seat]
+        if seat.user_id is None or not self._due(view, reminder):
+            return
+        timeout = view.options.turn_timeout
+        seconds = reminder.seconds_left or timeout - timeout // 2
+        locale = await self.hands.locale(seat.user_id, view)
+        text = t("timer.reminder.dm", locale, count=seconds)
+        turn = view.move_count if reminder.seq is None else reminder.seq
+        once = nonce(view.game_id, "reminder", turn, reminder.seat)
+        if await self.bot.preferences.load_turn_dms(seat.user_id) and await self.hands.send_text(
+                view, seat.user_id, text, nonce=once):
+            return
+        text = t("timer.reminder", self.bot.public_locale_of(view.guild_id),
+                 mention=f"<@{seat.user_id}>", count=seconds)
+        self.tables.notice(view, text, nonce=once, ping=seat.user_id, turn=reminder.seq)
