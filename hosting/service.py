@@ -10,6 +10,7 @@
 - `MessageRefs` (messages.py): where the interface put each game's messages;
 - `Outbox` (outbox.py): what committed changes are not shown yet, after a crash too;
 - `Playable` (playable.py): the cards a player may play where they type, or why none;
+- `Routes` (routes.py): which game a command from a channel or a DM is about;
 - `options` (options.py): every limit and list, and the one `validate`.
 Nothing is announced that is not committed; listeners hear every committed change.
 """
@@ -28,7 +29,6 @@ from store.tournaments import TableKey
 
 from .clock import Clock
 from .context import Context
-from .errors import HostingError, Problem
 from .hosted import HostedGame, Seat
 from .listeners import Listener, Listeners
 from .loader import GameLoader
@@ -39,6 +39,7 @@ from .outbox import Outbox
 from .playable import CardsHere, Playable
 from .preferences import Preferences
 from .registry import GameRegistry, seat_of
+from .routes import Routes
 from .sweeper import TimerSweeper
 from .table import Table
 from .timers import TimerQueue
@@ -79,6 +80,7 @@ class GameService:
         self.lobby = Lobby(context, self.table, self.loader, seeds)
         self.outbox = Outbox(store, clock, self.registry, self.loader, self.messages, self.table)
         self.playable = Playable(self.registry, self.loader)  # what /play may offer here
+        self.routes = Routes(store, self.registry, self.loader)  # which game a place means
 
     def add_listener(self, listener: Listener) -> None:
         self.listeners.add(listener)
@@ -127,23 +129,10 @@ class GameService:
         return hosted.view() if hosted else None
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
-        """The id of the active game of a channel (or game thread), this process's or (as the
-        store has it) another's. Memory says busy only after a version read confirms it: a
-        copy of a game that ended in another process is dropped here, and the store asked."""
-        held = await self.loader.held_in_channel(channel_id)
-        if held is not None:
-            return held.id
-        return await self._store.games.active_game_in_place(channel_id)
+        return await self.routes.active_game_in_channel(channel_id)
 
     async def on_channel_game(self, channel_id: int, command: Callable[[int], Awaitable[T]]) -> T:
-        """`command` (given a game id) on the game of this server channel or game thread:
-        from memory; only where this process holds no game there, from the store (loader.py).
-        Where this process's copy had ended in another process, on the channel's next game
-        (`GameLoader.then_next`)."""
-        hosted = await self.loader.channel_game(channel_id)
-        if hosted is None:
-            raise HostingError(Problem.NO_GAME_HERE)
-        return await self.loader.then_next(channel_id, hosted.id, command)
+        return await self.routes.on_channel_game(channel_id, command)
 
     def active_games_of(self, user_id: int, guild_id: int | None = None) -> list[GameView]:
         return self.registry.active_games_of(user_id, guild_id)
@@ -154,31 +143,7 @@ class GameService:
     async def find_route(
         self, user_id: int, channel_id: int | None, guild_id: int | None
     ) -> GameView:
-        """`route`, with the caller's games read from the store first when they are in a
-        DM: another process may host them (every DM reaches shard 0's process). In a server
-        the route is the channel's game: only that one is brought up to date, and where this
-        process holds none (or its copy ended elsewhere), the channel's game is read."""
-        if guild_id is None:
-            await self.loader.load_games_of(user_id)
-        elif channel_id is not None:
-            await self.loader.refresh(self.registry.in_channel(channel_id))
-            await self.loader.channel_game(channel_id)
-        return self.registry.route(user_id, channel_id, guild_id)
-
-    async def move_route(
-        self, user_id: int, channel_id: int | None, guild_id: int | None
-    ) -> int:
-        """The game a move from this place is about. In a server: the channel's game as this
-        process holds it, read from nothing: the move itself, at its commit, finds out whether
-        another process moved it first, and is tried again on the stored game (or refused
-        from a copy behind it only after a reload). Only where this process holds no game
-        there is the channel's game read (loader.py). In a DM: `find_route`."""
-        if guild_id is None:
-            return (await self.find_route(user_id, None, None)).game_id
-        hosted = await self.loader.channel_game(channel_id) if channel_id is not None else None
-        if hosted is None:
-            raise HostingError(Problem.NO_GAME_HERE)
-        return hosted.id
+        return await self.routes.find(user_id, channel_id, guild_id)
 
     def observation(self, game_id: int, user_id: int) -> Observation:
         hosted = self.registry.running(game_id)
@@ -374,18 +339,11 @@ class GameService:
         self, user_id: int, channel_id: int | None, guild_id: int | None, action: Action, *,
         shown_by: object | None = None, interaction_id: int | None = None,
     ) -> GameUpdate:
-        """A move sent from a place (a slash command), to the game `move_route` names. In a
-        server channel whose game this copy thought running had ended in another process, and
-        the channel holds the next one (a tournament's next table), the move goes there."""
-        game_id = await self.move_route(user_id, channel_id, guild_id)
-
-        def move(game_id: int) -> Awaitable[GameUpdate]:
-            return self.human_move(game_id, user_id, action, shown_by=shown_by,
-                                   interaction_id=interaction_id)
-
-        if guild_id is None or channel_id is None:
-            return await move(game_id)
-        return await self.loader.then_next(channel_id, game_id, move)
+        """A move sent from a place (a slash command), to the game that place routes to
+        (routes.py)."""
+        return await self.routes.on_move_game(
+            user_id, channel_id, guild_id, lambda game_id: self.human_move(
+                game_id, user_id, action, shown_by=shown_by, interaction_id=interaction_id))
 
     # ----------------------------------------------------------------- timers
 

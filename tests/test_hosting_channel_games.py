@@ -13,7 +13,8 @@ import pytest
 
 from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
 from hosting.loader import EMPTY_PLACE_KEPT_S
-from lama import DRAW, QUIT
+from hosting.playable import CardsHere
+from lama import DRAW, QUIT, Card
 from tests.test_hosting_processes import ALICE, BOB, CAROL, CHANNEL, GUILD, on_turn, started
 from tests.test_tournament_service import CHANNEL as TOURNEY_CHANNEL
 from tests.test_tournament_service import GUILD as TOURNEY_GUILD
@@ -29,6 +30,11 @@ from tests.test_tournament_service import (
 
 THREAD = 4321  # a thread of CHANNEL
 OPTIONS = GameOptions(turn_timeout=600, ai_delay=1)
+
+
+def offered(here: CardsHere) -> tuple[str, tuple[Card, ...]]:
+    """What the card autocomplete offers: the game's variant and the cards."""
+    return here.variant, here.cards
 
 
 @pytest.fixture
@@ -75,7 +81,7 @@ async def test_a_slash_move_finds_a_game_another_process_opened_in_the_channel(
     here, elsewhere = services
     game_id = await started(elsewhere, ALICE, BOB)
     player = on_turn(elsewhere, game_id)
-    assert await here.move_route(player, CHANNEL, GUILD) == game_id
+    assert await here.routes.for_move(player, CHANNEL, GUILD) == game_id
     update = await here.routed_move(player, CHANNEL, GUILD, DRAW)
     assert update.view.game_id == game_id and update.view.move_count == 1
 
@@ -99,7 +105,7 @@ async def test_the_card_suggestions_come_from_a_game_another_process_opened(serv
     game_id = await started(elsewhere, ALICE, BOB)
     player = on_turn(elsewhere, game_id)
     legal = elsewhere.observation(game_id, player).legal_plays
-    assert await here.playable_here(player, CHANNEL, GUILD) == ("classic", legal)
+    assert offered(await here.playable_here(player, CHANNEL, GUILD)) == ("classic", legal)
 
 
 async def test_a_slash_move_in_a_game_thread_finds_a_game_this_process_never_held(
@@ -108,7 +114,7 @@ async def test_a_slash_move_in_a_game_thread_finds_a_game_this_process_never_hel
     game_id = await started(elsewhere, ALICE, BOB)
     await elsewhere.show_in_thread(game_id, THREAD)
     player = on_turn(elsewhere, game_id)
-    assert await here.move_route(player, THREAD, GUILD) == game_id
+    assert await here.routes.for_move(player, THREAD, GUILD) == game_id
     assert (await here.find_route(player, THREAD, GUILD)).game_id == game_id
 
 
@@ -122,7 +128,7 @@ async def test_a_thread_another_process_gave_a_game_held_here_finds_it(services)
     assert here.game_in_channel(THREAD) is None
     found = await here.find_route(ALICE, THREAD, GUILD)
     assert found.game_id == game_id and found.thread_id == THREAD
-    assert await here.move_route(ALICE, THREAD, GUILD) == game_id  # and now from memory
+    assert await here.routes.for_move(ALICE, THREAD, GUILD) == game_id  # and now from memory
 
 
 async def test_a_channel_whose_game_ended_here_finds_the_next_game_opened_elsewhere(
@@ -133,7 +139,7 @@ async def test_a_channel_whose_game_ended_here_finds_the_next_game_opened_elsewh
     second = await started(elsewhere, ALICE, BOB)  # e.g. a tournament's next table
     assert second != first
     player = on_turn(elsewhere, second)
-    assert await here.move_route(player, CHANNEL, GUILD) == second
+    assert await here.routes.for_move(player, CHANNEL, GUILD) == second
     assert (await here.find_route(player, CHANNEL, GUILD)).game_id == second
     assert (await here.routed_move(player, CHANNEL, GUILD, DRAW)).view.game_id == second
 
@@ -188,11 +194,11 @@ async def test_a_channel_with_no_game_anywhere_is_still_told_so(services) -> Non
     here, elsewhere = services
     await started(elsewhere, ALICE, BOB)  # in another channel
     empty = CHANNEL + 1
-    assert await refused(here.move_route(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
+    assert await refused(here.routes.for_move(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
     assert await refused(here.routed_move(ALICE, empty, GUILD, DRAW)) is Problem.NO_GAME_HERE
     assert await refused(here.find_route(ALICE, empty, GUILD)) is Problem.NO_GAME_HERE
     assert await refused(here.on_channel_game(empty, its_id)) is Problem.NO_GAME_HERE
-    assert await here.playable_here(ALICE, empty, GUILD) == ("", ())
+    assert offered(await here.playable_here(ALICE, empty, GUILD)) == ("", ())
     assert here.registry.active_games_of(ALICE) == []  # nothing was loaded
 
 
@@ -208,9 +214,9 @@ async def test_a_game_held_here_is_routed_without_reading_the_store(
 
     for name in ("active_game_in_place", "get_game", "version", "active_game_ids_of"):
         monkeypatch.setattr(stores[0].games, name, no_read)
-    assert await here.move_route(player, CHANNEL, GUILD) == game_id
+    assert await here.routes.for_move(player, CHANNEL, GUILD) == game_id
     assert await here.on_channel_game(CHANNEL, its_id) == game_id
-    assert (await here.playable_here(player, CHANNEL, GUILD))[0] == "classic"
+    assert (await here.playable_here(player, CHANNEL, GUILD)).variant == "classic"
 
 
 # ------------------------------------------------- the card autocomplete, at every keystroke
@@ -234,30 +240,30 @@ async def test_the_card_autocomplete_reads_a_channel_without_a_game_once_while_t
     here, _ = services
     asked = counting_place_reads(stores[0], monkeypatch)
     for _keystroke in range(5):
-        assert await here.playable_here(ALICE, CHANNEL, GUILD) == ("", ())
+        assert offered(await here.playable_here(ALICE, CHANNEL, GUILD)) == ("", ())
     assert asked == [CHANNEL]
 
 
 async def test_a_game_another_process_opened_is_suggested_a_few_seconds_late(
         services, clock) -> None:
     here, elsewhere = services
-    assert await here.playable_here(ALICE, CHANNEL, GUILD) == ("", ())  # no game yet
+    assert offered(await here.playable_here(ALICE, CHANNEL, GUILD)) == ("", ())  # no game yet
     game_id = await started(elsewhere, ALICE, BOB)
     player = on_turn(elsewhere, game_id)
-    assert await here.playable_here(player, CHANNEL, GUILD) == ("", ())  # not known yet
+    assert offered(await here.playable_here(player, CHANNEL, GUILD)) == ("", ())  # not known yet
     clock.advance(EMPTY_PLACE_KEPT_S)
     legal = elsewhere.observation(game_id, player).legal_plays
-    assert await here.playable_here(player, CHANNEL, GUILD) == ("classic", legal)
+    assert offered(await here.playable_here(player, CHANNEL, GUILD)) == ("classic", legal)
 
 
 async def test_a_move_is_never_refused_for_a_channel_the_autocomplete_saw_empty(
         services) -> None:
     """Only a suggestion may come late: the command itself reads the store."""
     here, elsewhere = services
-    assert await here.playable_here(ALICE, CHANNEL, GUILD) == ("", ())
+    assert offered(await here.playable_here(ALICE, CHANNEL, GUILD)) == ("", ())
     game_id = await started(elsewhere, ALICE, BOB)
     player = on_turn(elsewhere, game_id)
-    assert await here.move_route(player, CHANNEL, GUILD) == game_id
+    assert await here.routes.for_move(player, CHANNEL, GUILD) == game_id
     update = await here.routed_move(player, CHANNEL, GUILD, DRAW)
     assert update.view.game_id == game_id
 
@@ -268,11 +274,12 @@ async def test_a_game_this_process_registers_anywhere_ends_what_it_remembered_em
     remembered without a game are read again."""
     here, elsewhere = services
     other_channel = CHANNEL + 1
-    assert await here.playable_here(ALICE, other_channel, GUILD) == ("", ())
+    nothing = await here.playable_here(ALICE, other_channel, GUILD)
+    assert (nothing.variant, nothing.cards) == ("", ())
     game_id = (await elsewhere.open_lobby(
         GUILD, other_channel, CAROL, "carol", OPTIONS)).view.game_id
     await started(here, ALICE, BOB)  # in CHANNEL: a registration here
-    assert (await here.playable_here(CAROL, other_channel, GUILD))[0] == "classic"
+    assert (await here.playable_here(CAROL, other_channel, GUILD)).variant == "classic"
     assert here.registry.find(game_id) is not None
 
 
