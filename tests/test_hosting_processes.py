@@ -203,7 +203,7 @@ async def test_a_move_routed_from_a_copy_behind_is_made_on_the_stored_game(
     first = on_turn(here, game_id)
     await elsewhere.human_move(game_id, first, DRAW)  # `here` still shows `first` on turn
     second = on_turn(elsewhere, game_id)
-    routed = await here.move_route(second, CHANNEL, GUILD)
+    routed = await here.routes.for_move(second, CHANNEL, GUILD)
     assert routed == game_id and here.view(game_id).move_count == 0  # nothing read
     update = await here.human_move(routed, second, DRAW)
     assert update.view.move_count == 2
@@ -213,7 +213,7 @@ async def test_a_move_routed_from_a_copy_behind_is_made_on_the_stored_game(
 async def test_a_move_routed_where_no_game_is_is_refused(services) -> None:
     here, _ = services
     with pytest.raises(HostingError) as refused:
-        await here.move_route(ALICE, CHANNEL + 1, GUILD)
+        await here.routes.for_move(ALICE, CHANNEL + 1, GUILD)
     assert refused.value.problem is Problem.NO_GAME_HERE
 
 
@@ -225,7 +225,7 @@ async def test_a_lobby_started_elsewhere_takes_a_slash_move_here(services) -> No
     await elsewhere.loader.hosted(game_id)
     await elsewhere.start(game_id, ALICE)  # here's copy is still the lobby
     player = on_turn(elsewhere, game_id)
-    routed = await here.move_route(player, CHANNEL, GUILD)
+    routed = await here.routes.for_move(player, CHANNEL, GUILD)
     update = await here.human_move(routed, player, DRAW)
     assert update.view.move_count == 1
 
@@ -235,7 +235,7 @@ async def test_a_move_in_a_lobby_cancelled_elsewhere_is_told_the_game_is_over(se
     game_id = (await here.open_lobby(GUILD, CHANNEL, ALICE, "host", GameOptions())).view.game_id
     await elsewhere.loader.hosted(game_id)
     await elsewhere.cancel(game_id, ALICE, is_admin=False)
-    routed = await here.move_route(ALICE, CHANNEL, GUILD)
+    routed = await here.routes.for_move(ALICE, CHANNEL, GUILD)
     with pytest.raises(HostingError) as refused:
         await here.human_move(routed, ALICE, DRAW)
     assert refused.value.problem is Problem.GAME_FINISHED
@@ -266,7 +266,7 @@ async def test_a_dm_slash_move_finds_a_game_whose_lobby_a_dm_command_loaded(serv
     server, shard0 = services
     game_id = await lobby_loaded_by_a_dm(server, shard0)
     player = on_turn(server, game_id)
-    assert await shard0.move_route(player, None, None) == game_id
+    assert await shard0.routes.for_move(player, None, None) == game_id
     assert (await shard0.human_move(game_id, player, DRAW)).view.move_count == 1
 
 
