@@ -17,7 +17,7 @@ from .errors import HostingError, Problem
 from .hosted import HostedGame
 from .loader import GameLoader
 from .registry import GameRegistry
-from .views import SeatView, Status
+from .views import GameView, SeatView, Status
 
 Refusal = HostingError | IllegalAction
 
@@ -62,11 +62,11 @@ class Playable:
     async def here(
         self, user_id: int, channel_id: int | None, guild_id: int | None
     ) -> CardsHere:
-        """For the card autocomplete: the game this place routes to (as `move_route`) and
+        """For the card autocomplete: the game this place routes to (as `Routes.for_move`) and
         the cards the user may play in it now; none, and why."""
         try:
             if guild_id is None:  # a DM: the caller's only running game (route says which)
-                hosted = self._registry.find(self._registry.route(user_id, None, None).game_id)
+                hosted = self._registry.find((await self._dm_route(user_id)).game_id)
             else:
                 hosted = await self._loader.channel_game_hint(channel_id) if channel_id else None
         except HostingError as routed:  # a DM: no running game, or several
@@ -81,6 +81,18 @@ class Playable:
         waiting = isinstance(refusal, IllegalAction) and refusal.reason is Reason.NOT_YOUR_TURN
         return CardsHere(variant, (), refusal, _on_turn(hosted) if waiting else None)
 
+    async def _dm_route(self, user_id: int) -> GameView:
+        """The caller's only running game as this process holds it; where it holds none, as
+        the store has them (every DM reaches one process, which may not host their game):
+        "no game" is read before it is said, not guessed from memory."""
+        try:
+            return self._registry.route(user_id, None, None)
+        except HostingError as refused:
+            if refused.problem is not Problem.NO_GAME_HERE:
+                raise
+        await self._loader.load_games_of(user_id)
+        return self._registry.route(user_id, None, None)
+
     def legal_plays(self, game_id: int, user_id: int) -> tuple[Card, ...]:
         """The cards this user may play now: empty unless it is their turn."""
         hosted = self._registry.find(game_id)
@@ -89,12 +101,14 @@ class Playable:
         seat = hosted.seat_of(user_id)
         return hosted.game.legal_plays(seat.index) if seat else ()
 
-    def refusal(self, game_id: int, user_id: int) -> Refusal | None:
-        """`refusal_to_play` in this process's copy of the game (none held: it is over)."""
+    def check(self, game_id: int, user_id: int) -> None:
+        """Raise `refusal_to_play` in this process's copy of the game (none held: it is
+        over); nothing when the user has a card to play in it now."""
         hosted = self._registry.find(game_id)
-        if hosted is None:
-            return HostingError(Problem.GAME_FINISHED)
-        return refusal_to_play(hosted, user_id)
+        refusal = HostingError(Problem.GAME_FINISHED) if hosted is None else refusal_to_play(
+            hosted, user_id)
+        if refusal is not None:
+            raise refusal
 
 
 def _on_turn(hosted: HostedGame) -> SeatView | None:

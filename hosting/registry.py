@@ -60,6 +60,11 @@ class GameRegistry:
     def find(self, game_id: int) -> HostedGame | None:
         return self._games.get(game_id)
 
+    def still_at(self, game_id: int, seq: int) -> bool:
+        """Whether the game is running and has not moved since move `seq` (its turn is on)."""
+        hosted = self._games.get(game_id)
+        return hosted is not None and hosted.status is Status.RUNNING and hosted.seq == seq
+
     def get(self, game_id: int) -> HostedGame:
         hosted = self._games.get(game_id)
         if hosted is None:

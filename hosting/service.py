@@ -164,8 +164,7 @@ class GameService:
 
     def still_at(self, game_id: int, seq: int) -> bool:
         """Whether the game is running and has not moved since move `seq` (its turn is on)."""
-        hosted = self.registry.find(game_id)
-        return hosted is not None and hosted.status is Status.RUNNING and hosted.seq == seq
+        return self.registry.still_at(game_id, seq)
 
     def legal_plays(self, game_id: int, user_id: int) -> tuple[Card, ...]:
         """The cards this user may play now: empty unless it is their turn."""
@@ -178,9 +177,7 @@ class GameService:
         now (as stored: `find_route`); else the refusal a move would meet, raised (a /play
         with no card picked: the autocomplete's explanation of why it offers none)."""
         game_id = (await self.find_route(user_id, channel_id, guild_id)).game_id
-        refusal = self.playable.refusal(game_id, user_id)
-        if refusal is not None:
-            raise refusal
+        self.playable.check(game_id, user_id)
         return game_id
 
     # --------------------------------------------------------------- messages

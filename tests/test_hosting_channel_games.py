@@ -573,3 +573,14 @@ async def test_a_rematch_by_a_player_not_in_the_channels_game_that_ended_elsewhe
     update = await here.rematch(first, CAROL, "carol")
     assert update.view.status is Status.LOBBY and update.view.rematch_of == first
     assert here.view(second).status is Status.FINISHED
+
+
+async def test_the_autocomplete_in_a_dm_reads_a_game_another_process_hosts(services) -> None:
+    """Every DM reaches one process: before the card autocomplete says the caller has no
+    running game, it reads their games from the store, as a DM move does."""
+    here, elsewhere = services
+    game_id = await started(elsewhere, ALICE, BOB)
+    player = on_turn(elsewhere, game_id)
+    found = await here.playable_here(player, None, None)
+    assert found.variant == "classic"
+    assert found.cards == elsewhere.legal_plays(game_id, player)
