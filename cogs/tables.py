@@ -133,6 +133,9 @@ class Tables:
             while jobs:
                 self._unseen(jobs)
                 job = jobs[0]
+                if self._passed(job):  # before its slot: a channel's posts are few
+                    jobs.popleft()
+                    continue
                 kind = "create" if job.kind in ("post", "notice") else "edit"
                 async with self.budget.slot(Priority.TABLE, job.view.shown_in, kind):
                     job = jobs.popleft()  # the newest state, if edits coalesced meanwhile
@@ -178,10 +181,16 @@ class Tables:
             log.warning("could not show the table of game %s: %s", view.game_id, error)
             self.shown.failed(view.game_id, error)
 
+    def _passed(self, job: _Job) -> bool:
+        """A notice about a turn that has passed ("it's your turn", after they moved): said
+        too late is wrong."""
+        return (job.kind == "notice" and job.turn is not None
+                and not self.service.still_at(job.view.game_id, job.turn))
+
     async def _notice(self, job: _Job) -> None:
         """The line, notifying nobody but the player it speaks to (if any)."""
-        if job.turn is not None and not self.service.still_at(job.view.game_id, job.turn):
-            return  # "it's your turn", after they moved: said too late is wrong
+        if self._passed(job):  # it waited for its slot, and the player moved meanwhile
+            return
         users = [discord.Object(job.ping)] if job.ping is not None else False
         mentions = discord.AllowedMentions(everyone=False, users=users, roles=False,
                                            replied_user=False)

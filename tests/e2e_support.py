@@ -261,6 +261,22 @@ def hold_rest_slots(bot, held: Callable[[Priority, int | None, str], bool]) -> a
     return released
 
 
+def count_rest_slots(bot, counted: Callable[[Priority, int | None, str], bool]) -> list[Priority]:
+    """From now on the slots of the bot's REST budget that ``counted(priority, channel id,
+    kind)`` picks are listed (their priorities) in the returned list as they are asked for."""
+    budget, slot, asked = bot.renderer.budget, bot.renderer.budget.slot, []
+
+    @contextlib.asynccontextmanager
+    async def counting(priority, channel_id=None, kind="create"):
+        if counted(priority, channel_id, kind):
+            asked.append(priority)
+        async with slot(priority, channel_id, kind):
+            yield
+
+    budget.slot = counting
+    return asked
+
+
 @contextlib.asynccontextmanager
 async def bot_with_instant_ais(fake, tmp_path):
     """A bot of its own whose renderer shows each update at once and whose server's AIs move

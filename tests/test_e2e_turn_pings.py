@@ -17,6 +17,7 @@ from hosting import FakeClock
 from hosting.views import NoticeKind
 from tests.e2e_support import (
     OnTurn,
+    count_rest_slots,
     hold_rest_slots,
     on_turn,
     settle,
@@ -184,13 +185,15 @@ async def test_a_channel_reminder_waiting_behind_the_table_is_dropped_once_its_p
 ) -> None:
     """A busy process: the reminder waits in the table's queue behind an edit that waits for
     its slot, and its player moves meanwhile (a later flush). When its turn to be posted
-    comes, the turn it speaks of has passed: nothing is posted."""
+    comes, the turn it speaks of has passed: nothing is posted, and it takes none of the
+    channel's few posts (5 per 5 s) from the table."""
     fake, bot, clock = fake_discord, lamabot, bot_clock
     await turn_dms_off(fake)
     game = await two_humans_on_turn(fake, bot)
     told = reminders_told(bot)
     channel = game.channel
     released = hold_rest_slots(bot, lambda _p, where, kind: where == channel.id and kind == "edit")
+    posts = count_rest_slots(bot, lambda _p, where, kind: where == channel.id and kind == "create")
     assert (await fake.slash(game.mover, channel, "draw")).ephemeral
     await wait_until(lambda: bot.renderer.tables.busy_with(game.game_id))  # its edit waits
     reminded, _ = on_turn(fake, bot, game.game_id)
@@ -203,3 +206,4 @@ async def test_a_channel_reminder_waiting_behind_the_table_is_dropped_once_its_p
     released.set()
     await settle(bot, game.game_id)
     assert reminders(fake.public_messages(channel)) == []
+    assert posts == []
