@@ -5,8 +5,9 @@ notices (below the table this flush shows, above what the next one shows).
 A reminder speaks of one turn, the one that began after move `Notice.seq`. A flush can show
 it together with that player's later move (both came in before it), and a line in the channel
 can wait behind the table's calls while they move: "it's still your turn" then comes after
-they moved. So it is sent only while the game has not moved since, checked as it goes out
-(for the channel's line, when the table's task reaches it)."""
+they moved. So it is sent only while the game has not moved since, checked before it goes out (the
+DM's just before it is sent; the channel's line when the table's task reaches it, and again
+after its slot). A move in the instant the request is under way can still cross it."""
 
 from __future__ import annotations
 
@@ -45,9 +46,11 @@ class Reminders:
         text = t("timer.reminder.dm", locale, count=seconds)
         turn = view.move_count if reminder.seq is None else reminder.seq
         once = nonce(view.game_id, "reminder", turn, reminder.seat)
-        if await self.bot.preferences.load_turn_dms(seat.user_id) and await self.hands.send_text(
-                view, seat.user_id, text, nonce=once):
-            return
+        if await self.bot.preferences.load_turn_dms(seat.user_id):
+            if not self._due(view, reminder):  # they moved while their settings were read
+                return
+            if await self.hands.send_text(view, seat.user_id, text, nonce=once):
+                return
         text = t("timer.reminder", self.bot.public_locale_of(view.guild_id),
                  mention=f"<@{seat.user_id}>", count=seconds)
         self.tables.notice(view, text, nonce=once, ping=seat.user_id, turn=reminder.seq)
