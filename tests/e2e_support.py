@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import LamaBot, Settings
+from cogs.moves import NO_CARD
 from cogs.scheduler import Priority
 from hosting import Status
 from lama import QUIT, Game
@@ -243,6 +244,13 @@ async def closes_held(bot):
         yield
     finally:
         released.set()
+
+
+def offered_cards(choices: list[dict]) -> list[str]:
+    """The card codes a /play autocomplete offered, sorted; without the one choice that says
+    why there is none (on turn with nothing that fits, as a deal can leave a player; that
+    choice: tests/test_e2e_play_hints.py)."""
+    return sorted(c["value"] for c in choices if c["value"] != NO_CARD)
 
 
 def hold_rest_slots(bot, held: Callable[[Priority, int | None, str], bool]) -> asyncio.Event:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cogs import buttons, timely, tree
-from tests.e2e_support import on_turn, two_humans, wait_until
+from tests.e2e_support import offered_cards, on_turn, two_humans, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +42,7 @@ async def test_an_answered_slash_command_or_autocomplete_leaves_no_stand_in_due(
     choices = await fake.autocomplete(mover, channel, "play", focused="card")
     drawn = await fake.slash(mover, channel, "draw")
     # The mover's playable cards (none at all is a deal like any other).
-    assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+    assert offered_cards(choices) == sorted(c.code for c in obs.legal_plays)
     assert drawn.response_type is not None
     assert len(responses) >= 5  # new, join, start, the autocomplete, draw
     await wait_until(lambda: not any(r.clock_running for r in responses))

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from cogs import timely, tree
-from tests.e2e_support import OnTurn, settle, two_humans_on_turn, wait_until
+from tests.e2e_support import OnTurn, offered_cards, settle, two_humans_on_turn, wait_until
 from tests.fakediscord.rest import DROPPED
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
@@ -96,7 +96,7 @@ async def test_choices_discord_took_without_a_word_back_are_not_followed_by_none
     choices = await fake.autocomplete(game.mover, game.channel, "play", focused="card")
     await all_said(handled)  # the clock used to stand in 1.5 s later, with no choices
     assert fake.take_errors("double_response") == []
-    assert sorted(c["value"] for c in choices) == sorted(c.code for c in game.obs.legal_plays)
+    assert offered_cards(choices) == sorted(c.code for c in game.obs.legal_plays)
     # discord.py logs the reply it could not read ("Ignoring exception in autocomplete")
     assert {record.name for record in bot_errors} == {"discord.app_commands.tree"}
     bot_errors.clear()

@@ -18,6 +18,7 @@ from tests.e2e_support import (
     find_seed,
     hand_button,
     hand_messages,
+    offered_cards,
     on_turn,
     open_game,
     refused,
@@ -369,7 +370,7 @@ async def test_dm_commands_route_to_the_callers_only_game(fake_discord, lamabot)
         result = await fake.slash(waiting, None, "draw")
     refused(result, "It's not your turn")
     choices = await fake.autocomplete(mover, None, "play", focused="card", card="")
-    assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+    assert offered_cards(choices) == sorted(c.code for c in obs.legal_plays)
     result = await fake.slash(mover, None, "draw")
     assert result.ephemeral and "Your hand" in result.text
     assert len(await bot.store.games.list_moves(game_id)) == 1

@@ -11,6 +11,7 @@ from hosting import Status
 from store import Dialect
 from tests.backends import BACKENDS
 from tests.driver import as_slash, random_action
+from tests.e2e_support import offered_cards
 
 RNG = random.Random(3)
 
@@ -33,7 +34,7 @@ async def slash_move(fake, bot, game_id, channel):
     command, options = as_slash(random_action(obs, RNG, play=0.85))
     if command == "play":
         choices = await fake.autocomplete(user, channel, "play", focused="card", card="")
-        assert sorted(c["value"] for c in choices) == sorted(c.code for c in obs.legal_plays)
+        assert offered_cards(choices) == sorted(c.code for c in obs.legal_plays)
     result = await fake.slash(user, channel, command, **options)
     assert result.ephemeral
     await bot.renderer.flush_all()
