@@ -5,6 +5,8 @@ nothing; if the caller's turn came meanwhile, their hand instead."""
 
 from __future__ import annotations
 
+import pytest
+
 from cogs.moves import NO_CARD
 from lama import DRAW, Game
 from tests.e2e_support import (
@@ -81,24 +83,18 @@ async def test_a_lobby_says_the_game_has_not_started(fake_discord, lamabot):
     assert [c["name"] for c in choices] == ["The game hasn't started yet"]
 
 
-async def test_the_explanation_speaks_czech_to_a_czech_player(fake_discord, lamabot):
+@pytest.mark.parametrize(("locale", "says"), [
+    ("cs", "Hraje {name}: počkej na svůj tah"),
+    ("es-ES", "Le toca a {name}: espera tu turno"),
+])
+async def test_the_explanation_speaks_the_players_language(fake_discord, lamabot, locale, says):
     fake, bot = fake_discord, lamabot
     game_id, channel = await two_humans(fake, bot)
     mover, _ = on_turn(fake, bot, game_id)
     waiting = waiting_user(fake, bot, game_id)
-    waiting.locale = "cs"
+    waiting.locale = locale
     choices = await card_choices(fake, waiting, channel)
-    assert [c["name"] for c in choices] == [f"Hraje {mover.name.title()}: počkej na svůj tah"]
-
-
-async def test_the_explanation_speaks_spanish_to_a_spanish_player(fake_discord, lamabot):
-    fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
-    mover, _ = on_turn(fake, bot, game_id)
-    waiting = waiting_user(fake, bot, game_id)
-    waiting.locale = "es-ES"
-    choices = await card_choices(fake, waiting, channel)
-    assert [c["name"] for c in choices] == [f"Le toca a {mover.name.title()}: espera tu turno"]
+    assert [c["name"] for c in choices] == [says.format(name=mover.name.title())]
 
 
 async def test_on_turn_with_nothing_that_fits_the_player_is_told_to_draw_or_quit(
