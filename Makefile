@@ -34,7 +34,7 @@ chromium:
 	@[ -x $(CHROMIUM) ] || echo "chromium could not be installed (run 'apt-get install chromium' as root); the browser tests will be skipped"
 
 # PostgreSQL's server binaries: every store test also runs against a real PostgreSQL cluster
-# that the tests start in a temporary folder (tests/postgres_cluster.py) and stop. Debian's
+# that the tests start in a temporary folder (loopback/postgres_cluster.py) and stop. Debian's
 # package where they are missing; without them `make test` stops here with one clear line.
 PG_FOUND = { [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ] || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }
 postgres:

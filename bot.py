@@ -12,6 +12,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import sys
 
 import discord
@@ -39,7 +40,7 @@ from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
 from i18n.formatting import warm_up
-from settings import Settings
+from settings import ENV_FILE_VARIABLE, Settings
 from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
@@ -333,11 +334,22 @@ def _preferred_locale(guild: discord.Guild | None) -> str | None:
     return str(guild.preferred_locale) if guild is not None else None
 
 
+def _load_env_file() -> None:
+    """Settings from `.env` (beside bot.py or a folder above), or from the file that
+    LAMABOT_ENV_FILE names; none where it is set empty (a bot a test starts sees only the
+    environment the test gives it). Variables already set win over the file's."""
+    path = os.environ.get(ENV_FILE_VARIABLE)
+    if path is None:
+        load_dotenv()
+    elif path:
+        load_dotenv(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run LamaBot.")
     parser.add_argument("--sync", action="store_true", help="register slash commands now")
     args = parser.parse_args(argv)
-    load_dotenv()
+    _load_env_file()
     settings = Settings.from_env()
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     if not settings.token:

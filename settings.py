@@ -8,6 +8,9 @@ from pathlib import Path
 
 from hosting.shards import ShardPlan
 
+# Names the file bot.py reads settings from instead of `.env`; set empty, no file is read.
+ENV_FILE_VARIABLE = "LAMABOT_ENV_FILE"
+
 
 @dataclass(frozen=True)
 class Settings:

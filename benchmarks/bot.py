@@ -148,9 +148,9 @@ async def bench_memory(args, workdir: Path, report: dict) -> None:
 
 async def bench_startup(args, workdir: Path, report: dict) -> None:
     """bot.py from exec to "Restored N unfinished games" (and to connected), median of 3."""
-    from tests.fakediscord.fixtures import run_bot_process
-    from tests.fakediscord.hook import point_discord_at, restore_real_discord
-    from tests.fakediscord.server import FakeDiscord
+    from loopback.hook import point_discord_at, restore_real_discord
+    from loopback.running import run_bot_process
+    from loopback.server import FakeDiscord
 
     source = await unfinished_db(workdir, args.startup_games)
     runs = []

@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loopback.hook import point_discord_at, restore_real_discord
+from loopback.places import FakeChannel
+from loopback.running import BOT_TOKEN, run_bot_process
+from loopback.server import FakeDiscord
 from store import GuildSettings, Store
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
-from tests.fakediscord.hook import point_discord_at, restore_real_discord
-from tests.fakediscord.model import FakeChannel
-from tests.fakediscord.server import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[1]
 HAND = "lama:h:"

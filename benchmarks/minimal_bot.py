@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from lama import DRAW, QUIT, Card, Game, IllegalAction, Play
-from tests.fakediscord.hook import point_discord_at_env
+from loopback.hook import point_discord_at_env
 
 MAX_SEATS = 6
 

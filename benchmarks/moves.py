@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from hosting import GameOptions, GameService, Status, SystemClock
+from loopback.postgres_cluster import DURABLE, PostgresCluster, start_cluster
 from store import Store
 from store.db import Location
-from tests.postgres_cluster import DURABLE, PostgresCluster, start_cluster
 
 GUILD = 1
 OUT = Path(__file__).with_name("moves.json")

@@ -39,11 +39,11 @@ from benchmarks.botload import (
     stop_bot,
     wait_for_log,
 )
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
-from tests.fakediscord.hook import point_discord_at, restore_real_discord
-from tests.fakediscord.model import FakeChannel
-from tests.fakediscord.server import FakeDiscord
-from tests.postgres_cluster import DURABLE, start_cluster
+from loopback.hook import point_discord_at, restore_real_discord
+from loopback.places import FakeChannel
+from loopback.postgres_cluster import DURABLE, start_cluster
+from loopback.running import BOT_TOKEN, run_bot_process
+from loopback.server import FakeDiscord
 
 OUT = Path(__file__).resolve().parent / "processes.json"
 SHARDS = 2

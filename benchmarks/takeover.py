@@ -28,8 +28,8 @@ from hosting import GameOptions, GameService, SystemClock
 from hosting.loader import ADOPT_GRACE_S
 from hosting.sweeper import SWEEP_S
 from lama import DRAW
+from loopback.postgres_cluster import DURABLE, start_cluster
 from store import Store
-from tests.postgres_cluster import DURABLE, start_cluster
 
 OUT = Path(__file__).resolve().parent / "takeover.json"
 GUILD, AI_DELAY = 1, 1.5

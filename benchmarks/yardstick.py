@@ -47,8 +47,8 @@ from benchmarks.botload import (
 )
 from benchmarks.latency_parts import GcPauses, Sample, bot_stamps, decompose, fake_view
 from cogs.moves import NO_CARD
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
-from tests.fakediscord.hook import point_discord_at, restore_real_discord
+from loopback.hook import point_discord_at, restore_real_discord
+from loopback.running import BOT_TOKEN, run_bot_process
 
 OUT = Path(__file__).with_name("yardstick.json")
 PLAYERS = 3

@@ -124,7 +124,8 @@ async def _main(database: str | Path, guild_id: int | None) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m hosting.rerate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    env = {**dotenv_values(".env"), **os.environ}  # as the bot reads its settings
+    env_file = os.environ.get("LAMABOT_ENV_FILE", ".env")  # as bot.py reads its settings
+    env = {**(dotenv_values(env_file) if env_file else {}), **os.environ}
     default = ((env.get("DATABASE_URL") or "").strip() or (env.get("DATABASE_PATH") or "").strip()
                or "data/lama.sqlite3")
     parser.add_argument("--database", default=default,

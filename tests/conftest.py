@@ -1,7 +1,7 @@
 """Fixtures every kind of test shares: a fresh database and the store over it.
 
 Every test that takes `db`, `store` or `db_location` runs twice: on SQLite and on a real
-PostgreSQL server (one throwaway cluster per test session, see tests/postgres_cluster.py;
+PostgreSQL server (one throwaway cluster per test session, see loopback/postgres_cluster.py;
 each test gets its own database, copied from a migrated template). In CI (CI=true) a missing
 PostgreSQL fails the run instead of skipping that half.
 """
@@ -16,12 +16,19 @@ from pathlib import Path
 
 import pytest
 
+from loopback.postgres_cluster import PostgresCluster, PostgresMissing, start_cluster
+from loopback.running import BOT_SETTING_PREFIXES, ENV_FILE_VARIABLE
 from store import Store
 from store.db import open_database
 from tests.backends import BACKENDS, two_stores
-from tests.postgres_cluster import PostgresCluster, PostgresMissing, start_cluster
 
-pytest_plugins = ["tests.fakediscord.fixtures", "tests.lamabot"]
+pytest_plugins = ["tests.loopback_fixture", "tests.lamabot"]
+
+# The test process is as hermetic as the bots it starts (loopback.running.bot_environment):
+# a developer's .env or shell settings change no test, `bot.main()` called in-process included.
+os.environ[ENV_FILE_VARIABLE] = ""
+for _name in [n for n in os.environ if n.startswith(BOT_SETTING_PREFIXES)]:
+    del os.environ[_name]
 
 _TEMPLATE = "lamabot_migrated"
 _numbers = itertools.count(1)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from lama import QUIT, Game, game_from_dict
 from lama import events as ev
+from loopback.running import BOT_TOKEN, run_bot_process
 from tests.e2e_support import enabled_hand_buttons, hand_button, names_game, untagged
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
 
 REPO = Path(__file__).resolve().parents[1]
 ARGS = [sys.executable, "bot.py"]

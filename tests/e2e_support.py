@@ -18,8 +18,8 @@ from cogs.moves import NO_CARD
 from cogs.scheduler import Priority
 from hosting import Status
 from lama import QUIT, Game
+from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 HAND_PREFIX = "lama:h:"
 DATABASE_SEGMENT = re.compile(r"^(lama:[a-z]+:)[a-z][0-9a-z]{5}:")

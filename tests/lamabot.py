@@ -8,9 +8,9 @@ import traceback
 import pytest
 
 from bot import LamaBot, Settings
+from loopback.hook import API_BASE_ENV, discord_env_for
+from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 
 HAND_MARKERS = ("lama:h:",)  # hand buttons never belong in a public message
 CHANNEL_PERIOD = 0.5

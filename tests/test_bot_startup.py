@@ -19,11 +19,11 @@ import pytest
 
 import bot as bot_module
 from bot import LamaBot, Settings, main
+from loopback.hook import discord_env_for, restore_real_discord
+from loopback.running import BOT_TOKEN, bot_environment, run_bot, run_bot_process
+from loopback.server import BAD_TOKEN, FakeDiscord
 from store import Store
 from tests.backends import BACKENDS
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot, run_bot_process
-from tests.fakediscord.hook import discord_env_for, restore_real_discord
-from tests.fakediscord.server import BAD_TOKEN, FakeDiscord
 
 REPO = Path(__file__).resolve().parents[1]
 SYNC_ROUTE = "PUT /applications/{application_id}/commands"
@@ -76,12 +76,11 @@ def test_a_missing_token_is_explained_without_a_traceback(monkeypatch, capsys, t
 
 
 async def test_an_invalid_token_is_explained_without_a_traceback(fake_discord, tmp_path):
-    env = {
+    env = bot_environment({
         "DISCORD_TOKEN": BAD_TOKEN,
         "DATABASE_PATH": str(tmp_path / "lama.sqlite3"),
         **discord_env_for(fake_discord.base_url),
-        "PATH": "/usr/bin:/bin",
-    }
+    })
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "bot.py",
@@ -268,12 +267,11 @@ def _without_root_overrides() -> None:
 
 
 async def _start_bot_on(database: Path, fake_discord) -> tuple[int, str]:
-    env = {
+    env = bot_environment({
         "DISCORD_TOKEN": BOT_TOKEN,
         "DATABASE_PATH": str(database),
         **discord_env_for(fake_discord.base_url),
-        "PATH": "/usr/bin:/bin",
-    }
+    })
     process = await asyncio.create_subprocess_exec(
         sys.executable, "bot.py", cwd=REPO, env=env, preexec_fn=_without_root_overrides,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,

@@ -7,10 +7,10 @@ import discord
 
 from bot import LamaBot, Settings
 from cogs.emojis import CARD_EMOJIS, FACE_OF_NAME, CardEmojis
+from loopback.emojis import emoji_json
+from loopback.hook import API_BASE_ENV, discord_env_for
+from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
-from tests.fakediscord.emojis import emoji_json
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 
 CREATE = "POST /applications/{application_id}/emojis"
 

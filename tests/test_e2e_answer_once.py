@@ -13,8 +13,8 @@ import asyncio
 import pytest
 
 from cogs import timely, tree
+from loopback.rest import DROPPED
 from tests.e2e_support import OnTurn, offered_cards, settle, two_humans_on_turn, wait_until
-from tests.fakediscord.rest import DROPPED
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 

@@ -7,8 +7,8 @@ import re
 
 from bot import LamaBot, Settings
 from cogs.mentions import COMMANDS, CommandMentions
+from loopback.running import BOT_TOKEN, run_bot
 from tests.e2e_support import open_game, refused
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 LIST_ROUTE = "GET /applications/{application_id}/commands"
 

@@ -14,6 +14,7 @@ from contextlib import closing, contextmanager
 import pytest
 
 from lama import events as ev
+from loopback.interactions import DEFER_UPDATE
 from tests.crash_support import (
     hands_of,
     live_hands,
@@ -28,7 +29,6 @@ from tests.crash_support import (
     tables_of_round,
     wait_for,
 )
-from tests.fakediscord.interactions import DEFER_UPDATE
 from tests.test_e2e_rematch import as_seen_before, pointed_to, press_rematch, rematch_link
 from tests.test_e2e_restart import wait_disconnected
 

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 
 from bot import LamaBot, Settings
 from cogs.buttons import LamaButton
+from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
 from tests.e2e_support import (
     Unchanged,
@@ -20,7 +21,6 @@ from tests.e2e_support import (
     untagged,
     use_seed,
 )
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.lamabot import CHANNEL_PERIOD
 
 SEED = 7

@@ -16,9 +16,9 @@ import pytest
 import i18n
 from bot import LamaBot, Settings
 from hosting import Status
+from loopback.running import BOT_TOKEN, run_bot
 from store import Store
 from tests.e2e_support import find_seed, names_game, settle, use_seed
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 
 PNG = b"\x89PNG\r\n\x1a\n"
 POST_MESSAGE = "POST /channels/{channel_id}/messages"

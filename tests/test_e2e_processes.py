@@ -25,10 +25,10 @@ import pytest
 
 from hosting.outbox import RENDER_LEASE_S, RENEW_S
 from lama import RoundEnded, game_from_dict
+from loopback.running import BOT_TOKEN, run_bot_process
 from store import Actor, GameStatus, Store
 from tests.crash_support import effect_of_quit, tables_of_round
 from tests.e2e_support import names_game
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
 
 # Three bot processes start, a game is played out and a 10 s turn timer must run out after a
 # kill: about a minute on a quiet machine, more under load than the suite's 120 s default.

@@ -6,8 +6,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from loopback.running import BOT_TOKEN, run_bot_process
 from store import Store
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot_process
 
 REPO = Path(__file__).resolve().parents[1]
 

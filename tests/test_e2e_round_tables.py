@@ -11,11 +11,11 @@ from __future__ import annotations
 from bot import LamaBot
 from hosting.views import Status
 from lama import events as ev
+from loopback.hook import API_BASE_ENV, discord_env_for
+from loopback.running import BOT_TOKEN, run_bot
 from settings import Settings
 from store import GuildSettings
 from tests.e2e_support import two_humans, wait_until
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 from tests.lamabot import CHANNEL_PERIOD
 from tests.test_e2e_retries import TABLE_BUTTONS, quit_for, quit_until_a_quit_would_end
 

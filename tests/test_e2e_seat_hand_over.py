@@ -10,6 +10,7 @@ import pytest
 from hosting import FakeClock
 from hosting.options import TIMEOUTS_BEFORE_AI
 from lama import QUIT, Game, RoundEnded
+from loopback.running import run_bot
 from store import GuildSettings
 from tests.e2e_support import (
     find_seed,
@@ -20,7 +21,6 @@ from tests.e2e_support import (
     two_humans,
     wait_until,
 )
-from tests.fakediscord.fixtures import run_bot
 from tests.test_e2e_play import tables
 from tests.test_e2e_round_tables import WAIT, a_bot
 

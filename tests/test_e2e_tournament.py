@@ -17,10 +17,10 @@ import pytest
 from bot import LamaBot, Settings
 from hosting import HostingError, Problem, Status
 from lama import QUIT
+from loopback.running import BOT_TOKEN, run_bot, run_bot_process
 from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
 from tests.e2e_support import names_game, on_turn, refused, settle, spy_on_rest_budget
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot, run_bot_process
 from tests.test_e2e_restart import enabled_buttons, newest_hand, wait_disconnected
 
 REPO = Path(__file__).resolve().parents[1]

@@ -13,9 +13,9 @@ import aiohttp
 import pytest
 
 from bot import LamaBot, Settings
+from loopback.hook import API_BASE_ENV, discord_env_for
+from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-from tests.fakediscord.hook import API_BASE_ENV, discord_env_for
 from tests.test_e2e_stats import play
 
 PUBLIC_URL = "https://lama.example.org"

@@ -14,9 +14,9 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.fixtures import run_bot, run_bot_process
-from tests.fakediscord.server import BAD_TOKEN
+from loopback import FakeDiscord
+from loopback.running import run_bot, run_bot_process
+from loopback.server import BAD_TOKEN
 
 
 async def eventually(condition, timeout: float = 10.0) -> None:
@@ -516,7 +516,7 @@ async def test_an_abrupt_drop_is_resumed(fake_discord, bot) -> None:
 async def test_a_bot_in_a_subprocess_finds_the_fake_through_the_env_var(fake_discord) -> None:
     script = (
         "import asyncio, discord\n"
-        "from tests.fakediscord.hook import point_discord_at_env\n"
+        "from loopback.hook import point_discord_at_env\n"
         "assert point_discord_at_env()\n"
         "client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)\n"
         "client.run('subprocess-token', log_handler=None)\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.fixtures import run_bot
+from loopback import FakeDiscord
+from loopback.running import run_bot
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 

@@ -12,10 +12,10 @@ import discord
 import pytest
 from discord.ext import commands
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-from tests.fakediscord.gateway import CLOSE_INVALID_SHARD, IDENTIFY, INTENT_GUILDS, shard_of
-from tests.fakediscord.ids import Snowflakes
+from loopback import FakeDiscord
+from loopback.gateway import CLOSE_INVALID_SHARD, IDENTIFY, INTENT_GUILDS, shard_of
+from loopback.ids import Snowflakes
+from loopback.running import BOT_TOKEN, run_bot
 
 CHANNEL_MESSAGES = "POST /channels/{channel_id}/messages"
 

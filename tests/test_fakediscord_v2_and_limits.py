@@ -9,9 +9,9 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
-from tests.fakediscord.ratelimits import is_rate_limited
+from loopback import FakeDiscord
+from loopback.ratelimits import is_rate_limited
+from loopback.running import BOT_TOKEN, run_bot
 
 V2 = 1 << 15
 TEXT, CONTAINER, GALLERY, ROW, BUTTON = 10, 17, 12, 1, 2

@@ -1,12 +1,12 @@
-"""The throwaway PostgreSQL cluster the tests and benchmarks start (tests/postgres_cluster.py)."""
+"""The throwaway PostgreSQL cluster that tests and benchmarks start (loopback/postgres_cluster)."""
 
 from __future__ import annotations
 
 import asyncpg
 import pytest
 
-from tests import postgres_cluster as cluster_module
-from tests.postgres_cluster import PostgresMissing, start_cluster
+from loopback.postgres_cluster import PostgresMissing, start_cluster
+from loopback import postgres_cluster as cluster_module
 
 
 def test_without_the_server_binaries_one_line_says_what_to_install(monkeypatch):

@@ -10,6 +10,7 @@ import random
 from bot import LamaBot, Settings
 from hosting.ratings import RULES
 from hosting.rerate import main, rate_unrated, rerate_all
+from loopback.running import BOT_TOKEN, run_bot
 from store import (
     Actor,
     FinishedGame,
@@ -23,7 +24,6 @@ from store import (
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from store.migrate import load_migrations
 from store.records import GuildSettings
-from tests.fakediscord.fixtures import BOT_TOKEN, run_bot
 from tests.test_store_ratings import ts
 
 GUILDS = (10, 11)

@@ -12,6 +12,7 @@ import pytest
 
 from bot import Settings
 from hosting.shards import shard_problem
+from loopback.running import bot_environment
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,8 +53,8 @@ def test_a_shard_outside_the_count_is_refused(ids) -> None:
 
 
 async def test_bot_py_with_part_of_the_shards_on_sqlite_exits_with_one_line(tmp_path) -> None:
-    env = {"DISCORD_TOKEN": "some-token", "DATABASE_PATH": str(tmp_path / "lama.sqlite3"),
-           "SHARD_COUNT": "2", "SHARD_IDS": "1", "PATH": "/usr/bin:/bin"}
+    env = bot_environment({"DISCORD_TOKEN": "some-token", "SHARD_COUNT": "2", "SHARD_IDS": "1",
+                           "DATABASE_PATH": str(tmp_path / "lama.sqlite3")})
     process = await asyncio.create_subprocess_exec(
         sys.executable, "bot.py", cwd=REPO, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SKIPPED = {"tests", ".venv", "data", "__pycache__", ".git"}
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
-# The harness that measures the bot against the loopback Discord may use the fake and the
-# throwaway PostgreSQL cluster (and only those); nothing else outside tests/ may import tests.
-MAY_IMPORT_THE_FAKE = ("benchmarks",)
-HARNESS = ("tests.fakediscord", "tests.postgres_cluster")
+# The test doubles (the loopback Discord, the throwaway PostgreSQL cluster) are a package of
+# their own: tests and benchmarks use it; the bot never does.
+HARNESS = "loopback"
+MAY_USE_THE_HARNESS = ("benchmarks", HARNESS)
 
 
 @cache
@@ -166,15 +166,25 @@ def test_no_module_imports_itself_back_through_others():
     assert cycles(import_graph()) == []
 
 
+def _importers_of(*packages: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in production_files() if not module_name(path).startswith(allowed)
+        for name in imported_names(path) if name.split(".")[0] in packages
+    ]
+
+
 def test_production_code_never_imports_the_tests():
-    offenders = []
-    for path in production_files():
-        harness = module_name(path).startswith(MAY_IMPORT_THE_FAKE)
-        for name in imported_names(path):
-            ours = name == "tests" or name.startswith("tests.")
-            if ours and not (harness and name.startswith(HARNESS)):
-                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
-    assert not offenders
+    assert not _importers_of("tests")
+
+
+def test_only_benchmarks_use_the_loopback_discord():
+    assert not _importers_of(HARNESS, allowed=MAY_USE_THE_HARNESS)
+
+
+def test_the_loopback_discord_and_the_benchmarks_import_no_pytest():
+    """Both run outside pytest: the benchmarks and any tool driving the fake."""
+    assert not _importers_of("pytest", "_pytest")
 
 
 def test_the_layers_point_one_way():

@@ -8,7 +8,7 @@ import gc
 
 from benchmarks.minimal_bot import MinimalBot
 from benchmarks.yardstick import BARE, Pace, People, Sample, ratios, summary
-from tests.fakediscord.fixtures import run_bot
+from loopback.running import run_bot
 
 
 async def test_the_bare_bot_answers_a_move_out_of_turn_with_a_refusal(fake_discord):

@@ -11,7 +11,8 @@ import discord
 from . import limits, threads
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
 from .ids import iso_now
-from .model import EPHEMERAL, IS_COMPONENTS_V2, LOADING, FakeAttachment, FakeChannel, FakeMessage
+from .model import EPHEMERAL, IS_COMPONENTS_V2, LOADING, FakeAttachment, FakeMessage
+from .places import FakeChannel
 from .rest import DiscordError, RestCall, UploadedFile, handles, unknown
 
 if TYPE_CHECKING:

@@ -17,9 +17,8 @@ import jsonschema
 import referencing
 import referencing.jsonschema
 
-# ../shared beside the checkout, as laid out for developers and CI (not an absolute path:
-# CI clones into another folder).
-SPEC_PATH = Path(__file__).resolve().parents[2].parent / "shared/discord-api-spec/openapi.json"
+# Vendored with its licence (openapi/SOURCE.md says which commit and how to refresh it).
+SPEC_PATH = Path(__file__).resolve().parent / "openapi" / "openapi.json"
 SPEC_URI = "urn:discord:openapi"
 VERDICTS_KEPT = 4096  # bodies whose verdict is remembered
 _METHODS = ("get", "put", "post", "patch", "delete")
@@ -54,8 +53,19 @@ def _allow_integer_snowflakes(document: dict[str, Any]) -> None:
     }
 
 
+class SpecMissing(FileNotFoundError):
+    """The vendored document is not where it belongs: one line that names it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"Discord's OpenAPI document is missing: {path} "
+            "(it is part of the project: `git checkout -- loopback/openapi`)")
+
+
 class OpenApiSpec:
     def __init__(self, path: Path = SPEC_PATH) -> None:
+        if not path.is_file():
+            raise SpecMissing(path)
         document = json.loads(path.read_text())
         _allow_integer_snowflakes(document)
         self.document = document

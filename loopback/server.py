@@ -18,12 +18,11 @@ from .model import (
     BOT_ROLE_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     FakeAttachment,
-    FakeChannel,
-    FakeGuild,
     FakeMessage,
     FakeRole,
     FakeUser,
 )
+from .places import FakeChannel, FakeGuild
 from .ratelimits import RateLimits
 from .rest import RestCall, dispatch, unknown
 from .spec import OpenApiSpec, load_spec

@@ -1,7 +1,8 @@
 """A loopback Discord for end-to-end tests: real discord.py, real HTTP and websockets.
 
-See README.md in this folder for how to write a test with it. Only ``hook`` is imported
-eagerly: the production bot imports it without the test dependencies (jsonschema, pytest).
+A package of its own, not a test module: tests and benchmarks import it, and it imports no
+pytest. See README.md in this folder for what it fakes and how to extend it. Only ``hook`` is
+imported eagerly (it needs nothing but discord.py).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from .hook import discord_env_for, point_discord_at, point_discord_at_env, resto
 
 _LAZY = {
     "FakeDiscord": "server", "RecordedError": "server", "BAD_TOKEN": "server",
-    "InteractionResult": "driver", "Clock": "ids",
-    "Button": "model", "FakeChannel": "model", "FakeMessage": "model", "FakeUser": "model",
-    "run_bot": "fixtures", "run_bot_process": "fixtures",
+    "InteractionResult": "results", "Clock": "ids",
+    "Button": "model", "FakeChannel": "places", "FakeMessage": "model", "FakeUser": "model",
+    "run_bot": "running", "run_bot_process": "running", "bot_environment": "running",
 }
 
 __all__ = [

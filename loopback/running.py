@@ -1,6 +1,7 @@
-"""pytest fixtures and helpers: a loopback Discord, and any discord.py bot running against it.
+"""Running a discord.py bot against the loopback Discord: in-process or as a subprocess.
 
-Register with ``pytest_plugins = ["tests.fakediscord.fixtures"]`` (tests/conftest.py does).
+No pytest here: benchmarks use it as tests do. A bot started by `run_bot_process` sees only the
+environment it is given (`bot_environment`): never the developer's `.env` or shell settings.
 """
 
 from __future__ import annotations
@@ -9,36 +10,31 @@ import asyncio
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import discord
-import pytest
 
-from .hook import discord_env_for, point_discord_at, restore_real_discord
+from .hook import discord_env_for, point_discord_at
 from .server import FakeDiscord
 
 BOT_TOKEN = "fake-bot-token"
+# settings.ENV_FILE_VARIABLE: set empty, bot.py reads no .env
+ENV_FILE_VARIABLE = "LAMABOT_ENV_FILE"
+# What a child process needs of the parent's environment to run at all; nothing that is a
+# setting of the bot (DATABASE_URL, WEB_*, SHARD_*, DEV_GUILD_ID...) comes along.
+BOT_SETTING_PREFIXES = ("DISCORD_", "DATABASE_", "WEB_", "SHARD_", "DEV_GUILD_ID", "LOG_LEVEL",
+                        "RENDER_DELAY", "REST_CALLS_PER_SECOND")
+_PASSED_THROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT", "VIRTUAL_ENV")
 
 
-@pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A started loopback Discord with discord.py pointed at it.
-
-    Teardown fails the test if the fake recorded any error (an unknown route, a body Discord
-    would reject, a late or double interaction answer...) that the test did not ``take_errors``.
-    """
-    fake = FakeDiscord()
-    await fake.start()
-    point_discord_at(fake.base_url)
-    try:
-        yield fake
-    finally:
-        await fake.stop()
-        restore_real_discord()
-    fake.assert_no_errors()
+def bot_environment(settings: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The whole environment of a bot process a test or benchmark starts: the few variables
+    a process needs, no `.env` file, and exactly the bot settings given."""
+    env = {name: os.environ[name] for name in _PASSED_THROUGH if name in os.environ}
+    return {**env, ENV_FILE_VARIABLE: "", "PYTHONUNBUFFERED": "1", **(settings or {})}
 
 
 async def _wait_ready(bot: discord.Client, task: asyncio.Task, timeout: float) -> None:
@@ -99,18 +95,16 @@ async def run_bot_process(
     cwd: str | Path | None = None, wait_connected: bool = True, timeout: float = 60.0,
     shard_id: int | None = None,
 ) -> AsyncIterator[BotProcess]:
-    """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with the bot's settings
-    DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL pointing at the fake; optionally wait until
-    it is connected to the gateway (its session of shard ``shard_id``, when given: another
-    process may hold the others). Output goes to ``BotProcess.log_path`` (deleted after a
-    clean exit, kept when the block fails). On exit the process is killed if still running.
-    ``timeout``: a fresh bot.py (its imports alone take 1.2-1.6 s on a quiet machine, then
-    migrations, the card emojis, the command list) can need more than 15 s with both cores
-    busy; waiting longer costs nothing when it connects sooner."""
+    """Start ``args`` (e.g. ``[sys.executable, "bot.py"]``) with ``bot_environment``: the
+    settings in ``env`` and the fake's DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL.
+    Optionally wait until it is connected to the gateway (its session of shard ``shard_id``,
+    when given: another process may hold the others). Output goes to ``BotProcess.log_path``
+    (deleted after a clean exit, kept when the block fails). On exit the process is killed if
+    still running. ``timeout``: a fresh bot.py (its imports alone take 1.2-1.6 s on a quiet
+    machine, then migrations, the card emojis, the command list) can need more than 15 s with
+    both cores busy; waiting longer costs nothing when it connects sooner."""
     log = tempfile.NamedTemporaryFile(prefix="bot-", suffix=".log", delete=False)  # noqa: SIM115
-    full_env = {
-        **os.environ, **discord_env_for(fake.base_url), "PYTHONUNBUFFERED": "1", **(env or {})
-    }
+    full_env = bot_environment({**discord_env_for(fake.base_url), **(env or {})})
     process = await asyncio.create_subprocess_exec(
         *args, env=full_env, cwd=cwd, stdout=log, stderr=asyncio.subprocess.STDOUT,
         stdin=asyncio.subprocess.DEVNULL)

@@ -18,7 +18,8 @@ import discord
 
 from .gateway import INTENT_GUILDS
 from .ids import iso_now
-from .model import FakeChannel, FakeMessage, ThreadState
+from .model import FakeMessage
+from .places import FakeChannel, ThreadState
 from .rest import DiscordError, RestCall, handles, unknown
 
 if TYPE_CHECKING:

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import limits
 from .messages import announce, apply_edit, delete, new_message
-from .model import EPHEMERAL, LOADING, FakeChannel, FakeMessage, FakeUser
+from .model import EPHEMERAL, LOADING, FakeMessage, FakeUser
+from .places import FakeChannel
 from .rest import REFUSAL_HOOKS, DiscordError, Reply, RestCall, handles, unknown
 
 if TYPE_CHECKING:
