@@ -45,7 +45,7 @@ postgres:
 
 # Refresh the web pages' pictures in docs/images from the browser tests.
 screenshots: $(STAMP) chromium
-	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/test_web_browser.py -k "screenshots or phone"
+	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/web/test_browser.py -k "screenshots or phone"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

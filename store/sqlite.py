@@ -138,7 +138,7 @@ class SqliteDatabase(Database):
     async def _run_units(self, units: list[Unit]) -> list[Any]:
         """With the writer held (by the group commit)."""
         # One trip to SQLite's thread, waited for blocked (store/thread_calls.py);
-        # tests/test_store_db.py checks it stays one trip.
+        # tests/store/test_db.py checks it stays one trip.
         try:
             return await call_in_thread(self._conn, partial(run_units, self._conn._conn, units))
         except sqlite3.Error as error:

@@ -12,7 +12,7 @@ take one (check_lobby, load_game, rate_stored_game, ...). An await that would su
 store call, a contended lock, a sleep) stops the body, undoes it, and raises a RuntimeError
 naming it; one that happens to complete at once (an uncontended asyncio.Lock, a cached
 result) would run event-loop objects in SQLite's thread unnoticed, so none belongs in a body
-(tests/test_write_bodies.py checks every body of the store, and the helpers it reaches).
+(tests/store/test_write_bodies.py checks every body of the store, and the helpers it reaches).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class SqliteTransaction(_SqliteStatements):
     async def _step(self, step: Step[T], sql: str, params: Any) -> T:
         self._check()
         begin, self._begin = self._begin, None
-        # One trip to the connection's thread (store/thread_calls.py; tests/test_store_db.py
+        # One trip to the connection's thread (store/thread_calls.py; tests/store/test_db.py
         # checks each statement stays one trip).
         conn = self._conn._conn
         if begin is None:

@@ -20,9 +20,9 @@ from loopback.postgres_cluster import PostgresCluster, PostgresMissing, start_cl
 from loopback.running import BOT_SETTING_PREFIXES, ENV_FILE_VARIABLE
 from store import Store
 from store.db import open_database
-from tests.backends import BACKENDS, two_stores
+from tests.support.backends import BACKENDS, two_stores
 
-pytest_plugins = ["tests.loopback_fixture", "tests.lamabot"]
+pytest_plugins = ["tests.support.loopback_fixture", "tests.support.lamabot"]
 
 # The test process is as hermetic as the bots it starts (loopback.running.bot_environment):
 # a developer's .env or shell settings change no test, `bot.main()` called in-process included.

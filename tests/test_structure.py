@@ -7,48 +7,18 @@ Production is every Python file outside tests/ and the virtualenv (benchmarks in
 from __future__ import annotations
 
 import ast
-import os
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SKIPPED = {"tests", ".venv", "data", "__pycache__", ".git"}
+from tests.support.code import ROOT, module_name, module_names, parsed, production_files
+
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
 # The test doubles (the loopback Discord, the throwaway PostgreSQL cluster) are a package of
 # their own: tests and benchmarks use it; the bot never does.
 HARNESS = "loopback"
 MAY_USE_THE_HARNESS = ("benchmarks", HARNESS)
-
-
-@cache
-def production_files() -> tuple[Path, ...]:
-    """Walked once (not through the virtualenv's many thousand files: its folder, like every
-    hidden one, is pruned before it is entered)."""
-    found = []
-    for folder, subfolders, files in os.walk(ROOT):
-        subfolders[:] = [d for d in subfolders if d not in SKIPPED and not d.startswith(".")]
-        found.extend(Path(folder) / name for name in files if name.endswith(".py"))
-    return tuple(sorted(found))
-
-
-@cache
-def module_names() -> frozenset[str]:
-    return frozenset(module_name(p) for p in production_files())
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-@cache
-def parsed(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
 def test_there_is_production_code_to_check():

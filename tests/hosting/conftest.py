@@ -1,0 +1,36 @@
+"""The hosting tests' fixtures: a fake clock, a game service over the test's store (and the
+updates it announces), and two services on one database as two processes have."""
+
+from __future__ import annotations
+
+import pytest
+
+from hosting import FakeClock, GameService
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def updates() -> list:
+    """Every update the `service` fixture announced, in order."""
+    return []
+
+
+@pytest.fixture
+async def service(store, clock, updates) -> GameService:
+    service = GameService(store, clock, seed_source=lambda: 7)
+
+    async def collect(update):
+        updates.append(update)
+
+    service.add_listener(collect)
+    return service
+
+
+@pytest.fixture
+def services(stores, clock) -> tuple[GameService, ...]:
+    """One service per store of `stores`: processes sharing a database and a clock."""
+    return tuple(GameService(store, clock, seed_source=lambda: 7) for store in stores)

@@ -1,0 +1,69 @@
+"""The loopback Discord's threads, proved against real discord.py (the tiny bot of
+test_fakediscord): started from a message or in a channel, messages in them, archived by
+PATCH and reopened by a message, and interactions from inside carrying the thread's id."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+THREAD_FROM_MESSAGE = "POST /channels/{channel_id}/messages/{message_id}/threads"
+
+
+async def test_a_thread_from_a_message_has_its_id_and_shows_on_it(fake_discord, bot):
+    fake = fake_discord
+    parent = bot.get_channel(fake.channel("general").id)
+    message = await parent.send("A game starts")
+    thread = await message.create_thread(name="LAMA #1")
+    assert thread.id == message.id and thread.parent_id == parent.id
+    assert isinstance(thread, discord.Thread) and thread.owner_id == bot.user.id
+    held = fake.channels[message.id]
+    assert held.is_thread and held.name == "LAMA #1"
+    starter = fake.public_messages("general")[-1]
+    assert starter.started_thread is held and starter.to_json()["thread"]["id"] == str(thread.id)
+    await thread.send("the table")
+    assert [m.content for m in fake.public_messages(held)] == ["the table"]
+    with pytest.raises(discord.HTTPException) as again:
+        await message.create_thread(name="twice")
+    assert again.value.code == 160004
+
+
+async def test_a_thread_in_a_channel_leaves_a_system_message(fake_discord, bot):
+    fake = fake_discord
+    parent = bot.get_channel(fake.channel("general").id)
+    thread = await parent.create_thread(name="LAMA #2", type=discord.ChannelType.public_thread)
+    assert thread.type is discord.ChannelType.public_thread
+    notice = fake.channel("general").messages[-1]
+    assert notice.type == 18 and notice.started_thread is fake.channels[thread.id]
+
+
+async def test_archiving_and_a_message_reopening_a_thread(fake_discord, bot):
+    fake = fake_discord
+    parent = bot.get_channel(fake.channel("general").id)
+    thread = await (await parent.send("start")).create_thread(name="LAMA #3")
+    archived = await thread.edit(archived=True)
+    held = fake.channels[thread.id]
+    assert archived.archived and held.thread.archived
+    await thread.send("a rematch?")
+    assert not held.thread.archived
+    assert [m.content for m in fake.public_messages(held)] == ["a rematch?"]
+
+
+async def test_the_creator_may_not_lock_without_manage_threads(fake_discord, bot):
+    fake = fake_discord
+    parent = bot.get_channel(fake.channel("general").id)
+    thread = await (await parent.send("start")).create_thread(name="LAMA #4")
+    with pytest.raises(discord.Forbidden):
+        await thread.edit(locked=True)
+    assert not fake.channels[thread.id].thread.locked
+
+
+async def test_an_interaction_inside_a_thread_carries_the_threads_channel(fake_discord, bot):
+    fake = fake_discord
+    parent = bot.get_channel(fake.channel("general").id)
+    thread = await (await parent.send("start")).create_thread(name="LAMA #5")
+    result = await fake.slash(fake.user("alice"), fake.channels[thread.id], "whoami")
+    payload = result.record.payload
+    assert payload["channel_id"] == str(thread.id)
+    assert payload["channel"]["type"] == 11 and payload["channel"]["parent_id"] == str(parent.id)
+    assert "in_guild=True" in result.text

@@ -1,0 +1,131 @@
+"""Helpers for the crash tests: the real bot.py killed with SIGKILL, its database read from the
+outside (read-only, while it runs), and the messages every player saw counted."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import sys
+from contextlib import closing
+from pathlib import Path
+
+from lama import QUIT, Game, game_from_dict
+from lama import events as ev
+from loopback.running import BOT_TOKEN, run_bot_process
+from tests.support.e2e import enabled_hand_buttons, hand_button, names_game, untagged
+
+REPO = Path(__file__).resolve().parents[2]
+ARGS = [sys.executable, "bot.py"]
+
+
+def bot_env(db_path: Path, render_delay: str = "0.3") -> dict[str, str]:
+    return {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_PATH": str(db_path),
+            "RENDER_DELAY": render_delay}
+
+
+def running_bot(fake, db_path: Path, render_delay: str = "0.3"):
+    return run_bot_process(fake, ARGS, env=bot_env(db_path, render_delay), cwd=REPO)
+
+
+def read_db(db_path: Path, sql: str, params=()) -> list[tuple]:
+    """A read-only look at the bot's database, as another process would take it."""
+    with closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5)) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def stored_game(db_path: Path, game_id: int) -> tuple[str, Game | None]:
+    [(status, state)] = read_db(db_path, "SELECT status, state_json FROM games WHERE id = ?",
+                                (game_id,))
+    return status, game_from_dict(json.loads(state)) if state else None
+
+
+def effect_of_quit(game: Game) -> set[type]:
+    """What the seat on turn quitting would do: the kinds of events it leads to."""
+    draft = game.clone()
+    return {type(e) for e in draft.apply(draft.current_seat, QUIT)}
+
+
+def hands_of(fake, user, game_id: int) -> list:
+    return [m for m in fake.dms(user) if any(names_game(c, "h", game_id) for c in m.custom_ids)]
+
+
+def live_hands(fake, user, game_id: int) -> list:
+    return [m for m in hands_of(fake, user, game_id) if enabled_hand_buttons(m)]
+
+
+async def wait_for(predicate, timeout: float = 30.0, what: str = "condition") -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def on_turn(fake, users, game_id: int, db_path: Path):
+    """The user on turn (from the stored state) once their live hand DM has arrived."""
+    _, game = stored_game(db_path, game_id)
+    assert game is not None
+    seat = game.current_seat
+    user = users[seat]
+    await wait_for(lambda: live_hands(fake, user, game_id), what=f"{user.name}'s live hand")
+    return user
+
+
+async def press(fake, user, game_id: int, action: str):
+    """Draw or quit (with its confirmation) on the user's live hand DM; returns once the
+    user sees the answer, which is when a crash test counts the move acknowledged."""
+    message = live_hands(fake, user, game_id)[-1]
+    if action == "quit":
+        await _answered(await fake.click(user, message, hand_button(message, "quit")))
+        action = "quitok"  # the question is on the same message now
+    return await _answered(await fake.click(user, message, hand_button(message, action)))
+
+
+async def quit_until_a_quit_leads_to(fake, users, game_id: int, db_path: Path,
+                                     what: type) -> None:
+    """Whoever is on turn quits from their hand DM, until the quit that leads to a ``what``
+    event (RoundEnded, GameEnded) is acknowledged; a forced quit may end a round early."""
+    for _ in range(100):
+        user = await on_turn(fake, users, game_id, db_path)
+        _, game = stored_game(db_path, game_id)
+        assert game is not None
+        leads_there = what in effect_of_quit(game)
+        await press(fake, user, game_id, "quit")
+        if leads_there:
+            return
+    raise AssertionError(f"no quit led to {what.__name__}")
+
+
+async def _answered(result):
+    """The bot's answer as the user sees it. A bot slower than 1.5 s stands in with a silent
+    defer (cogs/timely.py), which shows nothing and says nothing about the move: its answer,
+    after the commit, is the hand message's edit through the interaction's token."""
+    assert result.refused is None, result.refused
+    if result.deferred:
+        await result.edited(timeout=30.0)
+    return result
+
+
+def outbox_empty(db_path: Path) -> bool:
+    return not read_db(db_path, "SELECT game_id FROM render_outbox")
+
+
+def public_texts(fake, channel) -> list[str]:
+    return [m.text for m in fake.public_messages(channel)]
+
+
+def rematch_posts(fake, channel, game_id: int) -> list:
+    return [m for m in fake.public_messages(channel)
+            if f"lama:r:{game_id}" in {untagged(c) for c in m.custom_ids}]
+
+
+def tables_of_round(fake, channel, game_id: int, round_number: int) -> list:
+    marker = f"lama:t:{game_id}:{round_number}:"
+    return [m for m in fake.public_messages(channel)
+            if any(untagged(c).startswith(marker) for c in m.custom_ids)]
+
+
+def round_ended(events: set[type]) -> bool:
+    return ev.RoundEnded in events
