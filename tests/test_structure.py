@@ -181,3 +181,15 @@ def test_the_layers_point_one_way():
             else ROOT / module.replace(".", "/") / "__init__.py"))
     ]
     assert not discord_users
+
+
+def test_no_test_module_imports_another():
+    """Helpers live in support modules and fixtures in conftest.py, so a test module can be
+    read, moved or deleted on its own."""
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for name in imported_names(path)
+        if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith(("test_", "conftest"))
+    ]
+    assert not offenders

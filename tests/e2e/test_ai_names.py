@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import re
 
-from hosting import Status
-from lama import QUIT
+from tests.e2e.games import play_to_the_end
 from tests.support.e2e import find_seed, open_game, settle, use_seed
 
 NAME = "🤖 Llama-bot 2"
 
 
-async def play_to_the_end(bot, game_id: int, user) -> None:
-    """The human quits whenever on turn; the AIs play on until the game is over."""
-    while True:
-        await settle(bot, game_id)
-        view = bot.service.view(game_id)
-        if view.status is not Status.RUNNING:
-            return
-        await bot.service.human_move(game_id, user.id, QUIT)
 
 
 async def test_an_ai_seat_has_one_name_from_lobby_to_replay(fake_discord, lamabot):

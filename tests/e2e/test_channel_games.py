@@ -10,7 +10,7 @@ import pytest
 from hosting import GameOptions, GameService, Status, SystemClock
 from lama import QUIT
 from store import Store
-from tests.e2e.test_tournament import sign_up, signup_message
+from tests.e2e.tournaments import sign_up, signup_message
 from tests.support.e2e import settle, two_humans, untagged, wait_until
 
 OPTIONS = GameOptions(turn_timeout=3600, ai_delay=0)

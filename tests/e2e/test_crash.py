@@ -15,18 +15,19 @@ import pytest
 
 from lama import events as ev
 from loopback.interactions import DEFER_UPDATE
-from tests.e2e.test_rematch import as_seen_before, pointed_to, press_rematch, rematch_link
-from tests.e2e.test_restart import wait_disconnected
+from tests.e2e.rematches import as_seen_before, pointed_to, press_rematch, rematch_link
 from tests.support.crash import (
+    all_shown,
     hands_of,
+    kill_after,
     live_hands,
     on_turn,
-    outbox_empty,
     press,
     quit_until_a_quit_leads_to,
     read_db,
     rematch_posts,
     running_bot,
+    start,
     stored_game,
     tables_of_round,
     wait_for,
@@ -38,23 +39,10 @@ MOMENTS = [pytest.param("0.3", 0.0, id="before-its-render"),
 ROUND_OVER = "Round {} is over"
 
 
-async def start(fake, channel, host, guest, **options):
-    await fake.slash(host, channel, "lama new", **options)
-    await fake.slash(guest, channel, "lama join")
-    await fake.slash(host, channel, "lama start")
 
 
-async def kill_after(bot, fake, seconds: float) -> None:
-    await asyncio.sleep(seconds)
-    bot.kill()
-    await wait_disconnected(fake)
 
 
-async def all_shown(db_path) -> None:
-    """Everything committed is on Discord (the outbox is empty), and a moment more for any
-    duplicate to show up."""
-    await wait_for(lambda: outbox_empty(db_path), what="the outbox to empty")
-    await asyncio.sleep(1.0)
 
 
 @pytest.mark.parametrize("render_delay, kill_at", MOMENTS)

@@ -9,14 +9,16 @@ import os
 import random
 import re
 
-from tests.e2e.test_crash import all_shown, kill_after, start
 from tests.support.crash import (
+    all_shown,
+    kill_after,
     live_hands,
     on_turn,
     press,
     read_db,
     rematch_posts,
     running_bot,
+    start,
     stored_game,
 )
 from tests.support.e2e import enabled_hand_buttons

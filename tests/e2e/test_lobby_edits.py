@@ -5,14 +5,12 @@ does not show yet (a /lama join, a join while it was being posted) is still show
 
 from __future__ import annotations
 
+from tests.e2e.games import edits_of
 from tests.support.e2e import settle
 
-EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 PRODUCTION_DELAY = 0.3  # seconds the renderer collects a game's updates before it shows them
 
 
-def edits_of(fake, message) -> list:
-    return [c for c in fake.rest_calls(EDIT) if c.params["message_id"] == str(message.id)]
 
 
 def as_in_production(bot) -> None:
@@ -84,8 +82,8 @@ async def test_a_rematch_lobby_that_seated_nobody_else_is_not_edited_again(
 ):
     """A rematch of a game with AIs only beside the presser pings nobody: its post has no
     line, and the flush after it does not edit it to "no line" either."""
-    from tests.e2e.test_ai_names import play_to_the_end
-    from tests.e2e.test_rematch import press_rematch
+    from tests.e2e.games import play_to_the_end
+    from tests.e2e.rematches import press_rematch
     from tests.support.e2e import open_game
 
     fake, bot = fake_discord, lamabot
@@ -105,7 +103,7 @@ async def test_a_rematch_lobby_that_seated_nobody_else_is_not_edited_again(
 async def test_a_rematch_lobby_loses_its_seated_line_when_the_game_starts(
     fake_discord, lamabot
 ):
-    from tests.e2e.test_rematch import finished_game, press_rematch
+    from tests.e2e.rematches import finished_game, press_rematch
 
     fake, bot = fake_discord, lamabot
     alice, bob = fake.user("alice"), fake.user("bob")

@@ -13,6 +13,7 @@ import pytest
 from cogs.text import seat_name
 from hosting import FakeClock, Status
 from lama import QUIT
+from tests.e2e.games import finish_by_quitting, settle_with_timers, tables
 from tests.support.e2e import (
     enabled_hand_buttons,
     find_seed,
@@ -35,21 +36,8 @@ def texts(fake, channel) -> list[str]:
     return [m.text for m in fake.public_messages(channel)]
 
 
-def tables(fake, channel) -> list:
-    return [m for m in fake.public_messages(channel) if m.components_v2]
 
 
-async def finish_by_quitting(bot, game_id) -> None:
-    """Whoever is on turn quits (through the service: set-up) until the game is over; an
-    AI's turn is its own to play (on its timer), never quit for it."""
-    while bot.service.view(game_id).status is Status.RUNNING:
-        view = bot.service.view(game_id)
-        user_id = view.seats[view.current_seat].user_id
-        if user_id is None or view.seats[view.current_seat].ai_level is not None:
-            await settle(bot, game_id)
-            continue
-        await bot.service.human_move(game_id, user_id, QUIT)
-    await bot.renderer.flush_all()
 
 
 # --------------------------------------------------------------- whole games
@@ -174,19 +162,6 @@ async def test_a_turn_timer_expiring(fake_discord, lamabot, bot_clock):
     await fake.slash(alice, channel, "lama cancel")
 
 
-async def settle_with_timers(bot, game_id) -> None:
-    """With a fake clock: fire what is due (AI moves) until a human is on turn."""
-    def human_on_turn():
-        view = bot.service.view(game_id)
-        return view.status is not Status.RUNNING or not view.seats[view.current_seat].is_ai
-
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10  # real seconds: the bot's own timer loop may hold a move
-    while not human_on_turn() and loop.time() < deadline:
-        await bot.service.fire_due_timers()
-        await asyncio.sleep(0.001)  # a commit runs in SQLite's thread
-    assert human_on_turn()
-    await bot.renderer.flush_all()
 
 
 # ---------------------------------------------------------- rule situations

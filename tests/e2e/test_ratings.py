@@ -10,8 +10,7 @@ import re
 import pytest
 
 from hosting import FakeClock
-from tests.e2e.test_ai_names import play_to_the_end
-from tests.e2e.test_stats import field, lines_by_user, play, ts
+from tests.e2e.games import field, lines_by_user, play, play_to_the_end, ts
 from tests.support.e2e import open_game, refused, spy_on_rest_budget, use_seed
 
 

@@ -6,14 +6,8 @@ starts keeps the link: it points at the game being played."""
 from __future__ import annotations
 
 from hosting import LOBBY
-from tests.e2e.test_lobby_edits import edits_of
-from tests.e2e.test_play import finish_by_quitting
-from tests.e2e.test_rematch import (
-    finished_game,
-    forget_in_memory,
-    press_rematch,
-    rematch_link,
-)
+from tests.e2e.games import edits_of, finish_by_quitting
+from tests.e2e.rematches import finished_game, forget_in_memory, press_rematch, rematch_link
 
 
 def offers_rematch(message) -> bool:
@@ -138,7 +132,7 @@ async def test_a_thread_games_game_over_is_not_edited_when_its_rematch_is_cancel
 ):
     """Its "Game over" post is in the game's thread, archived with the game: Discord refuses
     an edit there (50083), so the bot does not spend a call on one."""
-    from tests.e2e.test_threads import game_in_a_thread
+    from tests.e2e.games import game_in_a_thread
 
     fake, bot = fake_discord, lamabot
     game_id, channel, _lobby, thread = await game_in_a_thread(fake, bot, target=10)

@@ -8,17 +8,13 @@ from pathlib import Path
 
 from loopback.running import BOT_TOKEN, run_bot_process
 from store import Store
+from tests.support.crash import enabled_buttons, newest_hand, wait_disconnected
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def newest_hand(fake, user):
-    hands = [m for m in fake.dms(user) if any(c.startswith("lama:h:") for c in m.custom_ids)]
-    return hands[-1] if hands else None
 
 
-def enabled_buttons(message):
-    return [b for b in message.buttons if not b.disabled] if message else []
 
 
 async def player_on_turn(fake, users, timeout=10.0):
@@ -53,15 +49,6 @@ async def stored(db_path, game_id=1):
         await store.close()
 
 
-async def wait_disconnected(fake, timeout=30.0):
-    """Until the fake has seen the killed bot's connection close. (Returning with it still
-    open would let the next start's wait for a connection take the dead one.)"""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while fake.gateway.is_connected():
-        if loop.time() > deadline:
-            raise AssertionError("the bot's gateway connection did not close")
-        await asyncio.sleep(0.02)
 
 
 async def test_a_killed_bot_continues_from_the_last_move_and_old_buttons_work(

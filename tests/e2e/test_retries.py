@@ -3,15 +3,15 @@ committed is shown after all, once, with the game's newest state."""
 
 from __future__ import annotations
 
-from lama import DRAW, QUIT
+from lama import DRAW
 from lama import events as ev
+from tests.e2e.round_tables import TABLE_BUTTONS, quit_for, quit_until_a_quit_would_end
 from tests.support.crash import rematch_posts
 from tests.support.e2e import enabled_hand_buttons, hand_messages, open_game, two_humans, wait_until
 
 CREATE = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 WAIT = 30.0  # seconds: the first retry comes after 1 s; a loaded machine may take long
-TABLE_BUTTONS = ["My hand", "Draw", "Quit round", "Rules"]
 
 
 def user_on_turn(fake, bot, game_id):
@@ -19,22 +19,8 @@ def user_on_turn(fake, bot, game_id):
     return fake.users_by_id[view.seats[view.current_seat].user_id]
 
 
-async def quit_for(bot, game_id) -> list:
-    """The seat on turn quits (through the service: set-up); the events it led to."""
-    view = bot.service.view(game_id)
-    update = await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, QUIT)
-    return list(update.events)
 
 
-async def quit_until_a_quit_would_end(bot, game_id, what: type) -> None:
-    """Seats quit until the next quit would lead to a `what` event (RoundEnded, GameEnded);
-    then everything shown so far is on Discord."""
-    while True:
-        game = bot.service.registry.get(game_id).running_game.clone()
-        if any(isinstance(e, what) for e in game.apply(game.current_seat, QUIT)):
-            break
-        await quit_for(bot, game_id)
-    await bot.renderer.flush_all()
 
 
 def live_hands(fake, user, game_id):

@@ -8,32 +8,17 @@ outbox row left), and a new bot on that database shows what the outbox still hol
 
 from __future__ import annotations
 
-from bot import LamaBot
 from hosting.views import Status
 from lama import events as ev
-from loopback.hook import API_BASE_ENV, discord_env_for
-from loopback.running import BOT_TOKEN, run_bot
-from settings import Settings
+from loopback.running import run_bot
 from store import GuildSettings
-from tests.e2e.test_retries import TABLE_BUTTONS, quit_for, quit_until_a_quit_would_end
+from tests.e2e.round_tables import TABLE_BUTTONS, WAIT, a_bot, quit_for, quit_until_a_quit_would_end
 from tests.support.e2e import two_humans, wait_until
 from tests.support.lamabot import CHANNEL_PERIOD
 
-WAIT = 30.0  # seconds a loaded machine may take to show the outbox after a start
 UNSEEN_SEED = 7  # a deal whose game to 40, everyone quitting at once, lasts three rounds
 
 
-def a_bot(fake, tmp_path) -> LamaBot:
-    """A LamaBot on the test's database file: each call is the same bot started anew."""
-    settings = Settings(
-        token=BOT_TOKEN,
-        database_path=tmp_path / "lama.sqlite3",
-        render_delay=0,
-        channel_window=CHANNEL_PERIOD,
-        discord_api_base_url=discord_env_for(fake.base_url)[API_BASE_ENV],
-        discord_gateway_url=fake.ws_url,
-    )
-    return LamaBot(settings, guild_ready_timeout=0.05)
 
 
 def tables(fake, channel) -> list:

@@ -12,8 +12,8 @@ from hosting.options import TIMEOUTS_BEFORE_AI
 from lama import QUIT, Game, RoundEnded
 from loopback.running import run_bot
 from store import GuildSettings
-from tests.e2e.test_play import tables
-from tests.e2e.test_round_tables import WAIT, a_bot
+from tests.e2e.games import tables
+from tests.e2e.round_tables import WAIT, a_bot
 from tests.support.e2e import (
     find_seed,
     on_turn,

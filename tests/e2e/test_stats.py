@@ -10,19 +10,14 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from datetime import UTC, datetime
 
 import pytest
 
 import i18n
-from hosting import FakeClock, Status
+from hosting import FakeClock
 from lama import events as ev
-from tests.support.e2e import on_turn, open_game, refused, settle, untagged, wait_until
-from tests.support.play_along import as_slash, random_action
-
-
-def ts(*parts: int) -> int:
-    return int(datetime(*parts, tzinfo=UTC).timestamp())
+from tests.e2e.games import field, lines_by_user, play, ts
+from tests.support.e2e import refused, untagged, wait_until
 
 
 class Record:
@@ -71,25 +66,8 @@ class Record:
         return totals
 
 
-async def play(fake, bot, channel, humans, *, rng, ai_seats=1, variant="classic") -> int:
-    """A whole game: lobby and moves by slash command; humans play a card or quit."""
-    game_id = await open_game(fake, bot, channel, humans[0], *humans[1:], variant=variant,
-                              target=10, ai_seats=ai_seats)
-    for _ in range(500):
-        if bot.service.view(game_id).status is Status.FINISHED:
-            break
-        user, obs = on_turn(fake, bot, game_id)
-        command, options = as_slash(random_action(obs, rng, draw=0))  # a card, or quit
-        result = await fake.slash(user, channel, command, **options)
-        assert result.ephemeral, result.text
-        await settle(bot, game_id)
-    assert bot.service.view(game_id).status is Status.FINISHED
-    return game_id
 
 
-def lines_by_user(text: str) -> dict[int, str]:
-    """Leaderboard lines: user id → what follows the mention."""
-    return {int(m[1]): m[2] for m in re.finditer(r"<@(\d+)> · (.+)", text)}
 
 
 def games_line(row, locale="en") -> str:
@@ -97,12 +75,6 @@ def games_line(row, locale="en") -> str:
     return f"**{games}** · {i18n.t('stats.wins.count', locale, count=row['wins'])}"
 
 
-def field(message_or_result, name: str) -> str:
-    for embed in message_or_result.embeds:
-        for f in embed.get("fields") or []:
-            if f["name"] == name:
-                return f["value"]
-    raise LookupError(name)
 
 
 async def test_leaderboard_pages_and_stats_show_exactly_what_the_games_produced(

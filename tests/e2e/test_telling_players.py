@@ -9,7 +9,7 @@ import pytest
 from cogs.text import CARD_EMOJI, TOKEN_EMOJI
 from hosting import FakeClock, Status
 from lama import QUIT
-from tests.e2e.test_play import finish_by_quitting, settle_with_timers
+from tests.e2e.games import finish_by_quitting, settle_with_timers
 from tests.support.e2e import (
     find_seed,
     hand_messages,

@@ -5,26 +5,14 @@ starts; commands used in the thread reach the game; the thread is archived when 
 from __future__ import annotations
 
 from hosting import TABLE, Status
-from tests.e2e.test_play import finish_by_quitting
+from tests.e2e.games import finish_by_quitting, game_in_a_thread, threads_on
 from tests.support.e2e import on_turn, open_game, refused, settle
 
 UPDATE_MESSAGE = 7
 
 
-async def threads_on(fake) -> None:
-    owner = fake.user("owner")
-    await fake.grant(owner, manage_guild=True)
-    result = await fake.slash(owner, fake.channel("general"), "lama settings", threads=True)
-    assert result.ephemeral and "Games in threads" in result.text, result.text
 
 
-async def game_in_a_thread(fake, bot, **options):
-    await threads_on(fake)
-    channel = fake.channel("lama")
-    game_id = await open_game(fake, bot, channel, fake.user("alice"), fake.user("bob"), **options)
-    lobby = fake.public_messages(channel)[0]
-    assert lobby.started_thread is not None, "no thread started from the lobby message"
-    return game_id, channel, lobby, lobby.started_thread
 
 
 def table_message(fake, bot, game_id: int):

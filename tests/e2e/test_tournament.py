@@ -16,50 +16,29 @@ import pytest
 
 from bot import LamaBot, Settings
 from hosting import HostingError, Problem, Status
-from lama import QUIT
 from loopback.running import BOT_TOKEN, run_bot, run_bot_process
 from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
-from tests.e2e.test_restart import enabled_buttons, newest_hand, wait_disconnected
+from tests.e2e.tournaments import (
+    QUICK,
+    embeds_saying,
+    play_to_its_end,
+    round_games,
+    sign_up,
+    signup_message,
+)
+from tests.support.crash import enabled_buttons, newest_hand, wait_disconnected
 from tests.support.e2e import names_game, on_turn, refused, settle, spy_on_rest_budget
 
 REPO = Path(__file__).resolve().parents[2]
-QUICK = {"ai_delay_s": 0.0, "target": 10, "turn_timeout_s": 3600}
 
 
-def signup_message(channel):
-    return next(m for m in reversed(channel.messages)
-                if any(c.startswith("lama:tn:") for c in m.custom_ids))
 
 
-def embeds_saying(channel, text: str) -> list[str]:
-    return [m.embed_text for m in channel.messages if text in m.embed_text]
 
 
-async def sign_up(fake, channel, organiser, humans, *, ais: int, rounds: int) -> None:
-    """`organiser` opens the Spring Cup; `humans` join by button, the organiser adds AIs."""
-    opened = await fake.slash(organiser, channel, "lama tournament new", name="Spring Cup",
-                              rounds=rounds, table_size=4)
-    assert not opened.ephemeral and "Spring Cup" in opened.message.embed_text
-    for user in humans:
-        joined = await fake.click(user, signup_message(channel), "Join")
-        assert joined.refused is None
-    for _ in range(ais):
-        await fake.click(organiser, signup_message(channel), "Add AI")
 
 
-async def round_games(bot, tournament_id: int, number: int) -> list[int]:
-    """The games of round `number`, once every one of its tables is open."""
-    async def opened() -> list[int | None]:
-        outcomes = await bot.store.tournaments.outcomes(tournament_id)
-        return [o.table.game_id for o in outcomes if o.table.round == number]
-
-    for _ in range(400):
-        games = await opened()
-        if games and None not in games:
-            return [g for g in games if g is not None]
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"round {number}'s tables did not open")
 
 
 async def test_a_rounds_tables_play_at_once_each_in_a_thread_of_its_own(
@@ -290,14 +269,6 @@ def signup_message_after(channel, message_id):
     return next(m for m in channel.messages if m.id == message_id)
 
 
-async def play_to_its_end(bot, game_id: int) -> None:
-    """The humans quit whenever they are on turn (the AIs play) until the game is over."""
-    while True:
-        await settle(bot, game_id)
-        view = bot.service.view(game_id)
-        if view.status is not Status.RUNNING:
-            return
-        await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, QUIT)
 
 
 async def test_a_tournament_tables_game_over_says_what_comes_next_instead_of_rematch(

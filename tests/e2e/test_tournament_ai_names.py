@@ -10,7 +10,7 @@ import re
 
 from hosting import Status
 from store import GuildSettings
-from tests.e2e.test_tournament import embeds_saying, round_games, sign_up, signup_message
+from tests.e2e.tournaments import embeds_saying, round_games, sign_up, signup_message
 from tests.support.e2e import on_turn, settle, table
 
 QUICK = {"ai_delay_s": 0.0, "target": 10, "turn_timeout_s": 3600}

@@ -9,7 +9,7 @@ finished the round."""
 from __future__ import annotations
 
 from store import GuildSettings
-from tests.e2e.test_tournament import QUICK, play_to_its_end, round_games, sign_up
+from tests.e2e.tournaments import QUICK, play_to_its_end, round_games, sign_up
 
 
 async def one_table_over(fake, bot):

@@ -16,7 +16,7 @@ from bot import LamaBot, Settings
 from loopback.hook import API_BASE_ENV, discord_env_for
 from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
-from tests.e2e.test_stats import play
+from tests.e2e.games import play
 
 PUBLIC_URL = "https://lama.example.org"
 

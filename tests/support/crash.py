@@ -129,3 +129,42 @@ def tables_of_round(fake, channel, game_id: int, round_number: int) -> list:
 
 def round_ended(events: set[type]) -> bool:
     return ev.RoundEnded in events
+
+
+def newest_hand(fake, user):
+    hands = [m for m in fake.dms(user) if any(c.startswith("lama:h:") for c in m.custom_ids)]
+    return hands[-1] if hands else None
+
+
+def enabled_buttons(message):
+    return [b for b in message.buttons if not b.disabled] if message else []
+
+
+async def wait_disconnected(fake, timeout=30.0):
+    """Until the fake has seen the killed bot's connection close. (Returning with it still
+    open would let the next start's wait for a connection take the dead one.)"""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while fake.gateway.is_connected():
+        if loop.time() > deadline:
+            raise AssertionError("the bot's gateway connection did not close")
+        await asyncio.sleep(0.02)
+
+
+async def start(fake, channel, host, guest, **options):
+    await fake.slash(host, channel, "lama new", **options)
+    await fake.slash(guest, channel, "lama join")
+    await fake.slash(host, channel, "lama start")
+
+
+async def kill_after(bot, fake, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    bot.kill()
+    await wait_disconnected(fake)
+
+
+async def all_shown(db_path) -> None:
+    """Everything committed is on Discord (the outbox is empty), and a moment more for any
+    duplicate to show up."""
+    await wait_for(lambda: outbox_empty(db_path), what="the outbox to empty")
+    await asyncio.sleep(1.0)
