@@ -1,6 +1,6 @@
 """The game service: the one door through which interfaces host games.
 
-`GameService` is a thin facade over parts with one job each (README "How it is built"):
+`GameService` is a thin facade over parts with one job each (docs/architecture.md):
 - `GameRegistry` (registry.py): the games in memory, their channels, routing, seat locks;
 - `Lobby` (lobby.py): opening, seats, start, cancel, kick, rematch;
 - `Table` (table.py): the moves, each committed before it is told;

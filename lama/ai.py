@@ -123,7 +123,7 @@ def get_policy(name: str | Policy) -> Policy:
 
 # --------------------------------------------------------------------- rollouts for `hard`
 # A bare-bones round on card-index counts, every seat playing `normal`. It re-implements the
-# turn rules of RULES.md on purpose (the engine is built for checked, evented play; this is
+# turn rules of docs/rules.md on purpose (the engine is built for checked, evented play; this is
 # the inner loop of a search); tests/lama/test_ai_hard.py checks it against `Game`.
 
 

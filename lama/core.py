@@ -172,8 +172,8 @@ class GameCore:
                 return s
 
     def _settle(self, ev: list[Event] | None, announce: bool) -> None:
-        """Quit for players who have no choice (RULES.md "Forced quit"), possibly in a
-        chain, then say who is on turn."""
+        """Quit for players who have no choice (docs/rules.md, "When you have no choice"),
+        possibly in a chain, then say who is on turn."""
         while True:
             if self._active > 1 and self._pos < len(self._pile):
                 break  # may draw
@@ -247,7 +247,8 @@ class GameCore:
         return False
 
     def _end_round(self, emptier: int | None, ev: list[Event] | None) -> None:
-        """Score the round (RULES.md "End of a round"), then end the game or deal again."""
+        """Score the round (docs/rules.md, "The end of a round"), then end the game or deal
+        again."""
         self._extra = False
         self._cur = None
         if self._sim:

@@ -184,7 +184,7 @@ class Game(GameCore):
         if self.can_draw(seat):
             actions.append(_DRAW)
         # Quit is always allowed on turn, even for the last player left in the round
-        # (RULES.md: "A player may quit even when they could play").
+        # (docs/rules.md, "Your turn" and "Where the printed rules leave a choice").
         actions.append(_QUIT)
         return tuple(actions)
 

@@ -1,4 +1,4 @@
-"""Rule variants as data (RULES.md): deck, what may follow what, scoring, tokens.
+"""Rule variants as data (docs/rules.md): deck, what may follow what, scoring, tokens.
 
 A `Ruleset` precomputes small lookup tables over the 14 card indices so that the engine's
 legality and scoring checks are table lookups.
@@ -70,7 +70,7 @@ class Ruleset:
         return self._follow[top.index][card.index]
 
     def hand_penalty(self, cards: Iterable[Card]) -> int:
-        """Penalty points of a hand (RULES.md "End of a round")."""
+        """Penalty points of a hand (docs/rules.md, "What a hand costs")."""
         counts = [0] * NUM_CARD_TYPES
         for c in cards:
             counts[c.index] += 1
@@ -116,8 +116,8 @@ class Ruleset:
 
 
 def _base_follows(top: Card, card: Card) -> bool:
-    """RULES.md "A turn": same value or one higher; on a 6 a 6 or a llama; on any llama
-    a llama or a 1. A plus card follows (and is followed) as its number."""
+    """docs/rules.md, "Playing a card": same value or one higher; on a 6 a 6 or a llama; on
+    any llama a llama or a 1. A plus card follows (and is followed) as its number."""
     if top.kind is CardKind.NUMBER:
         if card.kind is CardKind.NUMBER:
             assert top.value is not None and card.value is not None

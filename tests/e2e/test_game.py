@@ -67,7 +67,7 @@ async def test_two_humans_play_a_whole_game_with_slash_commands(
 
 
 async def test_two_players_open_a_game(fake_discord, lamabot):
-    """The README's example, kept honest."""
+    """docs/testing.md's example, kept honest."""
     alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
     channel = fake_discord.channel("lama")
     lobby = await fake_discord.slash(alice, channel, "lama new", variant="party")

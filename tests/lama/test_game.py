@@ -1,4 +1,4 @@
-"""Scenarios from RULES.md, played through the public Game API."""
+"""Scenarios from docs/rules.md, played through the public Game API."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Property tests: random legal and illegal action sequences against an independent reading
-of RULES.md, in every variant with 2-6 seats."""
+of docs/rules.md, in every variant with 2-6 seats."""
 
 from collections import Counter
 
@@ -33,7 +33,7 @@ ANY_ACTION = st.one_of(st.just(DRAW), st.just(QUIT), st.sampled_from(CARDS).map(
 
 
 def is_legal(d, seat, action):
-    """RULES.md's "A turn", read from a saved state, independently of the engine."""
+    """docs/rules.md's "Playing a card", read from a saved state, independently of the engine."""
     if d["over"] or seat != d["current_seat"]:
         return False
     rs = get_ruleset(d["variant"])

@@ -2,7 +2,7 @@
 
 The site is started by the test (the bot's WebServer on a loopback port) over games really
 played through GameService. `make test` installs chromium when it is missing; without it these
-tests are skipped locally and fail in CI. `make screenshots` refreshes the README's pictures
+tests are skipped locally and fail in CI. `make screenshots` refreshes docs/web.md's pictures
 (docs/images/web-*.png) from the same pages.
 """
 
