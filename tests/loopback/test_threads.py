@@ -1,5 +1,5 @@
 """The loopback Discord's threads, proved against real discord.py (the tiny bot of
-test_fakediscord): started from a message or in a channel, messages in them, archived by
+test_fake): started from a message or in a channel, messages in them, archived by
 PATCH and reopened by a message, and interactions from inside carrying the thread's id."""
 
 from __future__ import annotations

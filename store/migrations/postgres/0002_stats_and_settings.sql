@@ -36,7 +36,7 @@ CREATE TABLE game_results (
 );
 
 -- The same partial indexes as SQLite's; PostgreSQL answers a leaderboard from the first two
--- with an index-only scan once the table is vacuumed (see tests/test_store_stats.py).
+-- with an index-only scan once the table is vacuumed (see tests/store/test_stats.py).
 CREATE INDEX results_by_guild_user ON game_results
     (guild_id, user_id, finished_at, variant, won, final_score, tokens_collected,
      clean_rounds, vs_ai, place)
