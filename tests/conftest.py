@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +30,24 @@ pytest_plugins = ["tests.support.loopback_fixture", "tests.support.lamabot"]
 os.environ[ENV_FILE_VARIABLE] = ""
 for _name in [n for n in os.environ if n.startswith(BOT_SETTING_PREFIXES)]:
     del os.environ[_name]
+
+# Tests that start bot processes of their own (kills, restarts, two processes on one
+# database): with `--dist loadgroup` (`make test`) each group runs on one xdist worker, so at
+# most two such bots fight the in-process tests for the machine's two cores.
+PROCESS_GROUPS = {
+    "e2e/test_crash.py": "kills", "e2e/test_crash_random.py": "kills",
+    "e2e/test_restart.py": "kills", "bot/test_startup.py": "kills",
+    "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "processes",
+}
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        group = PROCESS_GROUPS.get(item.path.relative_to(TESTS).as_posix())
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 _TEMPLATE = "lamabot_migrated"
 _numbers = itertools.count(1)
@@ -51,8 +70,7 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 
 
 async def _create_template(cluster: PostgresCluster) -> None:
-    database = await open_database(await cluster.create_database(_TEMPLATE))
-    await database.close()
+    await _migrate(await cluster.create_database(_TEMPLATE))
 
 
 def _fresh_postgres(request: pytest.FixtureRequest, template: str) -> str:
@@ -65,6 +83,29 @@ def _fresh_postgres(request: pytest.FixtureRequest, template: str) -> str:
     return url
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every migration applied, made once per session (per xdist worker):
+    a test's database is a copy of it (a few ms) instead of every migration again (~40 ms)."""
+    path = tmp_path_factory.mktemp("template") / "lama.sqlite3"
+    asyncio.run(_migrate(path))
+    assert not path.with_name(path.name + "-wal").exists()  # all of it in the one file
+    return path
+
+
+async def _migrate(location: str | Path) -> None:
+    database = await open_database(location)
+    await database.close()
+
+
+@pytest.fixture
+def fresh_sqlite(sqlite_template: Path, tmp_path: Path) -> Path:
+    """A fresh, migrated SQLite database of the test's own: `lama.sqlite3` in its folder."""
+    path = tmp_path / "lama.sqlite3"
+    shutil.copyfile(sqlite_template, path)
+    return path
+
+
 @pytest.fixture(params=BACKENDS)
 def db_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
@@ -75,7 +116,7 @@ def db_location(db_backend, request, tmp_path) -> str | Path:
     """Where a fresh, migrated database is: a SQLite path or a PostgreSQL URL. Open it with
     `open_database` / `Store.open`, as often as a test likes (a restart reopens it)."""
     if db_backend == "sqlite":
-        return tmp_path / "lama.sqlite3"
+        return request.getfixturevalue("fresh_sqlite")
     return _fresh_postgres(request, _TEMPLATE)
 
 

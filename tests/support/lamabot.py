@@ -60,14 +60,14 @@ def bot_database_url():
 
 
 @pytest.fixture
-async def lamabot(fake_discord, tmp_path, bot_errors, bot_clock, bot_database_url):
+async def lamabot(fake_discord, fresh_sqlite, bot_errors, bot_clock, bot_database_url):
     """LamaBot with a fresh database; AIs move at once so games run fast."""
     # Discord's per-channel window (5 s) shortened tenfold so that whole games run fast;
     # the global limit (50 calls/s) stays as Discord's.
     fake_discord.ratelimits.channel_period = CHANNEL_PERIOD
     settings = Settings(
         token=BOT_TOKEN,
-        database_path=tmp_path / "lama.sqlite3",
+        database_path=fresh_sqlite,
         database_url=bot_database_url,
         render_delay=0,
         channel_window=CHANNEL_PERIOD,
