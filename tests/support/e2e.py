@@ -20,6 +20,7 @@ from hosting import Status
 from lama import QUIT, Game
 from loopback.running import BOT_TOKEN, run_bot
 from store import GuildSettings
+from tests.support.lamabot import CHANNEL_PERIOD
 
 HAND_PREFIX = "lama:h:"
 DATABASE_SEGMENT = re.compile(r"^(lama:[a-z]+:)[a-z][0-9a-z]{5}:")
@@ -288,9 +289,12 @@ def count_rest_slots(bot, counted: Callable[[Priority, int | None, str], bool]) 
 @contextlib.asynccontextmanager
 async def bot_with_instant_ais(fake, tmp_path):
     """A bot of its own whose renderer shows each update at once and whose server's AIs move
-    at once (and an hour's turn timer): a press races the AIs' moves it brings on."""
+    at once (and an hour's turn timer): a press races the AIs' moves it brings on. Discord's
+    per-channel window is shortened as for the `lamabot` fixture: at 5 s, the table's edits
+    held a whole game to one move a second."""
+    fake.ratelimits.channel_period = CHANNEL_PERIOD
     settings = Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3",
-                        render_delay=0)
+                        render_delay=0, channel_window=CHANNEL_PERIOD)
     bot = LamaBot(settings, guild_ready_timeout=0.05)
     async with run_bot(fake, bot, sync_commands=False):
         await bot.service.save_guild_settings(
