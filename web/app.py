@@ -4,8 +4,9 @@ Safe by construction:
 - read-only: every handler is a GET (HEAD) over hosting's read methods; no forms post anything;
 - Jinja2 autoescapes every value (a player named <script> is text), StrictUndefined turns a
   template typo into an error instead of an empty string;
-- route patterns accept digits where ids go, so a bad id is a 404 before any handler runs,
-  and ids beyond SQLite's integer range are 404 too;
+- route patterns accept ASCII digits where ids go, so a bad id is a 404 before any handler
+  runs, and ids beyond SQLite's integer range are 404 too; so are page numbers in the query
+  that are anything but ASCII digits ("²", "５", "٣", "-1", " 1"), with nothing logged;
 - static files without directory listing; a Content-Security-Policy that allows no inline
   script or style, no framing and no other origin; no referrer (private links hold a secret).
 """
@@ -80,6 +81,7 @@ def build_app(deps: SiteDeps) -> web.Application:
     app[TEMPLATES] = templates()
     app.on_response_prepare.append(_secure)
     add = app.router.add_get
+    # Numbers are [0-9], never \d: a regular expression's \d matches "٣" and "５" as well.
     add("/", pages.home)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}", pages.site_root)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/", pages.site_root)

@@ -143,7 +143,7 @@ def _step_links(film: ReplayFilm, words: Words) -> tuple[StepLink, ...]:
 async def replay(request: web.Request) -> web.Response:
     site = await site_of(request)
     game_id = path_id(request, "game_id")
-    step = int(request.match_info.get("step", "0"))
+    step = path_id(request, "step") if "step" in request.match_info else 0
     film = await request.app[DEPS].site.film(site.guild_id, game_id)
     if film is None or step >= len(film.frames):
         raise web.HTTPNotFound()
