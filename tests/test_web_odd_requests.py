@@ -1,7 +1,9 @@
-"""Requests a hostile or careless visitor sends: numbers that are not ASCII digits.
+"""Requests a hostile or careless visitor sends: numbers that are not ASCII digits, and what
+a private link's responses tell caches.
 
 Every odd number is the site's own 404 page, never a 500 and never an ERROR in the log (a
-traceback per request would let anyone fill the log).
+traceback per request would let anyone fill the log). Everything under /s/ may hold a secret,
+so nothing there may be stored by a browser or a proxy.
 """
 
 from __future__ import annotations
@@ -87,3 +89,35 @@ async def test_the_same_addresses_with_ascii_digits_are_answered(world, site):
 async def test_the_site_service_reads_only_ascii_keys(world, key):
     """What hosting answers for a key the address's pattern already keeps out."""
     assert await SiteService(world.store, world.clock).guild_for(key) is None
+
+
+# --- what caches are told -------------------------------------------------------------------
+
+
+async def test_nothing_under_a_secret_link_is_stored(world, site):
+    paths = world.paths
+    for path in (paths.leaderboard(), paths.player(1), paths.games(), paths.replay(world.game),
+                 paths.replay(world.game, 2), paths.root, paths.root + "/",
+                 paths.player(999), paths.root + "/nothing", f"{paths.games()}?page=%C2%B2",
+                 f"/s/{GUILD}/leaderboard", f"/s/{GUILD}"):
+        response, _ = await get(site, path)
+        assert response.headers.get("Cache-Control") == "no-store", (path, response.status)
+        assert response.headers["Referrer-Policy"] == "no-referrer", path
+        assert "noindex" in response.headers["X-Robots-Tag"], path
+    async with site.post(paths.leaderboard()) as response:
+        assert response.status == 405
+        assert response.headers.get("Cache-Control") == "no-store"
+
+
+async def test_the_redirect_that_carries_the_secret_is_not_stored(world, site):
+    response, _ = await get(site, world.paths.root)
+    assert response.status == 302 and response.headers["Location"] == world.paths.leaderboard()
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+async def test_pictures_and_styles_stay_cacheable(site):
+    response, _ = await get(site, "/cards/classic/en/L.png")
+    assert "immutable" in response.headers["Cache-Control"]
+    response, _ = await get(site, "/static/site.css")
+    assert response.status == 200 and "no-store" not in response.headers.get("Cache-Control", "")

@@ -7,8 +7,10 @@ Safe by construction:
 - route patterns accept ASCII digits where ids go, so a bad id is a 404 before any handler
   runs, and ids beyond SQLite's integer range are 404 too; so are page numbers in the query
   that are anything but ASCII digits ("²", "５", "٣", "-1", " 1"), with nothing logged;
-- static files without directory listing; a Content-Security-Policy that allows no inline
-  script or style, no framing and no other origin; no referrer (private links hold a secret).
+- static files without directory listing; nothing under /s/ (where a secret may be in the
+  address) is stored by any cache, redirects included; a Content-Security-Policy that
+  allows no inline script or style, no framing and no other origin; no referrer (private
+  links hold a secret).
 """
 
 from __future__ import annotations
@@ -69,9 +71,10 @@ async def error_pages(request: web.Request, handler) -> web.StreamResponse:
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.update(SECURITY_HEADERS)
-    if response.content_type == "text/html":
-        # Pages change with every game; a private link must not linger in shared caches.
-        response.headers["Cache-Control"] = "no-cache, private"
+    if response.content_type == "text/html" or request.path.startswith("/s/"):
+        # Pages change with every game, and an address under /s/ may hold a server's secret:
+        # no browser or proxy may keep it (the redirect that carries it included).
+        response.headers["Cache-Control"] = "no-store"
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
 
 
