@@ -1,5 +1,5 @@
-"""Requests a hostile or careless visitor sends: numbers that are not ASCII digits, and what
-a private link's responses tell caches.
+"""Requests a hostile or careless visitor sends: numbers that are not ASCII digits, addresses
+of files that do not exist, and what a private link's responses tell caches.
 
 Every odd number is the site's own 404 page, never a 500 and never an ERROR in the log (a
 traceback per request would let anyone fill the log). Everything under /s/ may hold a secret,
@@ -121,3 +121,29 @@ async def test_pictures_and_styles_stay_cacheable(site):
     assert "immutable" in response.headers["Cache-Control"]
     response, _ = await get(site, "/static/site.css")
     assert response.status == 200 and "no-store" not in response.headers.get("Cache-Control", "")
+
+
+# --- missing static files -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [
+    "/static/nope.css", "/static/site.css.map", "/static/nested/replay.js", "/static/%C2%B2.js",
+    "/static/site.css/", "/static/.hidden", "/static/nope.css?v=123",
+])
+async def test_a_missing_static_file_is_the_sites_404_page(site, caplog, path):
+    response, page = await get(site, path)
+    assert response.status == 404, path
+    assert response.content_type == "text/html" and "Page not found" in page, path
+    assert '<link rel="stylesheet"' in page  # the site's look, not aiohttp's bare answer
+    assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+    assert not complaints(caplog)
+
+
+async def test_the_static_files_there_are_still_served(site):
+    page = (await get(site, "/"))[1]
+    for name, kind in (("site.css", "css"), ("replay.js", "javascript")):
+        response, _ = await get(site, f"/static/{name}")
+        assert response.status == 200 and response.content_type.endswith(kind), name
+    versioned = page.split('<link rel="stylesheet" href="', 1)[1].split('"', 1)[0]
+    assert versioned.startswith("/static/site.css?v=")
+    assert (await get(site, versioned))[0].status == 200
