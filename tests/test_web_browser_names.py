@@ -1,5 +1,6 @@
 """Member-chosen names in a real browser (Debian's chromium, see tests/browser_support.py):
-a name holding U+202E turns only itself around, never the words after it.
+a name holding U+202E turns only itself around, never the words after it, and a long unbroken
+name wraps instead of pushing the numbers beside it out of view.
 
 (The markup that does it is checked over HTTP in tests/test_web_text.py.)
 """
@@ -51,6 +52,18 @@ WORDS_AFTER_THE_NAME = """([selector, name]) => {
   }
   return {checked, reversed};
 }"""
+
+# The numbers of the player page's head-to-head table: where they are, and the viewport.
+HEAD_TO_HEAD_NUMBERS = """() => {
+  const cells = Array.from(document.querySelectorAll("#versus ~ .table-wrap td.num"));
+  const wrap = document.querySelector("#versus ~ .table-wrap");
+  return {
+    cells: cells.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; }),
+    width: Math.min(document.documentElement.clientWidth, window.innerWidth),
+    scrolls: wrap.scrollWidth > wrap.clientWidth,
+  };
+}"""
+
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory):
@@ -109,3 +122,29 @@ async def test_a_reversing_name_stays_inside_its_heading_and_title(page, world):
     assert not seen["reversed"], seen["reversed"]  # "Ahead : behind (⁨name⁩)"
     header = page.locator("header .server bdi")
     assert await header.inner_text() == SERVER
+
+
+@pytest.mark.parametrize("user", [FRIEND[0], LONG[0]], ids=["opponent", "own page"])
+async def test_a_long_name_wraps_and_the_head_to_head_numbers_stay_in_view(page, world, user):
+    await open_page(page, world.paths.player(user))
+    shown = await page.evaluate(HEAD_TO_HEAD_NUMBERS)
+    assert shown["cells"], "no head-to-head numbers"
+    for left, right in shown["cells"]:
+        assert left >= 0 and right <= shown["width"], (shown["cells"], shown["width"])
+    assert not shown["scrolls"]
+    wide = await page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"]
+
+
+async def test_no_page_is_pushed_wider_than_the_screen_by_a_long_name(page, world):
+    film = await world.site.film(GUILD, world.game)
+    paths = world.paths
+    for path in (paths.leaderboard(), paths.games(), paths.player(LONG[0]),
+                 paths.player(FRIEND[0]), paths.replay(world.game, len(film.frames) - 1)):
+        await open_page(page, path)
+        # Against the screen's own width: a phone zooms out to show a page wider than itself.
+        wide = await page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= page.viewport_size["width"], (path, wide)
+    await open_page(page, paths.leaderboard())
+    box = await page.locator("table.board tbody a.player", has_text=LONG[1]).bounding_box()
+    assert box is not None and box["x"] + box["width"] <= page.viewport_size["width"]
