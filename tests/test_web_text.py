@@ -1,4 +1,4 @@
-"""What names look like in the pages' markup, over HTTP.
+"""What names and numbers look like in the pages' markup, over HTTP.
 
 A name is the member's own text: it may hold U+202E (RIGHT-TO-LEFT OVERRIDE), which reverses
 everything after it up to the end of its paragraph, unless the name is isolated. Every name is
@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 import aiohttp
 import pytest
 import pytest_asyncio
 
+from store.rating_records import PlayerRating, Season
 from tests.web_support import GUILD, open_world, play_game, serving
 from web import Paths
+from web.words import Words
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -88,3 +91,33 @@ async def test_a_name_in_the_title_is_isolated_with_characters(world, site):
 async def test_the_server_name_is_isolated_in_the_header(world, site):
     page = await get(site, world.paths.games())
     assert f'<span class="server">· <bdi>{html.escape(SERVER)}</bdi></span>' in page
+
+
+# --- numbers --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["en", "cs", "es"])
+async def test_the_rating_is_written_like_the_best_rating(world, site, locale):
+    """'1,234' as 'Best rating' shows its number (CLDR's grouping), not '1234'."""
+    world.locale = locale
+    report = await world.stats.player(GUILD, FRIEND[0])
+    season = Season(GUILD, 3, "monthly", 0, None, None, None)
+    rated = replace(report, season=season, rating=PlayerRating(
+        season=3, rating=12345, provisional=True, games=9, change_recent=4, recent_games=5,
+        best=23456, rank=1234))
+    real = world.stats.player
+
+    async def player(guild_id, user_id, **kw):
+        return rated
+
+    world.stats.player = player
+    try:
+        page = await get(site, world.paths.player(FRIEND[0]))
+    finally:
+        world.stats.player, world.locale = real, "en"
+    words = Words(locale)
+    values = re.findall(r"<dd>([^<]*)</dd>", page)
+    assert html.escape(words.number(23456)) in values  # the best rating, as it was
+    assert html.escape(words.number(12345)) + "?" in values  # provisional
+    assert html.escape(words.t("stats.rating.rank", rank=words.number(1234))) in page
+    assert "12345" not in page
