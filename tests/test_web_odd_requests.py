@@ -14,6 +14,7 @@ from urllib.parse import quote
 import aiohttp
 import pytest
 import pytest_asyncio
+from yarl import URL
 
 from hosting.site import SiteService
 from tests.web_support import GUILD, open_world, play_game, serving
@@ -55,7 +56,7 @@ def odd_addresses(paths: Paths, game: int, value: str) -> list[str]:
     ]
 
 
-async def get(http, path: str) -> tuple[aiohttp.ClientResponse, str]:
+async def get(http, path: str | URL) -> tuple[aiohttp.ClientResponse, str]:
     async with http.get(path, allow_redirects=False) as response:
         return response, (await response.read()).decode(errors="replace")
 
@@ -71,6 +72,17 @@ async def test_odd_numbers_are_the_sites_404_with_nothing_logged(world, site, ca
         response, page = await get(site, path)
         assert response.status == 404, path
         assert response.content_type == "text/html" and "Page not found" in page, path
+    assert not complaints(caplog)
+
+
+@pytest.mark.parametrize("escaped", ["%FF", "%00", "1%00", "%C0%AF", "%EF%BC%91%FF"])
+async def test_bytes_that_are_no_text_are_the_sites_404_too(world, site, caplog, escaped):
+    """Percent escapes that decode to no UTF-8 text (or to NUL), sent as they are."""
+    caplog.set_level(logging.INFO)
+    for path in odd_addresses(world.paths, world.game, "{}"):
+        raw = path.replace(quote("{}", safe=""), escaped)
+        response, page = await get(site, URL(raw, encoded=True))
+        assert response.status == 404 and "Page not found" in page, raw
     assert not complaints(caplog)
 
 
