@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import secrets
+import string
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
@@ -25,6 +26,7 @@ FILMS_KEPT = 32  # replays kept in memory: people step through one game at a tim
 OPPONENTS_SHOWN = 10
 MAX_GUILD_ID = 2**63 - 1  # SQLite's largest integer
 SECRET_BYTES = 16  # 128 bits: not guessable, and short enough for a link
+SECRET_ALPHABET = frozenset(string.ascii_letters + string.digits + "-_")  # ASCII only
 
 
 def new_secret() -> str:
@@ -33,7 +35,7 @@ def new_secret() -> str:
 
 def is_secret_shaped(key: str) -> bool:
     """A key that could be a secret: URL-safe base64 of the right length, nothing else."""
-    return len(key) == len(new_secret()) and all(c.isalnum() or c in "-_" for c in key)
+    return len(key) == len(new_secret()) and all(c in SECRET_ALPHABET for c in key)
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class SiteService:
         None for anything else (a private server's id, an unknown or malformed key), so a
         private server cannot be told apart from one that does not exist.
         """
-        if key.isdigit() and len(key) <= 20:
+        if key.isascii() and key.isdigit() and len(key) <= 20:  # not "５" or "²"
             if int(key) > MAX_GUILD_ID:
                 return None
             access = await self._store.site.access(int(key))

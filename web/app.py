@@ -4,10 +4,13 @@ Safe by construction:
 - read-only: every handler is a GET (HEAD) over hosting's read methods; no forms post anything;
 - Jinja2 autoescapes every value (a player named <script> is text), StrictUndefined turns a
   template typo into an error instead of an empty string;
-- route patterns accept digits where ids go, so a bad id is a 404 before any handler runs,
-  and ids beyond SQLite's integer range are 404 too;
-- static files without directory listing; a Content-Security-Policy that allows no inline
-  script or style, no framing and no other origin; no referrer (private links hold a secret).
+- route patterns accept ASCII digits where ids go, so a bad id is a 404 before any handler
+  runs, and ids beyond SQLite's integer range are 404 too; so are page numbers in the query
+  that are anything but ASCII digits ("²", "５", "٣", "-1", " 1"), with nothing logged;
+- static files without directory listing, and a missing one is the site's 404 page too;
+  nothing under /s/ (where a secret may be in the address) is stored by any cache,
+  redirects included; a Content-Security-Policy that allows no inline script or style,
+  no framing and no other origin; no referrer (private links hold a secret).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from . import cards, pages, replay
 from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
 
 log = logging.getLogger(__name__)
+STATIC_FILES = web.AppKey("static_files", frozenset)  # what /static/ serves, by name
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -66,20 +70,37 @@ async def error_pages(request: web.Request, handler) -> web.StreamResponse:
         return render(request, "error.html", status=500, code=500)
 
 
+@web.middleware
+async def missing_static(request: web.Request, handler) -> web.StreamResponse:
+    """A static file that is not there is the site's 404 page. (aiohttp finds out only while
+    sending the file, too late for error_pages, and answers with an empty 404 of its own.)"""
+    known = request.app[STATIC_FILES]
+    if request.match_info.route.name == "static" and request.match_info["filename"] not in known:
+        raise web.HTTPNotFound()
+    return await handler(request)
+
+
+def static_files() -> frozenset[str]:
+    return frozenset(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file())
+
+
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.update(SECURITY_HEADERS)
-    if response.content_type == "text/html":
-        # Pages change with every game; a private link must not linger in shared caches.
-        response.headers["Cache-Control"] = "no-cache, private"
+    if response.content_type == "text/html" or request.path.startswith("/s/"):
+        # Pages change with every game, and an address under /s/ may hold a server's secret:
+        # no browser or proxy may keep it (the redirect that carries it included).
+        response.headers["Cache-Control"] = "no-store"
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
 
 
 def build_app(deps: SiteDeps) -> web.Application:
-    app = web.Application(middlewares=[server_timing, error_pages])
+    app = web.Application(middlewares=[server_timing, error_pages, missing_static])
     app[DEPS] = deps
     app[TEMPLATES] = templates()
+    app[STATIC_FILES] = static_files()
     app.on_response_prepare.append(_secure)
     add = app.router.add_get
+    # Numbers are [0-9], never \d: a regular expression's \d matches "٣" and "５" as well.
     add("/", pages.home)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}", pages.site_root)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/", pages.site_root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,10 @@ def render(request: web.Request, template: str, status: int = 200, **context: An
 
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer; a longer id names nothing
+MAX_PAGE = 1_000_000
+# Numbers in addresses are ASCII digits and nothing else: str.isdigit() takes "²", which
+# int() refuses, and int() takes "５" or "٣". The routes' patterns say the same for the path.
+DIGITS = re.compile(r"[0-9]{1,20}")
 
 
 @dataclass(frozen=True)
@@ -94,16 +99,17 @@ async def site_of(request: web.Request) -> Site:
     return Site(guild_id, profile.name, Words(profile.locale), Paths(key))
 
 
-def path_id(request: web.Request, name: str) -> int:
-    value = int(request.match_info[name])  # the route pattern allows digits only
-    if value > MAX_ID:
+def number(raw: str, low: int, high: int) -> int:
+    """An address's number in [low, high], or 404 (odd digits, a sign, spaces, too long)."""
+    if not DIGITS.fullmatch(raw) or not low <= int(raw) <= high:
         raise web.HTTPNotFound()
-    return value
+    return int(raw)
+
+
+def path_id(request: web.Request, name: str) -> int:
+    return number(request.match_info[name], 0, MAX_ID)
 
 
 def query_page(request: web.Request) -> int:
     """?page=N (1-based in the address) as a 0-based page; a malformed one is a 404."""
-    raw = request.query.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= 1_000_000:
-        raise web.HTTPNotFound()
-    return int(raw) - 1
+    return number(request.query.get("page", "1"), 1, MAX_PAGE) - 1

@@ -59,11 +59,12 @@ def picture(code: str, variant: str, words: Words) -> CardPicture:
 
 
 def names_of(film: ReplayFilm, words: Words) -> list[str]:
-    return [words.seat(seat) for seat in film.seats]
+    """The seats' names as sentences hold them: isolated (see Words.isolate)."""
+    return [words.isolate(words.seat(seat)) for seat in film.seats]
 
 
 def panels(film: ReplayFilm, frame: Frame, words: Words) -> list[SeatPanel]:
-    board, names = frame.board, names_of(film, words)
+    board, names = frame.board, [words.seat(seat) for seat in film.seats]
     results = {r.seat: r for r in frame.round_ended.results} if frame.round_ended else {}
     winners = frame.game_ended.winners if frame.game_ended else ()
     return [
@@ -143,7 +144,7 @@ def _step_links(film: ReplayFilm, words: Words) -> tuple[StepLink, ...]:
 async def replay(request: web.Request) -> web.Response:
     site = await site_of(request)
     game_id = path_id(request, "game_id")
-    step = int(request.match_info.get("step", "0"))
+    step = path_id(request, "step") if "step" in request.match_info else 0
     film = await request.app[DEPS].site.film(site.guild_id, game_id)
     if film is None or step >= len(film.frames):
         raise web.HTTPNotFound()

@@ -114,6 +114,14 @@ class Words:
     def name(self, name: str | None) -> str:
         return name or self.t("stats.forgotten")
 
+    @staticmethod
+    def isolate(name: str) -> str:
+        """A member-chosen name inside a sentence, an attribute or the <title> (where a <bdi>
+        cannot go): between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so its own
+        direction (or a U+202E it holds) stops at its end instead of turning the rest of the
+        line around."""
+        return f"\u2068{name}\u2069"
+
     def move(self, event: object, names: list[str], variant: str) -> str | None:
         """One event of a move as a sentence; None for events that are not moves."""
         if isinstance(event, ev.CardPlayed):

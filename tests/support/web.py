@@ -26,10 +26,11 @@ class World:
     stats: StatsService
     site: SiteService
     locale: str = "en"
+    server_name: str = "Llama Lounge"  # GUILD's; OTHER_GUILD has none
 
     def deps(self) -> SiteDeps:
         async def profile(guild_id: int) -> GuildProfile:
-            return GuildProfile("Llama Lounge" if guild_id == GUILD else None, self.locale)
+            return GuildProfile(self.server_name if guild_id == GUILD else None, self.locale)
 
         return SiteDeps(self.stats, self.site, profile)
 

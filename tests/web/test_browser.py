@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,10 @@ import pytest_asyncio
 from hosting.stats import Period
 from store import RESULT_SORTS, LeaderboardSort
 from tests.support.web import GUILD, HOSTILE, open_world, play_game, serving
+from tests.web.browser_support import DESKTOP, PHONE, chromium, open_page, require_chromium
 from web import Paths
 
-CHROMIUM = os.environ.get("LAMABOT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-# As root in a container, with no network: no sandbox, nothing fetched in the background.
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 NAMES = ["Alice", "Bob", "Chen", "Dana", "Eliška", "José", "Kofi", "Lena", "Mateo", "Noor",
          "Olga", "Priya", "Quinn"]
@@ -37,13 +29,7 @@ HOSTILE_ID = 99
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"chromium not found at {CHROMIUM}: `make test` installs it")
-    pytest.skip(f"chromium not found at {CHROMIUM} (`make test` installs it)",
-                allow_module_level=True)
-
-async_api = pytest.importorskip("playwright.async_api")
+require_chromium()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -71,11 +57,8 @@ async def base_url(world):
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser():
-    async with async_api.async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM,
-                                                    args=CHROMIUM_ARGS)
+    async with chromium() as launched:
         yield launched
-        await launched.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -92,12 +75,6 @@ async def page(browser, base_url):
     yield tab
     await context.close()
     assert not problems, problems
-
-
-async def open_page(page, path: str, status: int = 200):
-    response = await page.goto(path)
-    assert response is not None and response.status == status, path
-    return response
 
 
 async def all_images_loaded(page) -> bool:
@@ -146,7 +123,7 @@ async def test_click_through_a_replay_to_its_end(page, world):
     assert (await status.inner_text()).startswith(f"Step {steps} of {steps}")
     assert await page.get_by_role("link", name="Next step").count() == 0  # the end
     winner = film.seats[film.winners[0]].name
-    assert f"{winner} wins" in await page.locator(".caption").inner_text()
+    assert f"\u2068{winner}\u2069 wins" in await page.locator(".caption").inner_text()
     assert await page.locator(".standings li").count() == len(film.seats)
 
 

@@ -291,6 +291,6 @@ async def test_a_player_page_shows_the_seasons_rating_when_the_server_rates(worl
 
     world.stats.player = player
     text = (await get(site, paths.player(ALICE[0])))[1]
-    for shown in ("1234", "#2 on this server", "−8 in the last 5 games", "1,301"):
+    for shown in ("1,234", "#2 on this server", "−8 in the last 5 games", "1,301"):
         assert shown in text, shown
     assert "No rated games this season yet." in (await get(site, paths.player(DAVE[0])))[1]
