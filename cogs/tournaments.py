@@ -26,6 +26,7 @@ from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 from .button_views import ButtonsView
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES
+from .pings import NOBODY, only
 from .scheduler import Priority
 from .text import ai_seat_name, t, variant_name
 from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
@@ -319,12 +320,10 @@ class TournamentAnnouncer:
             await self._edit_signup(channel, tournament, locale)
         if update.event is TournamentEvent.ROUND_SEATED:
             embed = round_embed(update, locale, in_threads=_may_start_threads(channel))
-            await self._send(channel, embed=embed,
-                             allowed_mentions=discord.AllowedMentions(users=True))
+            await self._send(channel, embed=embed)  # mentions in an embed ping nobody
         elif update.event is TournamentEvent.FINISHED:
             await self._send(channel, embed=standings_embed(tournament, update.standings, locale,
-                                                            final=True),
-                             allowed_mentions=discord.AllowedMentions.none())
+                                                            final=True))
         elif update.event is TournamentEvent.TABLE_WAITING:
             (table,) = update.tables
             await self._send(channel, content=t("tournament.table_waits", locale,
@@ -336,7 +335,7 @@ class TournamentAnnouncer:
 
     async def _welcome(self, update: TournamentUpdate, locale: str) -> None:
         """The table's players mentioned in its thread (which adds them to it), and who an AI
-        stands in for."""
+        stands in for: they are pinged, nobody else."""
         tournament, (table,) = update.tournament, update.tables
         if update.channel_id is None or update.channel_id == tournament.channel_id:
             return  # a table in the tournament's channel: the round's post named its players
@@ -345,8 +344,9 @@ class TournamentAnnouncer:
         lines += [t("tournament.stand_in", locale, mention=f"<@{user}>")
                   for user in update.stand_ins]
         thread = self.bot.get_partial_messageable(update.channel_id)
-        await self._send(thread, content="\n".join(lines),
-                         allowed_mentions=discord.AllowedMentions(users=True))
+        by_entry = {e.entry: e.user_id for e in tournament.entries}
+        players = [by_entry[n] for n in table.entries] + list(update.stand_ins)
+        await self._send(thread, content="\n".join(lines), allowed_mentions=only(players))
 
     async def _send(self, channel, **content) -> None:
         try:
@@ -362,7 +362,7 @@ class TournamentAnnouncer:
         try:
             async with self._slot(channel.id, "edit"):
                 await message.edit(embed=signup_embed(tournament, locale),
-                                   view=signup_view(tournament, locale))
+                                   view=signup_view(tournament, locale), allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.warning("could not update the sign-up message of tournament %s", tournament.id)
 
