@@ -10,7 +10,7 @@ import re
 import pytest
 
 from hosting import FakeClock
-from tests.e2e_support import open_game, refused, spy_on_rest_budget, use_seed
+from tests.e2e_support import isolated, open_game, refused, spy_on_rest_budget, use_seed
 from tests.test_e2e_ai_names import play_to_the_end
 from tests.test_e2e_stats import field, lines_by_user, play, ts
 
@@ -50,7 +50,8 @@ async def test_a_winner_who_left_is_told_why_their_rating_fell(fake_discord, lam
     await bot.renderer.flush_all()
     end = next(m for m in reversed(channel.messages) if "Final standings" in m.embed_text)
     first, second = standings_lines(end)
-    assert first.lower().startswith("1. 🤖 alice") and "rating" in first and "(−" in first, first
+    assert first.lower().startswith(f"1. 🤖 {isolated('alice')}"), first
+    assert "rating" in first and "(−" in first, first
     assert "leaving the game counts as last place" in first, first
     assert "leaving" not in second, second
 

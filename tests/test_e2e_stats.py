@@ -18,7 +18,15 @@ import i18n
 from hosting import FakeClock, Status
 from lama import events as ev
 from tests.driver import as_slash, random_action
-from tests.e2e_support import on_turn, open_game, refused, settle, untagged, wait_until
+from tests.e2e_support import (
+    isolated,
+    on_turn,
+    open_game,
+    refused,
+    settle,
+    untagged,
+    wait_until,
+)
 
 
 def ts(*parts: int) -> int:
@@ -176,7 +184,7 @@ async def test_leaderboard_pages_and_stats_show_exactly_what_the_games_produced(
     alice_wins = sum(v.seat_of(alice.id).index in v.winners for v in together)
     h2h = field(stats, "Head to head with you")
     assert h2h.startswith(f"Games together: {len(together)}\n"
-                          f"Wins: you {bob_wins} · Alice {alice_wins}")
+                          f"Wins: you {bob_wins} · {isolated('Alice')} {alice_wins}")
 
     history = await fake.slash(alice, channel, "lama history")
     ids = [int(i) for i in re.findall(r"\*\*#(\d+)\*\*", history.message.embed_text)]
@@ -293,7 +301,7 @@ async def test_public_statistics_speak_the_servers_language(fake_discord, lamabo
     await fake.slash(owner, lama, "lama settings", language="cs")
     expected = {
         "leaderboard": i18n.t("leaderboard.title.all_time", "cs"),
-        "lama stats": i18n.t("stats.title", "cs", name="alice"),
+        "lama stats": i18n.t("stats.title", "cs", name=isolated("alice")),
         "lama history": i18n.t("history.title", "cs"),
     }
     for command, title in expected.items():
