@@ -27,6 +27,7 @@ import cardart
 from cogs.buttons import LamaButton
 from cogs.emojis import CARD_EMOJIS
 from cogs.mentions import COMMANDS
+from cogs.pings import NOBODY
 from cogs.renderer import Renderer
 from cogs.scheduler import CLOCK_MARGIN, RestBudget
 from cogs.tournaments import TournamentAnnouncer
@@ -93,6 +94,9 @@ class LamaBot(commands.AutoShardedBot):
             intents=discord.Intents(guilds=True),
             max_messages=None,
             help_command=None,
+            # Member-written text (names) must ping nobody: messages that mean to ping name
+            # their players themselves (cogs/pings.py).
+            allowed_mentions=NOBODY,
             tree_cls=LamaTree,
             **options,
         )

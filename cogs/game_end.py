@@ -14,7 +14,7 @@ from . import embeds
 from .button_views import ButtonsView
 from .components import rematch_view
 from .text import t
-from .tournaments import StandingsButton
+from .tournaments import StandingsButton, called
 
 # What a table's "Game over" says comes next, by (the tournament's last round, how the table
 # stands in its round): "next", another table of the round still plays; "last", the round
@@ -45,8 +45,8 @@ def table_over(played_as: PlayedAs, locale: str) -> tuple[str, str, discord.ui.V
     is posted, once every table has finished or (its round's last table) now, and a button
     for the standings so far."""
     tournament, table = played_as.tournament, played_as.table
-    title = t("tournament.round", locale, name=tournament.name, round=table.round,
-              rounds=tournament.rounds)
+    title = t("tournament.round", locale, name=called(tournament, markdown=False),
+              round=table.round, rounds=tournament.rounds)
     final = table.round >= tournament.rounds
     standing = "only" if played_as.alone else "last" if played_as.last else "next"
     text = t(TABLE_OVER[final, standing], locale, table=table.table_no,

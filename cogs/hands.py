@@ -48,6 +48,7 @@ from hosting.views import GameView, Status
 from . import images
 from .hand_records import HandAnswer, ShownHand, answer_out, made_by  # renderer, moves: here
 from .outbox import nonce as nonce_of
+from .pings import quiet
 from .scheduler import Priority, RestBudget
 from .text import jump_link, t
 
@@ -292,7 +293,7 @@ class HandMessages:
                     if not keep and self.is_newest(view.game_id, seat, shown):
                         return  # pressed while its close waited: the newest again
                     partial = self.bot.get_partial_messageable(shown.channel_id)
-                    await partial.get_partial_message(shown.message_id).edit(**content)
+                    await partial.get_partial_message(shown.message_id).edit(**quiet(content))
             else:
                 return  # an ephemeral whose token expired: nothing can reach it any more
         except discord.HTTPException as error:

@@ -24,7 +24,7 @@ from .lobbies import lobby_edit, new_lobby
 from .notify import NotifyCommands
 from .rematches import RematchPresses, offers_rematch, rematch_link_view
 from .stats import STATS_ITEMS, StatsCommands
-from .text import jump_link, t
+from .text import jump_link, member_text, t
 from .timely import answers_publicly
 from .tournaments import TOURNAMENT_ITEMS, TournamentCommands
 
@@ -211,7 +211,7 @@ class Lama(
             if error.problem is Problem.NOT_SEATED:  # the service knows only the user's id
                 error.details.setdefault("user", user.mention)
             raise
-        name = discord.utils.escape_markdown(user.display_name)
+        name = member_text(user.display_name)
         await interaction.response.send_message(
             t("lobby.you_kicked", locale, name=name), ephemeral=True
         )

@@ -20,7 +20,7 @@ from . import embeds, errors, images
 from .components import HAND_ITEMS, HandButton
 from .hands import HandAnswer
 from .table_view import TableButton
-from .text import card_label, jump_link, seat_name, t
+from .text import card_label, fit, jump_link, seat_name, t
 
 if TYPE_CHECKING:
     from bot import LamaBot
@@ -53,7 +53,7 @@ def _why_no_card(here: CardsHere, locale: str) -> list[app_commands.Choice[str]]
 @functools.lru_cache(maxsize=4096)
 def _hint_choice(key: str, locale: str, name: str) -> app_commands.Choice[str]:
     """A hint as a choice, made once per language (and player named)."""
-    return app_commands.Choice(name=t(key, locale, name=name)[:MAX_CHOICE_NAME], value=NO_CARD)
+    return app_commands.Choice(name=fit(t(key, locale, name=name), MAX_CHOICE_NAME), value=NO_CARD)
 
 
 def _action(code: str):

@@ -6,12 +6,10 @@ the player hears the same news about themselves in the second person ("Alice rem
 
 from __future__ import annotations
 
-import discord
-
 from hosting import options
 from hosting.views import GameView, Notice, NoticeKind
 
-from .text import seat_name, t
+from .text import member_text, seat_name, t
 
 
 def notice_text(view: GameView, notice: Notice, locale: str) -> str:
@@ -19,11 +17,11 @@ def notice_text(view: GameView, notice: Notice, locale: str) -> str:
     seat = view.seats[notice.seat]
     if notice.kind is NoticeKind.TIMED_OUT:
         return t("timer.timeout", locale, name=seat_name(seat, locale))
-    name = _escaped(seat.name)  # the player who left, not the AI (🤖) that took the seat
+    name = member_text(seat.name)  # the player who left, not the AI (🤖) that took the seat
     if notice.reason == "timeouts":
         return t("timer.handed_to_ai", locale, name=name, count=options.TIMEOUTS_BEFORE_AI)
     if notice.reason == "kicked" and notice.by:
-        return t("game.kicked", locale, name=name, host=_escaped(notice.by))
+        return t("game.kicked", locale, name=name, host=member_text(notice.by))
     return t("game.left", locale, name=name)
 
 
@@ -33,11 +31,7 @@ def personal_notice_text(notice: Notice, locale: str) -> str:
     if notice.reason == "timeouts":
         return t("timer.you_handed_to_ai", locale, count=options.TIMEOUTS_BEFORE_AI)
     if notice.reason == "kicked" and notice.by:
-        return t("game.you_were_kicked", locale, host=_escaped(notice.by))
+        return t("game.you_were_kicked", locale, host=member_text(notice.by))
     if notice.reason == "left":  # the answer to their /lama leave told them already
         return t("hand.closed_after_leaving", locale)
     return t("game.you_left", locale)
-
-
-def _escaped(name: str) -> str:
-    return discord.utils.escape_markdown(name)

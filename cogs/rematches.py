@@ -28,6 +28,7 @@ from hosting.views import GameView
 
 from .button_views import ButtonsView
 from .components import REMATCH_KIND, rematch_view
+from .pings import NOBODY
 from .scheduler import Priority, RestBudget
 from .text import jump_link, t
 
@@ -107,6 +108,6 @@ class RematchOffers:
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             async with self.budget.slot(Priority.CLEANUP, channel_id, "edit"):
-                await message.edit(view=rematch_view(game_id, locale))
+                await message.edit(view=rematch_view(game_id, locale), allowed_mentions=NOBODY)
         except discord.HTTPException as error:  # deleted, or in a thread archived for good
             log.info("could not offer the rematch of game %s again: %s", game_id, error)

@@ -39,6 +39,7 @@ from .hands import HandAnswer, HandMessages, ShownHand
 from .lobby_messages import LobbyMessages
 from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
+from .pings import quiet
 from .rematches import RematchOffers
 from .reminders import Reminders
 from .render_work import Work
@@ -332,7 +333,7 @@ class Renderer:
         channel_id, message_id = ref
         try:
             partial = self.bot.get_partial_messageable(channel_id)
-            await partial.get_partial_message(message_id).edit(**content)
+            await partial.get_partial_message(message_id).edit(**quiet(content))
         except discord.NotFound:
             log.info("the %s message of game %s is gone", key.kind, game.game_id)
         except discord.HTTPException as error:

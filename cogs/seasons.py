@@ -62,8 +62,8 @@ class Seasons(commands.Cog):
                 await self.bot.fetch_channel(settings.games_channel_id)
             )
             async with self.bot.renderer.budget.slot(Priority.TABLE, channel.id, "create"):
-                await channel.send(embed=season_end_embed(ended, locale),
-                                   allowed_mentions=discord.AllowedMentions.none())
+                # its mentions are in an embed, and the client's default pings nobody
+                await channel.send(embed=season_end_embed(ended, locale))
         except (discord.NotFound, discord.Forbidden):
             log.warning("season %s of guild %s: games channel gone or closed to the bot",
                         ended.season.number, guild_id)

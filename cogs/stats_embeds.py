@@ -17,7 +17,7 @@ from store import GameSummary, GuildSettings, PlayerRating, PlayerResult, Recent
 from store.records import Actor
 
 from .mentions import command
-from .text import ai_seat_name, move_line, signed, t
+from .text import ai_seat_name, member_text, move_line, signed, t
 
 COLOUR = 0xF4D35E
 FIELD_LIMIT = 1024
@@ -45,10 +45,12 @@ def _variant(variant: str, locale: str) -> str:
 
 
 def stats_embed(report, name: str, locale: str) -> discord.Embed:
+    """`name`: the player's display name (isolated here, `member_text`)."""
     s = report.stats
-    embed = discord.Embed(title=t("stats.title", locale, name=name), colour=COLOUR)
+    title = t("stats.title", locale, name=member_text(name, markdown=False))
+    embed = discord.Embed(title=title, colour=COLOUR)
     if s.games == 0:
-        embed.description = t("stats.no_games", locale, name=name)
+        embed.description = t("stats.no_games", locale, name=member_text(name, markdown=False))
     else:
         _add_rating_fields(embed, report.rating, locale)
         fields = [
@@ -75,7 +77,7 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
                 "stats.vs.line",
                 locale,
                 games=h.games,
-                name=discord.utils.escape_markdown(name),  # the other side, named
+                name=member_text(name),  # the other side, named
                 mine=h.a_wins,
                 theirs=h.b_wins,
                 ahead=h.a_ahead,
@@ -133,7 +135,8 @@ def _player(p: PlayerResult, locale: str) -> str:
         return ai_seat_name(ai_called(p.seat, p.ai_number), locale)
     if p.user_id is not None:
         return f"<@{p.user_id}>"
-    return p.display_name or t("stats.forgotten", locale)
+    return (member_text(p.display_name, markdown=False) if p.display_name
+            else t("stats.forgotten", locale))
 
 
 def history_embed(games: list[GameSummary], locale: str) -> discord.Embed:
@@ -169,7 +172,7 @@ def _seat_name(seat: ReplaySeat, locale: str, *, with_level: bool = False) -> st
     if seat.is_ai:
         number = ai_called(seat.index, seat.ai_number)
         return ai_seat_name(number, locale, seat.ai_level if with_level else None)
-    return seat.name or t("stats.forgotten", locale)
+    return member_text(seat.name, markdown=False) if seat.name else t("stats.forgotten", locale)
 
 
 def _card(card, replay: Replay, locale: str) -> str:

@@ -31,6 +31,7 @@ from . import images
 from .button_views import ButtonsLayout
 from .buttons import LamaButton
 from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
+from .pings import NOBODY
 from .text import DRAW_EMOJI, QUIT_EMOJI, card_label, seat_name, t, variant_name
 from .timely import PRIVATE_REPLY
 
@@ -178,15 +179,17 @@ async def table_message(
     """Keyword arguments to post (`edit=False`) or edit a table message: the layout and,
     when it can be drawn, a fresh picture (an edit replaces the old one). A closed round's
     table keeps its last picture, or (`picture` False: a round that began and ended unseen,
-    no state of it was drawn) has none."""
+    no state of it was drawn) has none. Its text names players: it pings nobody (an edit
+    carries no `content`, so discord.py would not add the client's default)."""
     if ended is not None:  # the round's last picture stays (no attachments key: kept)
-        closed: dict[str, Any] = {"view": table_layout(view, locale, picture=picture, ended=ended)}
+        closed: dict[str, Any] = {"view": table_layout(view, locale, picture=picture, ended=ended),
+                                  "allowed_mentions": NOBODY}
         if edit and not picture:
             closed["attachments"] = []
         return closed
     file = await images.table_file(view, locale)
     content: dict[str, Any] = {
-        "view": table_layout(view, locale, picture=file is not None)
+        "view": table_layout(view, locale, picture=file is not None), "allowed_mentions": NOBODY
     }
     if file is not None:
         content["attachments" if edit else "files"] = [file]

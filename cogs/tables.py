@@ -43,6 +43,7 @@ from lama import events as ev
 
 from . import images
 from .outbox import ShownGames
+from .pings import NOBODY, only
 from .scheduler import Priority, RestBudget
 from .table_view import table_layout, table_message
 from .text import jump_link
@@ -191,11 +192,8 @@ class Tables:
         """The line, notifying nobody but the player it speaks to (if any)."""
         if self._passed(job):  # it waited for its slot, and the player moved meanwhile
             return
-        users = [discord.Object(job.ping)] if job.ping is not None else False
-        mentions = discord.AllowedMentions(everyone=False, users=users, roles=False,
-                                           replied_user=False)
         await self.bot.get_partial_messageable(job.view.shown_in).send(
-            job.text, nonce=job.nonce or discord.utils.MISSING, allowed_mentions=mentions)
+            job.text, nonce=job.nonce or discord.utils.MISSING, allowed_mentions=only([job.ping]))
 
     async def _post(self, job: _Job, locale: str) -> None:
         view = job.view
@@ -227,7 +225,7 @@ class Tables:
         link = jump_link(job.view.guild_id, new[0], new[1])
         picture = await self._has_picture(job.view.game_id, job.old)
         closed = table_layout(job.view, locale, picture=picture, moved_to=link)
-        await self._message(job.old).edit(view=closed)
+        await self._message(job.old).edit(view=closed, allowed_mentions=NOBODY)
 
     def table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
         """The message showing that round's table: the one this process posted for it, else

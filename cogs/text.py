@@ -3,6 +3,9 @@ language).
 
 Text is the source of truth (images are a bonus): every card reads as an emoji plus its name,
 so the game is fully playable in plain text and with a screen reader.
+
+Text a member chose (display names, tournament names) goes into a sentence only through
+`member_text`: cut to a length, and isolated so that its writing direction stays inside it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,12 @@ KOMARAMI_EMOJI = "🦟"
 # Draw is "one card more": 🃏 would read as the table's My hand (your cards) beside it.
 DRAW_EMOJI = "➕"
 QUIT_EMOJI = "🚪"
+# Unicode's first-strong isolate and its pop: the text between takes the direction of its own
+# first strong letter and leaves the rest of the line alone (UAX #9, X5c and X6a).
+FSI, PDI = "\u2068", "\u2069"
+ISOLATE_OPENERS = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: each closed by a PDI
+NAME_SHOWN = 32  # characters of a member's name a message shows (Discord's own most)
+ELLIPSIS = "…"
 
 
 def t(key: str, locale: str, count: int | None = None, **params) -> str:
@@ -86,6 +95,45 @@ def tokens_text(tokens, locale: str) -> str:
     return " ".join(parts) if parts else t("token.none", locale)
 
 
+def member_text(text: str, *, limit: int = NAME_SHOWN, markdown: bool = True) -> str:
+    """A name a member chose, for a sentence of the bot's: at most `limit` characters (cut
+    with "…"), escaped for markdown (`markdown` False: as it is, for plain text such as an
+    autocomplete choice or an embed title, where an escape would show), and isolated
+    (U+2068 … U+2069), so a right-to-left name or a U+202E override in it cannot turn the
+    sentence around it. The isolates it holds itself are balanced: a stray U+2069 cannot
+    close ours early, and one it opens closes before ours does."""
+    if len(text) > limit:
+        text = text[:limit - len(ELLIPSIS)] + ELLIPSIS
+    text = _balanced(text)
+    if markdown:
+        text = discord.utils.escape_markdown(text)
+    return f"{FSI}{text}{PDI}"
+
+
+def _balanced(text: str) -> str:
+    kept, open_isolates = [], 0
+    for char in text:
+        if char in ISOLATE_OPENERS:
+            open_isolates += 1
+        elif char == PDI:
+            if not open_isolates:
+                continue  # closes nothing of its own: it would close ours
+            open_isolates -= 1
+        kept.append(char)
+    return "".join(kept) + PDI * open_isolates
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, cut with "…" where it is longer; an isolate the
+    cut leaves open is closed within the limit (a thread's or a choice's name)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - len(ELLIPSIS)]
+    while len(closed := _balanced(cut + ELLIPSIS)) > limit:
+        cut = cut[:-1]
+    return closed
+
+
 def ai_seat_name(number: int, locale: str, level: str | None = None) -> str:
     """The one name of an AI, everywhere: "🤖 Llama-bot 2", by the number `ai_called` gives
     it (not by a stored name, which goes stale when a lobby's seats move up), with its level
@@ -97,12 +145,13 @@ def ai_seat_name(number: int, locale: str, level: str | None = None) -> str:
 def seat_name(
     seat: SeatView, locale: str, *, with_level: bool = False, markdown: bool = True
 ) -> str:
-    """A seat's name, safe inside markdown (`markdown` False: as it is, for plain text such
-    as an autocomplete choice, where an escape would show); AI seats are marked with 🤖."""
+    """A seat's name, safe inside markdown (`markdown` False: unescaped, for plain text such
+    as an autocomplete choice, where an escape would show) and isolated (`member_text`); AI
+    seats are marked with 🤖."""
     if seat.user_id is None:
         number = ai_called(seat.index, seat.ai_number)
         return ai_seat_name(number, locale, seat.ai_level if with_level else None)
-    name = discord.utils.escape_markdown(seat.name) if markdown else seat.name
+    name = member_text(seat.name, markdown=markdown)
     return f"🤖 {name}" if seat.ai_level is not None else name
 
 

@@ -19,15 +19,16 @@ from discord.utils import MISSING
 
 from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
-from hosting.tournament import TournamentEvent, TournamentUpdate
+from hosting.tournament import NAME_LENGTH, TournamentEvent, TournamentUpdate
 from hosting.tournament_seats import ai_entrant_numbers
 from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 
 from .button_views import ButtonsView
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES
+from .pings import NOBODY, only
 from .scheduler import Priority
-from .text import ai_seat_name, t, variant_name
+from .text import ai_seat_name, fit, member_text, t, variant_name
 from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
 from .timely import answers_publicly
 
@@ -97,6 +98,12 @@ def signup_view(tournament: Tournament, locale: str) -> discord.ui.View | None:
     return ui
 
 
+def called(tournament: Tournament, *, markdown: bool = True) -> str:
+    """The tournament's name as its organiser wrote it, isolated for a sentence
+    (`member_text`; `markdown` False: unescaped, for a title or a thread's name)."""
+    return member_text(tournament.name, limit=NAME_LENGTH, markdown=markdown)
+
+
 def _entrant(tournament: Tournament, entry: Entry, locale: str) -> str:
     """A human entrant's mention; an AI entrant's name in the reader's language, by the
     number it keeps at all its tables ("🤖 Lamobot 2 (střední)"), not the English name
@@ -113,8 +120,8 @@ def _names(tournament: Tournament, entries, locale: str) -> str:
 
 
 def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
-    embed = discord.Embed(title=t("tournament.title", locale, name=tournament.name),
-                          colour=COLOUR)
+    title = t("tournament.title", locale, name=called(tournament, markdown=False))
+    embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = t(
         "tournament.about", locale, count=tournament.rounds, size=tournament.table_size,
         variant=variant_name(tournament.variant, locale),
@@ -133,7 +140,8 @@ def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
 def round_embed(update: TournamentUpdate, locale: str, *, in_threads: bool) -> discord.Embed:
     tournament = update.tournament
     embed = discord.Embed(
-        title=t("tournament.round", locale, name=tournament.name, round=tournament.round,
+        title=t("tournament.round", locale, name=called(tournament, markdown=False),
+                round=tournament.round,
                 rounds=tournament.rounds), colour=COLOUR)
     lines = []
     for table in update.tables:
@@ -153,7 +161,8 @@ def standings_embed(
     *, final: bool,
 ) -> discord.Embed:
     key = "tournament.final" if final else "tournament.standings"
-    embed = discord.Embed(title=t(key, locale, name=tournament.name), colour=COLOUR)
+    embed = discord.Embed(title=t(key, locale, name=called(tournament, markdown=False)),
+                          colour=COLOUR)
     by_entry = {e.entry: e for e in tournament.entries}
     lines = []
     for row in rows:
@@ -290,11 +299,12 @@ class TournamentAnnouncer:
         """hosting.tournament.TablePlaces: a public thread of the tournament's channel for
         one table; None where the bot may not start one (the table plays in the channel)."""
         name = t("tournament.thread_name", self.bot.public_locale_of(tournament.guild_id),
-                 name=tournament.name, round=table.round, table=table.table_no)
+                 name=called(tournament, markdown=False), round=table.round,
+                 table=table.table_no)
         try:
             async with self._slot(None):
                 data = await self.bot.http.start_thread_without_message(
-                    tournament.channel_id, name=name[:NAME_LIMIT],
+                    tournament.channel_id, name=fit(name, NAME_LIMIT),
                     auto_archive_duration=ARCHIVE_AFTER_MINUTES,
                     type=discord.ChannelType.public_thread.value)
         except discord.HTTPException as error:
@@ -319,34 +329,33 @@ class TournamentAnnouncer:
             await self._edit_signup(channel, tournament, locale)
         if update.event is TournamentEvent.ROUND_SEATED:
             embed = round_embed(update, locale, in_threads=_may_start_threads(channel))
-            await self._send(channel, embed=embed,
-                             allowed_mentions=discord.AllowedMentions(users=True))
+            await self._send(channel, embed=embed)  # mentions in an embed ping nobody
         elif update.event is TournamentEvent.FINISHED:
             await self._send(channel, embed=standings_embed(tournament, update.standings, locale,
-                                                            final=True),
-                             allowed_mentions=discord.AllowedMentions.none())
+                                                            final=True))
         elif update.event is TournamentEvent.TABLE_WAITING:
             (table,) = update.tables
             await self._send(channel, content=t("tournament.table_waits", locale,
-                                                name=tournament.name, round=table.round,
+                                                name=called(tournament), round=table.round,
                                                 table=table.table_no))
         elif update.event is TournamentEvent.CANCELLED:
             await self._send(channel, content=t("tournament.cancelled", locale,
-                                                name=tournament.name))
+                                                name=called(tournament)))
 
     async def _welcome(self, update: TournamentUpdate, locale: str) -> None:
         """The table's players mentioned in its thread (which adds them to it), and who an AI
-        stands in for."""
+        stands in for: they are pinged, nobody else."""
         tournament, (table,) = update.tournament, update.tables
         if update.channel_id is None or update.channel_id == tournament.channel_id:
             return  # a table in the tournament's channel: the round's post named its players
-        lines = [t("tournament.table_opened", locale, name=tournament.name, round=table.round,
+        lines = [t("tournament.table_opened", locale, name=called(tournament), round=table.round,
                    table=table.table_no, players=_names(tournament, table.entries, locale))]
         lines += [t("tournament.stand_in", locale, mention=f"<@{user}>")
                   for user in update.stand_ins]
         thread = self.bot.get_partial_messageable(update.channel_id)
-        await self._send(thread, content="\n".join(lines),
-                         allowed_mentions=discord.AllowedMentions(users=True))
+        by_entry = {e.entry: e.user_id for e in tournament.entries}
+        players = [by_entry[n] for n in table.entries] + list(update.stand_ins)
+        await self._send(thread, content="\n".join(lines), allowed_mentions=only(players))
 
     async def _send(self, channel, **content) -> None:
         try:
@@ -362,7 +371,7 @@ class TournamentAnnouncer:
         try:
             async with self._slot(channel.id, "edit"):
                 await message.edit(embed=signup_embed(tournament, locale),
-                                   view=signup_view(tournament, locale))
+                                   view=signup_view(tournament, locale), allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.warning("could not update the sign-up message of tournament %s", tournament.id)
 

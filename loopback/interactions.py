@@ -148,7 +148,7 @@ async def _perform(
         flags = (data.get("flags") or 0) & EPHEMERAL
         body = data if kind == REPLY else {"flags": flags}
         message = new_message(
-            fake, record.channel, body, call.files, type=record.message_type,
+            fake, call, record.channel, body, call.files, type=record.message_type,
             application_id=fake.application_id, interaction=_metadata(fake, record),
             flags=LOADING if kind == DEFER else 0,
         )
@@ -158,7 +158,7 @@ async def _perform(
     if kind in (DEFER_UPDATE, UPDATE):
         record.original = record.source_message
         if kind == UPDATE and record.source_message is not None:
-            apply_edit(fake, record.source_message, data, call.files)
+            apply_edit(fake, call, record.source_message, data, call.files)
             await announce(fake, "MESSAGE_UPDATE", record.source_message)
         return record.source_message if kind == UPDATE else None
     if kind == CHOICES:
@@ -211,11 +211,12 @@ async def execute_webhook(fake: FakeDiscord, call: RestCall) -> Any:
             and not original.deleted):
         # The first follow-up after a "thinking" defer replaces the loading message (and
         # keeps its visibility); once that message is deleted, a follow-up is a new message.
-        apply_edit(fake, original, body, call.files)
+        apply_edit(fake, call, original, body, call.files)
         message = original
         await announce(fake, "MESSAGE_UPDATE", message)
     else:
-        message = new_message(fake, record.channel, body, call.files, type=record.message_type,
+        message = new_message(fake, call, record.channel, body, call.files,
+                              type=record.message_type,
                               application_id=fake.application_id,
                               interaction=_metadata(fake, record))
         await announce(fake, "MESSAGE_CREATE", message)
@@ -233,7 +234,7 @@ async def get_webhook_message(fake: FakeDiscord, call: RestCall) -> Any:
 @handles("update_original_webhook_message", "update_webhook_message")
 async def update_webhook_message(fake: FakeDiscord, call: RestCall) -> Any:
     record, message = _webhook_message(fake, call)
-    apply_edit(fake, message, call.body, call.files)
+    apply_edit(fake, call, message, call.body, call.files)
     await announce(fake, "MESSAGE_UPDATE", message)
     record.touch()
     return message.to_json()

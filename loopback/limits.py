@@ -20,6 +20,7 @@ MAX_ACTION_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_CHOICES = 25
 MAX_CUSTOM_ID = 100
+MAX_ALLOWED_IDS = 100  # users or roles an allowed_mentions may list
 
 
 _EMBED_TEXT_LIMITS = {
@@ -113,6 +114,21 @@ def emoji_problems(body: Any, known_ids: Mapping[int, Any]) -> list[BodyProblem]
     return problems
 
 
+def allowed_mentions_problems(allowed: Any) -> Iterator[BodyProblem]:
+    """A type both parsed and listed is ambiguous, so Discord refuses it; at most 100 ids."""
+    if not isinstance(allowed, dict):
+        return
+    parse = allowed.get("parse") or []
+    for kind in ("users", "roles"):
+        listed = allowed.get(kind) or []
+        if kind in parse and listed:
+            yield BodyProblem(("allowed_mentions", "parse"),
+                              f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive.")
+        if len(listed) > MAX_ALLOWED_IDS:
+            yield BodyProblem(("allowed_mentions", kind),
+                              f"Must be {MAX_ALLOWED_IDS} or fewer in length.")
+
+
 def message_problems(body: Any) -> list[BodyProblem]:
     """Problems with a message-shaped body (create, edit, interaction reply, follow-up)."""
     if not isinstance(body, dict):
@@ -126,6 +142,7 @@ def message_problems(body: Any) -> list[BodyProblem]:
     if isinstance(body.get("components"), list):
         flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
         problems.extend(component_problems(body["components"], flags))
+    problems.extend(allowed_mentions_problems(body.get("allowed_mentions")))
     return problems
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from . import limits, threads
+from . import limits, pings, threads
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
 from .ids import iso_now
 from .model import EPHEMERAL, IS_COMPONENTS_V2, LOADING, FakeAttachment, FakeMessage
@@ -81,9 +81,10 @@ def check_components_v2(
 
 
 def new_message(
-    fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any], files: list[UploadedFile],
-    **extra: Any,
+    fake: FakeDiscord, call: RestCall, channel: FakeChannel, body: dict[str, Any],
+    files: list[UploadedFile], **extra: Any,
 ) -> FakeMessage:
+    """A message `call` made from `body`, its mentions resolved (pings.py)."""
     check_components_v2(fake, body, files)
     flags = (body.get("flags") or 0) & _SETTABLE_FLAGS
     message = FakeMessage(
@@ -94,6 +95,7 @@ def new_message(
         **extra,
     )
     channel.messages.append(message)
+    pings.resolve(fake, call, message, body, created=True)
     return message
 
 
@@ -102,9 +104,11 @@ def _embeds(embeds: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
 
 
 def apply_edit(
-    fake: FakeDiscord, message: FakeMessage, body: dict[str, Any], files: list[UploadedFile]
+    fake: FakeDiscord, call: RestCall, message: FakeMessage, body: dict[str, Any],
+    files: list[UploadedFile],
 ) -> None:
-    """Discord's PATCH semantics: fields present replace, absent ones stay."""
+    """Discord's PATCH semantics: fields present replace, absent ones stay; an edit of the
+    text resolves its mentions anew (pings.py)."""
     body = body or {}
     check_components_v2(fake, body, files, message)
     if "content" in body:
@@ -124,6 +128,7 @@ def apply_edit(
     message.flags &= ~LOADING
     message.edited_timestamp = iso_now()
     message.edits += 1
+    pings.resolve(fake, call, message, body, created=False)
 
 
 def _event(fake: FakeDiscord, message: FakeMessage) -> tuple[dict[str, Any], int]:
@@ -186,7 +191,7 @@ async def create_message(fake: FakeDiscord, call: RestCall) -> Any:
     if sent is not None:
         return sent.to_json()
     await threads.reopen_for_message(fake, channel)
-    message = new_message(fake, channel, body, call.files)
+    message = new_message(fake, call, channel, body, call.files)
     if body.get("enforce_nonce") and body.get("nonce") is not None:
         fake.nonces[(channel.id, str(body["nonce"]))] = (time.monotonic(), message)
     await announce(fake, "MESSAGE_CREATE", message)
@@ -249,7 +254,7 @@ async def update_message(fake: FakeDiscord, call: RestCall) -> Any:
     _, message = _message(fake, call)
     if message.author.id != fake.bot.id:
         raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
-    apply_edit(fake, message, call.body, call.files)
+    apply_edit(fake, call, message, call.body, call.files)
     await announce(fake, "MESSAGE_UPDATE", message)
     return message.to_json()
 

@@ -42,6 +42,7 @@ class FakeUser:
     dms_open: bool = True
     role_ids: list[int] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
+    global_name: str | None = None  # the display name; None: the name, title-cased
 
     @property
     def mention(self) -> str:
@@ -49,7 +50,8 @@ class FakeUser:
 
     def to_json(self) -> dict[str, Any]:
         data = {
-            "id": str(self.id), "username": self.name, "global_name": self.name.title(),
+            "id": str(self.id), "username": self.name,
+            "global_name": self.name.title() if self.global_name is None else self.global_name,
             "discriminator": "0", "avatar": None, "public_flags": 0, "flags": 0,
         }
         if self.bot:
@@ -64,12 +66,13 @@ class FakeRole:
     permissions: int
     position: int = 0
     managed: bool = False
+    mentionable: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": str(self.id), "name": self.name, "permissions": str(self.permissions),
             "position": self.position, "color": 0, "colors": {"primary_color": 0},
-            "hoist": False, "managed": self.managed, "mentionable": False, "flags": 0,
+            "hoist": False, "managed": self.managed, "mentionable": self.mentionable, "flags": 0,
             "icon": None, "unicode_emoji": None, "description": None,
         }
 
@@ -125,6 +128,10 @@ class FakeMessage:
     deleted: bool = False
     edits: int = 0
     started_thread: Any = None  # the FakeChannel of a thread started from this message
+    # what its text resolved into (pings.py): rebuilt by a create and by an edit of the text
+    mention_everyone: bool = False
+    mentions: list[dict[str, Any]] = field(default_factory=list)  # user objects
+    mention_roles: list[int] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -212,7 +219,8 @@ class FakeMessage:
             "id": str(self.id), "channel_id": str(self.channel_id),
             "author": self.author.to_json(), "content": self.content,
             "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp,
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "tts": False, "mention_everyone": self.mention_everyone, "mentions": self.mentions,
+            "mention_roles": [str(r) for r in self.mention_roles],
             "attachments": [a.to_json() for a in self.attachments], "embeds": self.embeds,
             "components": self.components, "pinned": False, "type": self.type,
             "flags": self.flags,

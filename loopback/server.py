@@ -22,6 +22,7 @@ from .model import (
     FakeRole,
     FakeUser,
 )
+from .pings import Pings
 from .places import FakeChannel, FakeGuild
 from .ratelimits import RateLimits
 from .rest import RestCall, dispatch, unknown
@@ -75,6 +76,7 @@ class FakeDiscord(Driver):
         self.application_emojis: dict[int, dict[str, Any]] = {}  # emojis.py
         # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message)
         self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        self.pings: list[Pings] = []  # what each message body resolved (pings.py)
         self.gateway = Gateway(self)
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
@@ -168,9 +170,14 @@ class FakeDiscord(Driver):
         self.users_by_id[user.id] = user
         guild.members[user.id] = user
 
-    def add_user(self, name: str, *, locale: str = "en-US", dms_open: bool = True) -> FakeUser:
-        """A new member of the first guild (``fake.guild``)."""
-        user = FakeUser(self.snowflakes.next(), name, locale=locale, dms_open=dms_open)
+    def add_user(
+        self, name: str, *, locale: str = "en-US", dms_open: bool = True,
+        display_name: str | None = None,
+    ) -> FakeUser:
+        """A new member of the first guild (``fake.guild``); ``display_name`` is their global
+        name (else ``name``, title-cased)."""
+        user = FakeUser(self.snowflakes.next(), name, locale=locale, dms_open=dms_open,
+                        global_name=display_name)
         self._join(user, self.guild)
         self.users.append(user)
         return user
@@ -258,6 +265,19 @@ class FakeDiscord(Driver):
             "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_json()},
             intent=INTENT_GUILDS, guild_id=guild.id)
         return role
+
+    def add_role(
+        self, name: str, guild: FakeGuild | None = None, *, mentionable: bool = False
+    ) -> FakeRole:
+        """A role nobody has yet (before the bot connects: its GUILD_CREATE lists it)."""
+        guild = guild or self.guild
+        role = FakeRole(self.snowflakes.next(), name, 0, position=1, mentionable=mentionable)
+        guild.roles[role.id] = role
+        return role
+
+    def pings_of(self, message: FakeMessage) -> list[Pings]:
+        """What the bodies that made and edited `message` resolved, in order."""
+        return [p for p in self.pings if p.message_id == message.id]
 
     # ---- faults -------------------------------------------------------------------------
     def close_dms(self, user: FakeUser) -> None:

@@ -112,3 +112,14 @@ async def threads_on(fake) -> None:
     await fake.grant(owner, manage_guild=True)
     result = await fake.slash(owner, fake.channel("general"), "lama settings", threads=True)
     assert result.ephemeral and "Games in threads" in result.text, result.text
+
+
+async def everyone_quits(bot, game_id: int) -> None:
+    """Whoever is on turn quits, until the game is over."""
+    while True:
+        await settle(bot, game_id)
+        view = bot.service.view(game_id)
+        if view.status is not Status.RUNNING:
+            return
+        user_id = view.seats[view.current_seat].user_id
+        await bot.service.human_move(game_id, user_id, QUIT)

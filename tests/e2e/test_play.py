@@ -19,6 +19,7 @@ from tests.support.e2e import (
     find_seed,
     hand_button,
     hand_messages,
+    isolated,
     names_game,
     on_turn,
     open_game,
@@ -219,7 +220,7 @@ async def test_a_round_ended_by_all_quitting(fake_discord, lamabot):
     summary = next(m for m in fake.public_messages(channel) if "Round 1 is over" in m.text)
     assert "Everyone quit." in summary.text
     for seat in view.seats:
-        line = next(x for x in summary.text.split("\n") if x.startswith(f"{seat.name}:"))
+        line = next(x for x in summary.text.split("\n") if x.startswith(f"{isolated(seat.name)}:"))
         assert "→ +" in line and f"({seat.score})" in line
         assert any(token in line for token in ("⚪", "⚫", "no tokens"))
     new_table = tables(fake, channel)[-1]
@@ -240,7 +241,8 @@ async def test_leave_mid_game_hands_the_seat_to_an_ai(fake_discord, lamabot):
     result = await fake.slash(bob, channel, "lama leave")
     assert result.ephemeral
     await settle(bot, game_id)
-    assert any("Bob left the game; an AI plays the seat" in t for t in texts(fake, channel))
+    assert any(f"{isolated('Bob')} left the game; an AI plays the seat" in t
+               for t in texts(fake, channel))
     view = bot.service.view(game_id)
     assert view.seats[1].is_ai and view.seat_of(bob.id) is None
     refused(await fake.slash(bob, channel, "draw"), "You're not playing in this game")
@@ -273,9 +275,10 @@ async def test_kick_hands_the_seat_to_an_ai(fake_discord, lamabot):
     channel = fake.channel("lama")
     game_id = await open_game(fake, bot, channel, alice, bob, carol)
     result = await fake.slash(alice, channel, "lama kick", user=carol)
-    assert result.ephemeral and "You removed Carol" in result.text
+    assert result.ephemeral and f"You removed {isolated('Carol')}" in result.text
     await settle(bot, game_id)
-    assert any("Alice removed Carol from the game; an AI plays the seat" in t
+    assert any(f"{isolated('Alice')} removed {isolated('Carol')} from the game; an AI plays "
+               "the seat" in t
                for t in texts(fake, channel))
     view = bot.service.view(game_id)
     assert view.seats[2].is_ai and view.seat_of(carol.id) is None

@@ -12,6 +12,7 @@ from lama import DRAW, Game
 from tests.support.e2e import (
     Unchanged,
     find_seed,
+    isolated,
     on_turn,
     refused,
     settle,
@@ -44,7 +45,8 @@ async def test_a_waiting_player_is_told_whose_turn_it_is(fake_discord, lamabot):
     mover, _ = on_turn(fake, bot, game_id)
     choices = await card_choices(fake, waiting_user(fake, bot, game_id), channel)
     assert choices == [
-        {"name": f"It's {mover.name.title()}'s turn: wait for yours", "value": NO_CARD}]
+        {"name": f"It's {isolated(mover.name.title())}'s turn: wait for yours",
+         "value": NO_CARD}]
 
 
 async def test_whatever_is_typed_the_waiting_player_still_sees_why(fake_discord, lamabot):
@@ -94,7 +96,7 @@ async def test_the_explanation_speaks_the_players_language(fake_discord, lamabot
     waiting = waiting_user(fake, bot, game_id)
     waiting.locale = locale
     choices = await card_choices(fake, waiting, channel)
-    assert [c["name"] for c in choices] == [says.format(name=mover.name.title())]
+    assert [c["name"] for c in choices] == [says.format(name=isolated(mover.name.title()))]
 
 
 async def test_on_turn_with_nothing_that_fits_the_player_is_told_to_draw_or_quit(

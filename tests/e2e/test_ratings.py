@@ -11,7 +11,7 @@ import pytest
 
 from hosting import FakeClock
 from tests.e2e.games import field, lines_by_user, play, play_to_the_end, ts
-from tests.support.e2e import open_game, refused, spy_on_rest_budget, use_seed
+from tests.support.e2e import isolated, open_game, refused, spy_on_rest_budget, use_seed
 
 
 def standings_lines(message) -> list[str]:
@@ -49,7 +49,8 @@ async def test_a_winner_who_left_is_told_why_their_rating_fell(fake_discord, lam
     await bot.renderer.flush_all()
     end = next(m for m in reversed(channel.messages) if "Final standings" in m.embed_text)
     first, second = standings_lines(end)
-    assert first.lower().startswith("1. 🤖 alice") and "rating" in first and "(−" in first, first
+    assert first.lower().startswith(f"1. 🤖 {isolated('alice')}"), first
+    assert "rating" in first and "(−" in first, first
     assert "leaving the game counts as last place" in first, first
     assert "leaving" not in second, second
 

@@ -16,12 +16,14 @@ from tests.e2e.games import tables
 from tests.e2e.round_tables import WAIT, a_bot
 from tests.support.e2e import (
     find_seed,
+    isolated,
     on_turn,
     open_game,
     settle,
     table,
     two_humans,
     wait_until,
+    without_isolates,
 )
 
 
@@ -53,6 +55,7 @@ def last_moves(message) -> str:
 
 
 def names_the_leaver_then_the_ai(moves: str, name: str) -> None:
+    name = isolated(name)
     assert f"\n{name} drew a card" in moves and f"🤖 {name} drew" not in moves, moves
     assert f"🤖 {name} quit the round" in moves, moves
 
@@ -118,5 +121,7 @@ async def test_a_player_timed_out_into_an_ai_keeps_their_name_for_the_round_they
     await bot.renderer.flush_all()
     ended = bot.service.view(game_id).round_number - 1  # by her last time-out
     (closed,) = [m for m in tables(fake, channel) if f"Round {ended} is over" in m.text]
-    assert "\nAlice quit the round" in last_moves(closed), closed.text
-    assert "\nAlice: " in closed.text and "🤖 Alice" not in closed.text, closed.text
+    alice = isolated("Alice")
+    assert f"\n{alice} quit the round" in last_moves(closed), closed.text
+    assert f"\n{alice}: " in closed.text, closed.text
+    assert "🤖 Alice" not in without_isolates(closed.text), closed.text

@@ -17,7 +17,7 @@ import i18n
 from hosting import FakeClock
 from lama import events as ev
 from tests.e2e.games import field, lines_by_user, play, ts
-from tests.support.e2e import refused, untagged, wait_until
+from tests.support.e2e import isolated, refused, untagged, wait_until
 
 
 class Record:
@@ -148,7 +148,7 @@ async def test_leaderboard_pages_and_stats_show_exactly_what_the_games_produced(
     alice_wins = sum(v.seat_of(alice.id).index in v.winners for v in together)
     h2h = field(stats, "Head to head with you")
     assert h2h.startswith(f"Games together: {len(together)}\n"
-                          f"Wins: you {bob_wins} · Alice {alice_wins}")
+                          f"Wins: you {bob_wins} · {isolated('Alice')} {alice_wins}")
 
     history = await fake.slash(alice, channel, "lama history")
     ids = [int(i) for i in re.findall(r"\*\*#(\d+)\*\*", history.message.embed_text)]
@@ -265,7 +265,7 @@ async def test_public_statistics_speak_the_servers_language(fake_discord, lamabo
     await fake.slash(owner, lama, "lama settings", language="cs")
     expected = {
         "leaderboard": i18n.t("leaderboard.title.all_time", "cs"),
-        "lama stats": i18n.t("stats.title", "cs", name="alice"),
+        "lama stats": i18n.t("stats.title", "cs", name=isolated("alice")),
         "lama history": i18n.t("history.title", "cs"),
     }
     for command, title in expected.items():

@@ -20,6 +20,7 @@ from tests.support.e2e import (
     find_seed,
     hand_messages,
     hold_rest_slots,
+    isolated,
     names_game,
     on_turn,
     open_game,
@@ -81,7 +82,7 @@ async def test_the_table_is_one_v2_message_with_picture_seats_moves_and_buttons(
     edited = table(fake, channel)
     assert edited.id == shown.id and edited.edits >= 1  # the same message, edited
     assert [a.filename for a in edited.attachments] == ["table.png"]  # the picture stays
-    assert f"{mover.name.title()} drew a card" in edited.text
+    assert f"{isolated(mover.name.title())} drew a card" in edited.text
     assert fake.ratelimits.hits == []
 
 
@@ -261,7 +262,7 @@ async def test_a_whole_game_mixed_ways_keeps_one_live_hand_and_a_true_table(
             shown = table(fake, channel)
             top = card_label(view.top_card, "en", view.options.variant)
             assert f"Top card: {top}" in shown.text, shown.text
-            on_turn_name = view.seats[view.current_seat].name
+            on_turn_name = isolated(view.seats[view.current_seat].name)
             assert f"On turn: {on_turn_name}" in shown.text, shown.text
             current = fake.users_by_id[view.seats[view.current_seat].user_id]
             assert len(live_hands(fake, current, game_id)) <= 1

@@ -20,6 +20,7 @@ from loopback.running import BOT_TOKEN, run_bot, run_bot_process
 from store import GuildSettings, Store
 from store.tournaments import TournamentStatus
 from tests.e2e.tournaments import (
+    CUP,
     QUICK,
     embeds_saying,
     play_to_its_end,
@@ -64,7 +65,7 @@ async def test_a_rounds_tables_play_at_once_each_in_a_thread_of_its_own(
         assert len(views) == 2 and all(v.status is Status.RUNNING for v in views)  # at once
         threads = [fake.channels[v.channel_id] for v in views]
         assert all(th.thread is not None and th.thread.parent is channel for th in threads)
-        assert threads[0].name == "Spring Cup · round 1 · table 1"
+        assert threads[0].name == f"{CUP} · round 1 · table 1"
         assert bot.service.game_in_channel(channel.id) is None  # no lobby, no game here
         assert not [m for m in fake.public_messages(channel) if m.custom_ids and
                     not any(c.startswith("lama:tn:") for c in m.custom_ids)]
@@ -255,9 +256,9 @@ async def test_a_three_round_tournament_reaches_its_standings_despite_a_sigkill_
 
     async with run_bot_process(fake, args, env=env, cwd=REPO):
         await play_until(fake, channel, humans,
-                         lambda: embeds_saying(channel, "Spring Cup: final standings"))
+                         lambda: embeds_saying(channel, f"{CUP}: final standings"))
         standings = await fake.slash(others[0], channel, "lama tournament standings")
-    announced = embeds_saying(channel, "Spring Cup: final standings")[0]
+    announced = embeds_saying(channel, f"{CUP}: final standings")[0]
     assert all(f"<@{u.id}>" in announced for u in humans)
     assert announced.count("3 games") == 8  # every entrant played every round
     assert standings.ephemeral and "final standings" in standings.message.embed_text
@@ -287,12 +288,12 @@ async def test_a_tournament_tables_game_over_says_what_comes_next_instead_of_rem
     place = fake.channels[bot.service.view(game_id).shown_in]
     (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
     assert "Rematch" not in {b.label for b in over.buttons}, over.buttons
-    assert "Spring Cup: round 1 of 2" in over.text
+    assert f"{CUP}: round 1 of 2" in over.text
     # the round's only table: the round is over with it, and nothing is said of other tables
     assert f"This round is over: the next round's seating is in <#{channel.id}>." in over.text
     assert "Table 1" not in over.text and "last" not in over.text
     standings = await fake.click(bob, over, "Standings")
-    assert standings.ephemeral and "Spring Cup: standings" in standings.text, standings.text
+    assert standings.ephemeral and f"{CUP}: standings" in standings.text, standings.text
     with pytest.raises(HostingError) as no_rematch:  # an older message's Rematch button
         await bot.service.rematch(game_id, bob.id, "Bob")
     assert no_rematch.value.problem is Problem.TOURNAMENT_TABLE
@@ -320,7 +321,7 @@ async def one_table_cup_played(fake, bot, *, render_delay: float = 0.0):
 
 async def test_the_only_tables_game_over_says_the_tournament_is_over(fake_discord, lamabot):
     channel, over = await one_table_cup_played(fake_discord, lamabot)
-    assert "Spring Cup: round 1 of 1" in over.text
+    assert f"{CUP}: round 1 of 1" in over.text
     assert f"The tournament is over: the final standings are in <#{channel.id}>." in over.text
     assert "once every table" not in over.text and "was the last" not in over.text
 
@@ -331,5 +332,5 @@ async def test_the_final_standings_are_posted_after_the_last_tables_game_over(
     # the production render delay: the tournament finishes well before the game's flush
     channel, over = await one_table_cup_played(fake_discord, lamabot, render_delay=0.3)
     (final,) = [m for m in fake_discord.public_messages(channel)
-                if "Spring Cup: final standings" in m.embed_text]
+                if f"{CUP}: final standings" in m.embed_text]
     assert over.id < final.id

@@ -9,7 +9,7 @@ finished the round."""
 from __future__ import annotations
 
 from store import GuildSettings
-from tests.e2e.tournaments import QUICK, play_to_its_end, round_games, sign_up
+from tests.e2e.tournaments import CUP, QUICK, play_to_its_end, round_games, sign_up
 
 
 async def one_table_over(fake, bot):
@@ -48,7 +48,7 @@ async def test_the_standings_command_answers_privately_like_the_button(fake_disc
     asked = await fake.slash(fake.user("bob"), channel, "lama tournament standings")
     pressed = await fake.click(fake.user("bob"), over, "Standings")
     assert asked.ephemeral and pressed.ephemeral
-    assert "Spring Cup: standings" in asked.text
+    assert f"{CUP}: standings" in asked.text
     assert standing_lines(asked.text) == standing_lines(pressed.text)
     assert len(fake.public_messages(channel)) == before  # nothing posted in the channel
 

@@ -6,8 +6,9 @@ import asyncio
 
 from hosting import Status
 from lama import QUIT
-from tests.support.e2e import settle
+from tests.support.e2e import isolated, settle
 
+CUP = isolated("Spring Cup")  # as the bot writes the name its organiser chose
 QUICK = {"ai_delay_s": 0.0, "target": 10, "turn_timeout_s": 3600}
 
 

@@ -11,7 +11,7 @@ import pytest
 import i18n
 from cogs import embeds, errors, leaderboard, tournaments
 from cogs.embeds import rules_text
-from cogs.text import move_line, seat_name, tokens_text
+from cogs.text import FSI, PDI, move_line, seat_name, tokens_text
 from hosting.stats import LeaderboardPage, Period
 from hosting.swiss import Standing
 from hosting.views import GameOptions, GameView, SeatRating, SeatView, Status
@@ -21,6 +21,7 @@ from store import LeaderboardRow, LeaderboardSort
 from store.tournaments import Entry, Tournament, TournamentStatus
 
 NBSP = "\u00a0"
+PLAYER1, PLAYER2 = f"{FSI}Player1{PDI}", f"{FSI}Player2{PDI}"  # names a member chose: isolated
 
 
 def view(variant="classic", status=Status.RUNNING, winners=(), top="L", **seat_changes):
@@ -79,7 +80,7 @@ def test_czech_shared_winners_are_joined_with_a():
     finished = view(status=Status.FINISHED, winners=(0, 2))
     ai = seat_name(finished.seats[2], "cs")
     text = embeds.game_end_embed(finished, "cs").description
-    assert text == f"O vítězství se dělí Player1 a{NBSP}{ai} (12 bodů)!"
+    assert text == f"O vítězství se dělí {PLAYER1} a{NBSP}{ai} (12 bodů)!"
 
 
 def test_czech_round_summary_tells_everyone_when_their_hand_comes():
@@ -153,8 +154,8 @@ def test_czech_has_no_gender_hedges():
 @pytest.mark.parametrize(
     ("locale", "host_seat", "readiness"),
     [
-        ("cs", "1. Player1 (pořádá hru)", "Připraveno: hru může spustit ten, kdo ji pořádá."),
-        ("es", "1. Player1 (organiza)", "Listo: quien organiza ya puede empezar."),
+        ("cs", f"1. {PLAYER1} (pořádá hru)", "Připraveno: hru může spustit ten, kdo ji pořádá."),
+        ("es", f"1. {PLAYER1} (organiza)", "Listo: quien organiza ya puede empezar."),
     ],
 )
 def test_the_lobby_says_what_the_host_does_not_who_they_are(locale, host_seat, readiness):
@@ -230,7 +231,7 @@ def test_spanish_shared_winners_are_joined_with_y():
     finished = view(status=Status.FINISHED, winners=(0, 2))
     ai = seat_name(finished.seats[2], "es")
     text = embeds.game_end_embed(finished, "es").description
-    assert text == f"¡Player1 y {ai} comparten la victoria con 12 puntos!"
+    assert text == f"¡{PLAYER1} y {ai} comparten la victoria con 12 puntos!"
 
 
 def test_spanish_forced_quit_does_not_give_the_player_a_gender():
@@ -255,7 +256,7 @@ def test_the_final_standings_explain_a_provisional_rating():
 
 def test_spanish_round_starter_is_the_subject_first():
     started = ev.RoundStarted(3, 1, Card.from_code("4"))
-    assert embeds.describe_event(started, view(), "es") == "Player2 empieza esta ronda."
+    assert embeds.describe_event(started, view(), "es") == f"{PLAYER2} empieza esta ronda."
 
 
 def test_spanish_no_tokens_reads_sin_fichas():

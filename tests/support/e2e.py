@@ -26,6 +26,34 @@ HAND_PREFIX = "lama:h:"
 DATABASE_SEGMENT = re.compile(r"^(lama:[a-z]+:)[a-z][0-9a-z]{5}:")
 
 
+def isolated(name: str) -> str:
+    """A member's name as the bot writes it into its sentences: between U+2068 (first strong
+    isolate) and U+2069 (pop directional isolate), so its direction stays inside it."""
+    return f"\u2068{name}\u2069"
+
+
+def isolate_depths(text: str) -> list[int]:
+    """How deep inside isolates each character of `text` is (openers U+2066 LRI, U+2067 RLI,
+    U+2068 FSI; U+2069 PDI closes), counted after it."""
+    depths, depth = [], 0
+    for char in text:
+        depth += 1 if char in "\u2066\u2067\u2068" else -1 if char == "\u2069" else 0
+        depths.append(depth)
+    return depths
+
+
+def assert_isolates_balanced(text: str) -> None:
+    """No isolate closed before it opened, none left open."""
+    depths = isolate_depths(text)
+    assert min(depths, default=0) >= 0 and depths[-1:] in ([], [0]), repr(text)
+
+
+def without_isolates(text: str) -> str:
+    """The text with the isolates around names taken out: for asserting what it must not
+    say, isolated or not."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def untagged(custom_id: str) -> str:
     """A custom id without the database it names (cogs/buttons.py): `lama:h:<game>:...`."""
     return DATABASE_SEGMENT.sub(r"\1", custom_id)
