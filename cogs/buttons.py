@@ -25,10 +25,13 @@ database's.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import discord
+
+from hosting import HostingError, Problem
 
 from .errors import answer, handler_cog, report
 from .text import t
@@ -37,9 +40,12 @@ from .timely import UPDATE, Deferral, keep_in_time
 if TYPE_CHECKING:
     from bot import LamaBot
 
+log = logging.getLogger(__name__)
+
 NEVER = r"(?!)"  # the base itself is never registered
 KIND = re.compile(r"lama:[a-z]+:")  # every custom id starts with its kind
 DATABASE = r"(?:(?P<database>[a-z][0-9a-z]{5}):)?"
+LARGEST_ID = 2**63 - 1  # the store's ids, and Discord's snowflakes, are signed 64-bit numbers
 
 
 async def reader_locale(interaction: discord.Interaction) -> str:
@@ -49,6 +55,14 @@ async def reader_locale(interaction: discord.Interaction) -> str:
     return bot.locale_of(interaction)
 
 
+def unknown_press(interaction: discord.Interaction, kind: str, custom_id: object) -> HostingError:
+    """The refusal of a press no handler knows (a "button", a select "menu" or a "form"),
+    logged once, at INFO: an old message or garbage, not a fault of the bot."""
+    log.info("an unknown %s %r answered for user %s in channel %s", kind, custom_id,
+             interaction.user.id, interaction.channel_id)
+    return HostingError(Problem.UNKNOWN_PRESS, kind=kind)
+
+
 class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     cog_name: ClassVar[str] = ""
     # The identity of the database the running bot uses, set at start-up: every button
@@ -56,6 +70,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     database: ClassVar[str | None] = None
     owner_id: int | None = None  # only this user may press it (None: anyone)
     made_with: str | None = None  # the database identity a pressed button carried
+    out_of_range = False  # a pressed id holds a number no id of ours can be: not ours
     # How a slow press is acknowledged: silently, by default (the answer edits this message
     # or follows up); PRIVATE_REPLY where the answer is the presser's own new message.
     deferral: ClassVar[Deferral] = UPDATE
@@ -65,7 +80,8 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         if kind is None:
             raise TypeError(f"{cls.__name__}: a custom id starts with lama:<kind>:")
         with_database = kind.group() + DATABASE + template[kind.end():]
-        super().__init_subclass__(template=with_database, **kwargs)
+        # (?a): \d is 0-9 only, as the bot writes numbers (not "١٢", which int() reads as 12)
+        super().__init_subclass__(template="(?a)" + with_database, **kwargs)
 
     def __init__(self, custom_id: str, **button: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=self.full_custom_id(custom_id), **button))
@@ -84,6 +100,8 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     ) -> Self:
         pressed = cls.from_match(match)
         pressed.made_with = match["database"]
+        pressed.out_of_range = any(
+            part.isdigit() and int(part) > LARGEST_ID for part in match.groups() if part)
         return pressed
 
     @classmethod
@@ -93,6 +111,9 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     async def callback(self, interaction: discord.Interaction) -> None:
         response = keep_in_time(interaction, self.deferral)
         try:
+            if self.out_of_range:  # its layout, with numbers no game or user can have
+                pressed: Any = interaction.data or {}
+                raise unknown_press(interaction, "button", pressed.get("custom_id"))
             locale = await reader_locale(interaction)
             bot = cast("LamaBot", interaction.client)
             if self.made_with is not None and self.made_with != bot.database_identity:
