@@ -124,6 +124,15 @@ class GameService:
     def view(self, game_id: int) -> GameView:
         return self.registry.get(game_id).view()
 
+    async def guild_of_game(self, game_id: int) -> int | None:
+        """The server a game is played in (None: no such game): from memory, else as stored
+        (a finished game, or another process's)."""
+        hosted = self.registry.find(game_id)
+        if hosted is not None:
+            return hosted.guild_id
+        record = await self._store.games.get_game(game_id)
+        return record.guild_id if record is not None else None
+
     def game_in_channel(self, channel_id: int) -> GameView | None:
         hosted = self.registry.in_channel(channel_id)
         return hosted.view() if hosted else None
