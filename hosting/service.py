@@ -155,6 +155,7 @@ class GameService:
         return await self.routes.find(user_id, channel_id, guild_id)
 
     def observation(self, game_id: int, user_id: int) -> Observation:
+        self.registry.refuse_lobby_bystander(game_id, user_id)
         hosted = self.registry.running(game_id)
         return hosted.running_game.observation(seat_of(hosted, user_id).index)
 
