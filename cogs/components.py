@@ -74,7 +74,9 @@ class OldHandButton(LamaButton, template=OLD_HAND_TEMPLATE):
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> OldHandButton:
-        return cls(match.string)
+        # Rebuilt from its parts: an id that names a database (no such button was ever made,
+        # but one can be pressed) must not get a second one.
+        return cls(f"lama:h:{match['game']}:{match['round']}:{match['action']}")
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return None  # it acts on nothing: it says it is out of date wherever it is

@@ -119,6 +119,19 @@ async def test_an_unknown_press_in_a_dm_is_answered_in_the_readers_language(
     assert len(logged(caplog, custom_id)) == 1
 
 
+async def test_a_hand_id_of_the_oldest_layout_naming_a_database_is_refused(
+    fake_discord, lamabot
+) -> None:
+    """`lama:h:<game>:<round>:<action>` is the oldest hand layout (OldHandButton), from before
+    ids named a database; here "quitok" reads as one. Rebuilt from the whole id, the button
+    got a second database and discord.py dropped the press, logging an error."""
+    fake, bot = fake_discord, lamabot
+    old = await posted_before_an_upgrade(fake, bot, fake.user("alice"), "lama:h:quitok:1:2:L")
+    result = await fake.click(fake.user("alice"), old, "lama:h:quitok:1:2:L")
+    await answered_once(fake, result)
+    refused(result, "This button belongs to a game this bot doesn't keep")
+
+
 async def test_the_answer_names_the_command_as_a_mention(fake_discord, lamabot) -> None:
     fake, bot = fake_discord, lamabot
     old = await posted_before_an_upgrade(fake, bot, fake.channel("lama"), "lama:gone:1")
