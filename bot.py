@@ -49,7 +49,10 @@ log = logging.getLogger("lamabot")
 YOUNG_COLLECTION_EVERY = 7_000  # allocations (CPython's default: 700)
 GIL_SWITCH_INTERVAL_S = 0.001  # CPython's default: 0.005
 
-EXTENSIONS = ("cogs.lama", "cogs.moves", "cogs.leaderboard", "cogs.seasons")
+EXTENSIONS = (
+    "cogs.lama", "cogs.moves", "cogs.leaderboard", "cogs.seasons",
+    "cogs.presses",  # the answer to presses no handler knows
+)
 TOKEN_HELP = (
     "DISCORD_TOKEN is {problem}. Create a bot at https://discord.com/developers/applications "
     "(Bot → Reset Token), put the token in .env as DISCORD_TOKEN=..., and start again."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -30,6 +30,9 @@ from .text import (
     t,
 )
 
+if TYPE_CHECKING:
+    from bot import LamaBot
+
 HAND_ACTIONS = r"[1-6]\+?|L|P|draw|quit|quitok|back"
 HAND_TEMPLATE = (
     rf"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<owner>\d+):(?P<action>{HAND_ACTIONS})"
@@ -44,6 +47,7 @@ class HandButton(LamaButton, template=HAND_TEMPLATE):
     """A card to play, Draw or Quit (then its confirmation), on one player's hand message."""
 
     cog_name = "Moves"
+    dm_presses = True  # a player's hand is also a DM
 
     def __init__(self, game_id: int, round_number: int, owner: int, action: str, **button):
         super().__init__(f"lama:h:{game_id}:{round_number}:{owner}:{action}", **button)
@@ -55,6 +59,9 @@ class HandButton(LamaButton, template=HAND_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> HandButton:
         return cls(int(match["game"]), int(match["round"]), int(match["owner"]), match["action"])
 
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.service.guild_of_game(self.game_id)
+
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.hand_button(interaction, self, locale)
 
@@ -63,10 +70,16 @@ class OldHandButton(LamaButton, template=OLD_HAND_TEMPLATE):
     """A hand button from before hand buttons named their owner: it says it is out of date."""
 
     cog_name = "Moves"
+    dm_presses = True
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> OldHandButton:
-        return cls(match.string)
+        # Rebuilt from its parts: an id that names a database (no such button was ever made,
+        # but one can be pressed) must not get a second one.
+        return cls(f"lama:h:{match['game']}:{match['round']}:{match['action']}")
+
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return None  # it acts on nothing: it says it is out of date wherever it is
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         raise HostingError(Problem.STALE_BUTTON)
@@ -85,8 +98,11 @@ class LobbyButton(LamaButton, template=LOBBY_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game"]), match["action"])
 
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.service.guild_of_game(self.game_id)
+
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.lobby_button(interaction, self.game_id, self.action)
+        await cog.lobby_button(interaction, self)
 
 
 class RematchButton(LamaButton, template=REMATCH_TEMPLATE):
@@ -101,6 +117,9 @@ class RematchButton(LamaButton, template=REMATCH_TEMPLATE):
     @classmethod
     def from_match(cls, match: re.Match[str]) -> RematchButton:
         return cls(int(match["game"]))
+
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.rematch(interaction, self.game_id)

@@ -43,6 +43,8 @@ _PROBLEM_KEYS = {
     Problem.GAME_FINISHED: "error.game_already_over",
     Problem.AMBIGUOUS_GAME: "error.dm_ambiguous",
     Problem.STALE_BUTTON: "error.stale_button",
+    Problem.UNKNOWN_PRESS: "error.unknown_press.button",
+    Problem.OTHER_SERVER: "error.button_other_server",
     Problem.MOVE_ALREADY_MADE: "error.move_already_made",
     Problem.NOT_SEATED: "error.user_not_in_game",
     Problem.CANNOT_KICK_SELF: "error.cannot_kick_self",
@@ -187,6 +189,10 @@ def _explain_problem(error: HostingError, locale: str) -> str:
         key = "error.games_channel_only"
     if error.problem is Problem.NO_GAME_HERE and details.get("in_dm"):
         key = "error.dm_no_game"
+    if error.problem is Problem.OTHER_SERVER and details.get("in_dm"):
+        key = "error.button_not_in_dm"
+    if error.problem is Problem.UNKNOWN_PRESS:  # a button, a select menu or a form
+        key = f"error.unknown_press.{details.get('kind', 'button')}"
     return t(key, locale, details.get(_COUNTED_DETAIL.get(error.problem, "")), **params)
 
 

@@ -16,8 +16,9 @@ from hosting import LOBBY, GameOptions, HostingError, Problem
 from hosting.views import GameUpdate, GameView, Status
 
 from . import embeds
+from .buttons import manages_server
 from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
-from .components import GAME_ITEMS
+from .components import GAME_ITEMS, LobbyButton
 from .errors import handler_cog
 from .language import LanguageCommands
 from .lobbies import lobby_edit, new_lobby
@@ -41,8 +42,8 @@ def _server_channel(interaction: discord.Interaction) -> tuple[int, int]:
 
 
 def _is_admin(interaction: discord.Interaction) -> bool:
-    perms = interaction.permissions
-    return bool(perms and (perms.manage_guild or perms.administrator))
+    """Manage Server where the command is used: a command acts on its channel's game."""
+    return manages_server(interaction, interaction.guild_id)
 
 
 class Lama(
@@ -216,21 +217,23 @@ class Lama(
             t("lobby.you_kicked", locale, name=name), ephemeral=True
         )
 
-    async def lobby_button(self, interaction: discord.Interaction, game_id: int, action: str):
-        """The press's answer redraws the lobby; the renderer's flush leaves it as it is."""
+    async def lobby_button(self, interaction: discord.Interaction, button: LobbyButton):
+        """The press's answer redraws the lobby; the renderer's flush leaves it as it is.
+        Pressed in the game's server (LamaButton checks): Manage Server there may add AIs,
+        start and cancel."""
         self._locale(interaction)
+        game_id, is_admin = button.game_id, manages_server(interaction, button.home)
         with self.renderer.lobbies.answering(game_id):
-            update = await self._lobby_action(interaction, game_id, action)
+            update = await self._lobby_action(interaction, game_id, button.action, is_admin)
             content = lobby_edit(update.view, self._public_locale(interaction))
             await interaction.response.edit_message(**content)
             pressed = interaction.message
             self.renderer.lobbies.shown(game_id, pressed.id if pressed else None, content)
 
     async def _lobby_action(
-        self, interaction: discord.Interaction, game_id: int, action: str
+        self, interaction: discord.Interaction, game_id: int, action: str, is_admin: bool
     ) -> GameUpdate:
         user = interaction.user
-        is_admin = _is_admin(interaction)
         if action == "join":
             return await self.service.join(game_id, user.id, user.display_name)
         if action == "leave":

@@ -108,6 +108,9 @@ class PageButton(LamaButton, template=PAGE_TEMPLATE):
         return cls(match["dir"], int(match["owner"]), int(match["guild"]), match["sort"],
                    match["variant"], match["period"], season, int(match["page"]))
 
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return self.guild  # the board of the server it was asked in
+
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.page_button(interaction, self)
 
@@ -291,11 +294,7 @@ class Leaderboard(commands.Cog):
         return choices[:25]
 
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
-        locale = self.bot.locale_of(interaction)
-        if interaction.guild_id != button.guild:
-            await interaction.response.send_message(t("error.stale_button", locale),
-                                                    ephemeral=True)
-            return
+        locale = self.bot.locale_of(interaction)  # pressed in its server (LamaButton checks)
         board = await self.stats.leaderboard(
             button.guild,
             LeaderboardSort(button.sort),

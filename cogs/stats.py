@@ -49,6 +49,7 @@ class ForgetButton(LamaButton, template=FORGET_TEMPLATE):
     """Yes/No under /lama forget-me; only the user it names may press it."""
 
     cog_name = "Lama"
+    dm_presses = True  # forget-me answers wherever it is asked
 
     def __init__(self, user_id: int, choice: str, **button) -> None:
         super().__init__(f"lama:fm:{user_id}:{choice}", **button)
@@ -57,6 +58,9 @@ class ForgetButton(LamaButton, template=FORGET_TEMPLATE):
     @classmethod
     def from_match(cls, match: re.Match[str]) -> ForgetButton:
         return cls(int(match["user"]), match["choice"])
+
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return None  # the presser's own statistics, in every server: the owner check guards it
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.forget_button(interaction, self.choice)
@@ -74,6 +78,9 @@ class ReplayButton(LamaButton, template=REPLAY_TEMPLATE):
     @classmethod
     def from_match(cls, match: re.Match[str]) -> ReplayButton:
         return cls(match["dir"], int(match["game"]), int(match["page"]))
+
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.replay_button(interaction, self.game_id, self.page)

@@ -20,7 +20,7 @@ shows a hand: "My hand" answers each presser privately (an ephemeral message).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -34,6 +34,9 @@ from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
 from .pings import NOBODY
 from .text import DRAW_EMOJI, QUIT_EMOJI, card_label, seat_name, t, variant_name
 from .timely import PRIVATE_REPLY
+
+if TYPE_CHECKING:
+    from bot import LamaBot
 
 TABLE_TEMPLATE = r"lama:t:(?P<game>\d+):(?P<round>\d+):(?P<action>hand|draw|quit|rules)"
 RECENT_SHOWN = 5
@@ -53,6 +56,9 @@ class TableButton(LamaButton, template=TABLE_TEMPLATE):
     @classmethod
     def from_match(cls, match: re.Match[str]) -> TableButton:
         return cls(int(match["game"]), int(match["round"]), match["action"])
+
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog: Any, locale: str) -> None:
         await cog.table_button(interaction, self, locale)

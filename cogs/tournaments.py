@@ -24,7 +24,7 @@ from hosting.tournament_seats import ai_entrant_numbers
 from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 
 from .button_views import ButtonsView
-from .buttons import LamaButton
+from .buttons import LamaButton, manages_server
 from .choices import VARIANT_CHOICES
 from .pings import NOBODY, only
 from .scheduler import Priority
@@ -60,8 +60,11 @@ class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> SignupButton:
         return cls(int(match["tournament"]), match["action"])
 
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.tournaments.guild_of(self.tournament_id)
+
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.tournament_button(interaction, self.tournament_id, self.action)
+        await cog.tournament_button(interaction, self)
 
 
 class StandingsButton(LamaButton, template=STANDINGS_TEMPLATE):
@@ -76,6 +79,9 @@ class StandingsButton(LamaButton, template=STANDINGS_TEMPLATE):
     @classmethod
     def from_match(cls, match: re.Match[str]) -> StandingsButton:
         return cls(int(match["tournament"]))
+
+    async def home_guild(self, bot: LamaBot) -> int | None:
+        return await bot.tournaments.guild_of(self.tournament_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
         await cog.standings_button(interaction, self.tournament_id, locale)
@@ -255,14 +261,14 @@ class TournamentCommands(_CogMixin):
             embed=standings_embed(tournament, rows, locale, final=final), ephemeral=True)
 
     async def tournament_button(
-        self, interaction: discord.Interaction, tournament_id: int, action: str
+        self, interaction: discord.Interaction, button: SignupButton
     ) -> None:
         """A sign-up button: the change, then the sign-up message itself as the answer (an
-        interaction response, not a rate-limited edit)."""
-        service = self.bot.tournaments
-        user = interaction.user
-        perms = interaction.permissions
-        is_admin = bool(perms and (perms.manage_guild or perms.administrator))
+        interaction response, not a rate-limited edit). Pressed in the tournament's server
+        (LamaButton checks): Manage Server there may add AIs, start and cancel."""
+        service, user = self.bot.tournaments, interaction.user
+        tournament_id, action = button.tournament_id, button.action
+        is_admin = manages_server(interaction, button.home)
         if action == "start":
             await service.check_can_start(tournament_id, user.id, is_admin=is_admin)
             await interaction.response.defer()  # seating and the first table take a moment

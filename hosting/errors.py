@@ -20,6 +20,8 @@ class Problem(StrEnum):
     GAME_FINISHED = "game_finished"
     AMBIGUOUS_GAME = "ambiguous_game"
     STALE_BUTTON = "stale_button"
+    UNKNOWN_PRESS = "unknown_press"  # no handler knows its custom id; details: kind
+    OTHER_SERVER = "other_server"  # pressed outside its game's server; details: in_dm
     MOVE_ALREADY_MADE = "move_already_made"  # the same interaction arrived twice
     NOT_SEATED = "not_seated"
     CANNOT_KICK_SELF = "cannot_kick_self"

@@ -37,8 +37,9 @@ class CardsHere:
 def refusal_to_play(hosted: HostedGame, user_id: int) -> Refusal | None:
     """Why this user can play no card in this game now, as the typed refusal a move would
     meet (in the engine's order: out of the round before not on turn); None: they can."""
-    if hosted.status is Status.LOBBY:
-        return HostingError(Problem.GAME_NOT_STARTED)
+    if hosted.status is Status.LOBBY:  # one with no seat in it is not in this game
+        seated = hosted.seat_of(user_id) is not None
+        return HostingError(Problem.GAME_NOT_STARTED if seated else Problem.NOT_IN_GAME)
     game = hosted.game
     if hosted.status is not Status.RUNNING or game is None or game.is_over:
         return HostingError(Problem.GAME_FINISHED)

@@ -79,6 +79,14 @@ class GameRegistry:
             raise HostingError(Problem.GAME_FINISHED)
         return hosted
 
+    def refuse_lobby_bystander(self, game_id: int, user_id: int) -> None:
+        """A move or a hand asked of a lobby by someone with no seat in it: they are not in
+        this game (that it has not started yet is for its players to hear)."""
+        hosted = self._games.get(game_id)
+        if hosted is not None and hosted.status is Status.LOBBY and (
+                hosted.seat_of(user_id) is None):
+            raise HostingError(Problem.NOT_IN_GAME)
+
     def lobby(self, game_id: int) -> HostedGame:
         hosted = self.get(game_id)
         if hosted.status is Status.RUNNING:

@@ -124,6 +124,15 @@ class GameService:
     def view(self, game_id: int) -> GameView:
         return self.registry.get(game_id).view()
 
+    async def guild_of_game(self, game_id: int) -> int | None:
+        """The server a game is played in (None: no such game): from memory, else as stored
+        (a finished game, or another process's)."""
+        hosted = self.registry.find(game_id)
+        if hosted is not None:
+            return hosted.guild_id
+        record = await self._store.games.get_game(game_id)
+        return record.guild_id if record is not None else None
+
     def game_in_channel(self, channel_id: int) -> GameView | None:
         hosted = self.registry.in_channel(channel_id)
         return hosted.view() if hosted else None
@@ -146,6 +155,7 @@ class GameService:
         return await self.routes.find(user_id, channel_id, guild_id)
 
     def observation(self, game_id: int, user_id: int) -> Observation:
+        self.registry.refuse_lobby_bystander(game_id, user_id)
         hosted = self.registry.running(game_id)
         return hosted.running_game.observation(seat_of(hosted, user_id).index)
 

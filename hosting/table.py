@@ -91,6 +91,7 @@ class Table:
         once when this copy would refuse the move."""
         for attempt in range(COMMIT_ATTEMPTS):
             try:
+                self._registry.refuse_lobby_bystander(hosted.id, user_id)
                 hosted = self._running_for_button(hosted.id, round_number)
                 seat = seat_of(hosted, user_id)
                 if round_number is not None and round_number != hosted.running_game.round_number:

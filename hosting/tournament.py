@@ -143,6 +143,11 @@ class TournamentService:
             raise HostingError(Problem.NO_TOURNAMENT)
         return found
 
+    async def guild_of(self, tournament_id: int) -> int | None:
+        """The server a tournament is held in (None: no such tournament)."""
+        found = await self._store.tournaments.get(tournament_id)
+        return found.guild_id if found is not None else None
+
     async def in_channel(self, channel_id: int) -> Tournament | None:
         """The channel's open tournament, else its most recent one, else the one whose table
         this channel (a table's thread) was (None: never had one)."""

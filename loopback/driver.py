@@ -94,17 +94,21 @@ class Driver:
         self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str
     ) -> InteractionResult:
         """Press a button, found by ``custom_id`` or, failing that, by its label."""
-        component = message.component(custom_id)
-        if component is None:
-            component = next((c for c in message.walk_components()
-                              if c.get("type") == 2 and c.get("label") == custom_id), None)
-        if component is None or component.get("type") != 2:
-            raise LookupError(f"no button {custom_id!r} on message {message.id}: "
-                              f"{message.buttons}")
-        if component.get("disabled"):
-            raise PermissionError(f"button {custom_id!r} is disabled; Discord would not send it")
-        data = {"custom_id": component["custom_id"], "component_type": 2}
-        return await self._component(user, message, data)
+        return await self._component(user, message, _press(message, custom_id))
+
+    async def click_from(
+        self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str,
+        place: FakeChannel | str | None,
+    ) -> InteractionResult:
+        """Press a button of ``message`` in an interaction that says it comes from ``place``
+        (a channel of any server, or None: the user's DM) instead of the message's channel.
+        Discord never sends that: its client can press only what it shows, and Discord builds
+        the interaction from the message's channel. A modified client or a bug could; this is
+        how a test checks that the bot trusts no such claim. The interaction is exactly the
+        one Discord would build for a press in ``place`` (its server, channel, ``context``,
+        the member and their permissions there), carrying the message as pressed."""
+        return await self._component(user, message, _press(message, custom_id),
+                                     self._channel(place, user))
 
     async def select(
         self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
@@ -156,7 +160,8 @@ class Driver:
 
     # ---- building interactions ----------------------------------------------------------
     async def _component(
-        self: FakeDiscord, user: FakeUser, message: FakeMessage, data: dict[str, Any]
+        self: FakeDiscord, user: FakeUser, message: FakeMessage, data: dict[str, Any],
+        place: FakeChannel | None = None,
     ) -> InteractionResult:
         if message.deleted:
             raise LookupError(f"message {message.id} was deleted")
@@ -167,7 +172,8 @@ class Driver:
         # The press carries the message as the user's client shows it (maybe from before an
         # edit: a test's copy); an answer that updates it edits the one Discord holds.
         held = next((m for m in channel.messages if m.id == message.id), message)
-        return await self._interact(user, channel, MESSAGE_COMPONENT, data, held, shown=message)
+        return await self._interact(user, place or channel, MESSAGE_COMPONENT, data, held,
+                                    shown=message)
 
     def _channel(
         self: FakeDiscord, channel: FakeChannel | str | None, user: FakeUser | None = None
@@ -330,6 +336,19 @@ class Driver:
                 f" within {self.wait_timeout} s; Discord shows 'The application did not respond'"
             ) from None
         return result
+
+
+def _press(message: FakeMessage, custom_id: str) -> dict[str, Any]:
+    """A press's data: the enabled button found by ``custom_id`` or, failing that, by label."""
+    component = message.component(custom_id)
+    if component is None:
+        component = next((c for c in message.walk_components()
+                          if c.get("type") == 2 and c.get("label") == custom_id), None)
+    if component is None or component.get("type") != 2:
+        raise LookupError(f"no button {custom_id!r} on message {message.id}: {message.buttons}")
+    if component.get("disabled"):
+        raise PermissionError(f"button {custom_id!r} is disabled; Discord would not send it")
+    return {"custom_id": component["custom_id"], "component_type": 2}
 
 
 def _option_type(command: dict[str, Any], path: list[str]) -> int:
