@@ -6,6 +6,7 @@ import asyncio
 
 from hosting import Status
 from lama import QUIT
+from store import GuildSettings
 from tests.support.e2e import isolated, settle
 
 CUP = isolated("Spring Cup")  # as the bot writes the name its organiser chose
@@ -55,3 +56,23 @@ async def play_to_its_end(bot, game_id: int) -> None:
         if view.status is not Status.RUNNING:
             return
         await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, QUIT)
+
+
+async def one_table_cup_played(fake, bot, *, render_delay: float = 0.0):
+    """Alice, Bob and Carol play a one-round Spring Cup at one table to its end (the
+    renderer flushing each game `render_delay` after its change): the channel, and the
+    table's "Game over" message."""
+    channel = fake.channel("lama")
+    humans = [fake.user(n) for n in ("alice", "bob", "carol")]
+    await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
+    await sign_up(fake, channel, humans[0], humans, ais=0, rounds=1)
+    await fake.click(humans[0], signup_message(channel), "Start")
+    tournament = await bot.tournaments.in_channel(channel.id)
+    (game_id,) = await round_games(bot, tournament.id, 1)
+    bot.renderer.coalesce_delay = render_delay
+    await play_to_its_end(bot, game_id)
+    await bot.tournaments.settle()
+    await bot.renderer.flush_all()
+    place = fake.channels[bot.service.view(game_id).shown_in]
+    (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
+    return channel, over

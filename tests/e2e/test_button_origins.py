@@ -19,9 +19,9 @@ import cogs
 from cogs.buttons import LamaButton
 from hosting import Status
 from store import GuildSettings
-from tests.e2e_support import Unchanged, hand_messages, on_turn, open_game, refused, table
-from tests.test_e2e_rematch import finished_game, forget_in_memory
-from tests.test_e2e_tournament import QUICK, one_table_cup_played, signup_message
+from tests.e2e.rematches import finished_game, forget_in_memory
+from tests.e2e.tournaments import QUICK, one_table_cup_played, signup_message
+from tests.support.e2e import Unchanged, hand_messages, on_turn, open_game, refused, table
 
 OTHER_SERVER = "This button belongs to another server, so it does nothing here."
 NOT_IN_DM = "This button works only in the server it belongs to, not in direct messages."

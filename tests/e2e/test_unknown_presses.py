@@ -17,7 +17,7 @@ import pytest
 from cogs.button_views import ButtonsView
 from cogs.mentions import command
 from cogs.text import t
-from tests.e2e_support import Unchanged, open_game, refused
+from tests.support.e2e import Unchanged, open_game, refused
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 LOGGER = "cogs.buttons"

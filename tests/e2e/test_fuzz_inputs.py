@@ -5,7 +5,7 @@ ids with one part changed, up to Discord's 100 characters), in the game's channe
 channel and a DM. Each input is answered once, inside Discord's 3 seconds, and changes nothing
 of the running game: the sender is a member who plays in no game, so nothing they send may
 (or a player whose turn it is not, sending moves).
-(tests/test_e2e_fuzz.py plays games with random users; this one aims at the edges of input.)
+(tests/e2e/test_fuzz.py plays games with random users; this one aims at the edges of input.)
 
 The examples share one bot and one running game (the fixtures are set up once per test, not
 per example), so their number stays modest: the module runs in a few seconds.
@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogs.button_views import ButtonsView
-from tests.e2e_support import open_game, untagged
-from tests.fakediscord.driver import BOOLEAN, CHANNEL, INTEGER, NUMBER, STRING, USER
+from loopback.driver import BOOLEAN, CHANNEL, INTEGER, NUMBER, STRING, USER
+from tests.support.e2e import open_game, untagged
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 SUBCOMMANDS = (1, 2)

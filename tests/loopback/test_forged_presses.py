@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import discord
 
-from tests.test_fakediscord import bot  # noqa: F401  (the fixture)
-
 
 class WhereButton(discord.ui.DynamicItem[discord.ui.Button], template=r"where"):
     """Says where discord.py was told the press came from."""
@@ -28,7 +26,7 @@ class WhereButton(discord.ui.DynamicItem[discord.ui.Button], template=r"where"):
             f"manage={interaction.permissions.manage_guild}", ephemeral=True)
 
 
-async def posted(fake, bot):  # noqa: F811
+async def posted(fake, bot):
     bot.add_dynamic_items(WhereButton)
     view = discord.ui.View(timeout=None)
     view.add_item(WhereButton())
@@ -37,7 +35,7 @@ async def posted(fake, bot):  # noqa: F811
     return fake.public_messages("lama")[-1], sent.id
 
 
-async def test_a_press_forged_from_another_server_carries_that_server(fake_discord, bot):  # noqa: F811
+async def test_a_press_forged_from_another_server_carries_that_server(fake_discord, bot):
     fake = fake_discord
     message, message_id = await posted(fake, bot)
     far = await fake.add_guild("Far Club", channels=("lama",))
@@ -51,7 +49,7 @@ async def test_a_press_forged_from_another_server_carries_that_server(fake_disco
                                f"message={message_id} manage=False")
 
 
-async def test_a_press_forged_from_a_dm_carries_no_server(fake_discord, bot):  # noqa: F811
+async def test_a_press_forged_from_a_dm_carries_no_server(fake_discord, bot):
     fake = fake_discord
     message, message_id = await posted(fake, bot)
     dave = fake.user("dave")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cogs.moves import NO_CARD
-from tests.e2e_support import Unchanged, open_game, refused
+from tests.support.e2e import Unchanged, open_game, refused
 
 NOT_IN_GAME = "You're not playing in this game."
 NOT_STARTED = "The game hasn't started yet"
