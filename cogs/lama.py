@@ -46,6 +46,9 @@ def _is_admin(interaction: discord.Interaction) -> bool:
     return manages_server(interaction, interaction.guild_id)
 
 
+# The /lama group is one GroupCog made of parts, one per file: each part is a commands.Cog
+# subclass in its own right (never added alone), whose app commands discord.py's CogMeta
+# collects along the MRO into this one group; the parts expect `self.bot`, set here.
 class Lama(
     RematchPresses,  # the Rematch button of a finished game (cogs/rematches.py)
     StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import i18n
 from hosting import options
@@ -26,11 +27,7 @@ from hosting import options
 from .text import t
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 AUTO = options.SERVER_LANGUAGE_AUTO  # for a user: follow their Discord client's language
 
@@ -44,7 +41,7 @@ def _choice(code: str) -> app_commands.Choice[str]:
 LANGUAGE_CHOICES = [_choice(code) for code in options.LANGUAGES]
 
 
-class LanguageCommands(_CogMixin):
+class LanguageCommands(commands.Cog):
     """Mixin for the /lama GroupCog: the reader's own game language."""
 
     bot: LamaBot

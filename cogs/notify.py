@@ -11,18 +11,15 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from .text import t
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 
-class NotifyCommands(_CogMixin):
+class NotifyCommands(commands.Cog):
     """Mixin for the /lama GroupCog: turn DMs on or off."""
 
     bot: LamaBot

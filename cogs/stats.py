@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 from discord.utils import MISSING
 
 import i18n
@@ -28,11 +29,7 @@ from .timely import answers_publicly
 from .weblinks import PUBLIC, WEB_PAGES_CHOICES, public_paths, settings_line, with_web_link
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 SEASON_CHOICES = [
     app_commands.Choice(name=app_commands.locale_str(english, key=f"season.cadence.{value}"),
@@ -112,7 +109,7 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
     return ui
 
 
-class StatsCommands(_CogMixin):
+class StatsCommands(commands.Cog):
     """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
 
     bot: LamaBot

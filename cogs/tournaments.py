@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 from discord.utils import MISSING
 
 from hosting import HostingError, Problem, options
@@ -33,11 +34,7 @@ from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
 from .timely import answers_publicly
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +193,7 @@ def _text(english: str, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(english, key=f"tournament.cmd.{key}")
 
 
-class TournamentCommands(_CogMixin):
+class TournamentCommands(commands.Cog):
     """Mixin for the /lama GroupCog: /lama tournament new | standings, and the buttons."""
 
     bot: LamaBot
