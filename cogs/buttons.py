@@ -114,7 +114,7 @@ def press_handler(client: discord.Client, button: type[LamaButton[T]]) -> T:
     is not loaded), reported as one."""
     handler = _HANDLERS.get(client, {}).get(button)
     if handler is None:
-        raise RuntimeError(f"nothing answers {button.__name__}: its cog is not loaded")
+        raise RuntimeError(f"nothing answers {button.__name__}: what registered it is unloaded")
     return cast(T, handler)
 
 
