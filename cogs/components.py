@@ -15,6 +15,7 @@ import discord
 from hosting import HostingError, Problem
 from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
+from lama.observation import Observation
 
 from .button_views import ButtonsView
 from .buttons import LamaButton
@@ -187,7 +188,7 @@ class ButtonRows(ButtonsView):
 
 
 def hand_view(
-    view: GameView, observation, locale: str, *, confirm_quit: bool = False
+    view: GameView, observation: Observation, locale: str, *, confirm_quit: bool = False
 ) -> discord.ui.View:
     """A button per distinct card (playable ones enabled), then Draw and Quit; while a quit
     waits for its confirmation, only "Yes, quit" and "Keep playing". HandButton handles the

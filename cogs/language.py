@@ -51,7 +51,9 @@ class LanguageCommands(commands.Cog):
     )
     @app_commands.describe(language="Your game language")
     @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def language(self, interaction: discord.Interaction, language: str | None = None):
+    async def language(
+        self, interaction: discord.Interaction, language: str | None = None
+    ) -> None:
         user_id = interaction.user.id
         if language is None:
             current = self.bot.locale_of(interaction)

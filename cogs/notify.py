@@ -26,7 +26,9 @@ class NotifyCommands(commands.Cog):
 
     @app_commands.command(name="notify", description="Get a DM when it is your turn, or not")
     @app_commands.describe(turn_dms="On: a DM on your turn. Off: play from the table's My hand")
-    async def notify(self, interaction: discord.Interaction, turn_dms: bool | None = None):
+    async def notify(
+        self, interaction: discord.Interaction, turn_dms: bool | None = None
+    ) -> None:
         locale = self.bot.locale_of(interaction)
         preferences = self.bot.preferences
         if turn_dms is not None:

@@ -175,7 +175,9 @@ class StatsCommands(commands.Cog):
             return
         await self._send_replay(interaction, game_id, 0, edit=False)
 
-    async def replay_button(self, interaction: discord.Interaction, game_id: int, page: int):
+    async def replay_button(
+        self, interaction: discord.Interaction, game_id: int, page: int
+    ) -> None:
         await self._send_replay(interaction, game_id, page, edit=True)
 
     async def _send_replay(

@@ -10,6 +10,7 @@ they work after a restart.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
@@ -122,7 +123,7 @@ def _entrant(tournament: Tournament, entry: Entry, locale: str) -> str:
     return ai_seat_name(number, locale, entry.ai_level)
 
 
-def _names(tournament: Tournament, entries, locale: str) -> str:
+def _names(tournament: Tournament, entries: Iterable[int], locale: str) -> str:
     by_entry = {e.entry: e for e in tournament.entries}
     return ", ".join(_entrant(tournament, by_entry[n], locale) for n in entries)
 
