@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from cardart import layout, tiles
 from cardart.codes import VARIANT_CODES
@@ -26,7 +27,7 @@ def _clear() -> None:
     layout._palette = None
 
 
-def _ms(fn, repeat: int) -> list[float]:
+def _ms(fn: Callable[..., object], repeat: int) -> list[float]:
     out = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -40,7 +41,7 @@ def main(repeat: int = 30) -> None:
     codes = sorted(VARIANT_CODES["party"])
     hands = [rng.choices(codes, k=rng.randint(6, 12)) for _ in range(repeat)]
 
-    def hand_args(i):
+    def hand_args(i: int) -> tuple[list[str], set[str], str, str]:
         hand = hands[i % len(hands)]
         return hand, set(hand[::2]), "party", "en"
 
@@ -76,7 +77,7 @@ def main(repeat: int = 30) -> None:
                                                            i + 2, "party"), 1)
     table_size = len(layout.render_table("P", 36, 9, "party"))
 
-    def row(name, values):
+    def row(name: str, values: list[float]) -> None:
         print(f"{name:<34} median {statistics.median(values):7.2f} ms   "
               f"max {max(values):7.2f} ms")
 

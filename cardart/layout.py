@@ -255,7 +255,9 @@ def compose_hand(faces: tuple[tuple[str, ...], ...], states: tuple[str, ...]) ->
     return img
 
 
-def _hand_key(cards, playable, variant, locale, highlight) -> tuple:
+def _hand_key(
+    cards: Iterable[str], playable: Iterable[str], variant: str, locale: str, highlight: bool
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     hand = tuple(cards)
     can_play = frozenset(playable)
     for code in can_play:
@@ -306,7 +308,9 @@ def cached_hand(
 
 
 @lru_cache(maxsize=32)
-def _table_base(top: tuple[str, ...], layers: int, ghosts: int):
+def _table_base(
+    top: tuple[str, ...], layers: int, ghosts: int
+) -> tuple[Image.Image, Image.Image]:
     """(the base in the shared palette, the RGB rows the pills go on). Cached: read only."""
     rgb = _table_base_rgb(top, layers, ghosts)
     return _to_palette(rgb), rgb.crop((0, _PILL_STRIP[0], TABLE_W, _PILL_STRIP[1]))
@@ -321,7 +325,9 @@ def compose_table(top: tuple[str, ...], draw_pile: int, discard: int) -> Image.I
     return img
 
 
-def _table_key(top_card, draw_pile_size, discard_size, variant, locale) -> tuple:
+def _table_key(
+    top_card: str, draw_pile_size: int, discard_size: int, variant: str, locale: str
+) -> tuple[tuple[str, ...], int, int]:
     face = card_face(top_card, variant, locale)
     if draw_pile_size < 0 or discard_size < 1:
         raise ValueError("draw pile size must be >= 0 and discard size >= 1 (the top card)")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any
 
 from PIL import ImageDraw, ImageFont
 
@@ -59,7 +60,9 @@ def pips(draw: ImageDraw.ImageDraw, box: Box, value: int, fill: str) -> None:
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
-def star(draw: ImageDraw.ImageDraw, center: tuple[float, float], radius: float, **kw) -> None:
+def star(
+    draw: ImageDraw.ImageDraw, center: tuple[float, float], radius: float, **kw: Any
+) -> None:
     cx, cy = center
     points = []
     for i in range(10):
@@ -69,14 +72,18 @@ def star(draw: ImageDraw.ImageDraw, center: tuple[float, float], radius: float, 
     draw.polygon(points, **kw)
 
 
-def plus_sign(draw: ImageDraw.ImageDraw, center: tuple[float, float], size: float, fill: str):
+def plus_sign(
+    draw: ImageDraw.ImageDraw, center: tuple[float, float], size: float, fill: str
+) -> None:
     cx, cy = center
     half, arm = size / 2, size * 0.17
     draw.rectangle((cx - half, cy - arm, cx + half, cy + arm), fill=fill)
     draw.rectangle((cx - arm, cy - half, cx + arm, cy + half), fill=fill)
 
 
-def check_mark(draw: ImageDraw.ImageDraw, center: tuple[float, float], size: float, fill: str):
+def check_mark(
+    draw: ImageDraw.ImageDraw, center: tuple[float, float], size: float, fill: str
+) -> None:
     cx, cy = center
     s = size / 2
     points = [(cx - s * 0.62, cy + s * 0.02), (cx - s * 0.18, cy + s * 0.48),
@@ -94,12 +101,12 @@ def llama(draw: ImageDraw.ImageDraw, box: Box, fill: str) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
 
-    def rect(ax, ay, bx, by, radius=0.0):
+    def rect(ax: float, ay: float, bx: float, by: float, radius: float = 0.0) -> None:
         draw.rounded_rectangle(
             (x0 + w * ax, y0 + h * ay, x0 + w * bx, y0 + h * by), radius=w * radius, fill=fill
         )
 
-    def ell(ax, ay, bx, by):
+    def ell(ax: float, ay: float, bx: float, by: float) -> None:
         draw.ellipse((x0 + w * ax, y0 + h * ay, x0 + w * bx, y0 + h * by), fill=fill)
 
     ell(0.26, 0.46, 0.92, 0.76)  # body
@@ -121,7 +128,7 @@ def mosquito(draw: ImageDraw.ImageDraw, box: Box, fill: str, wing: str) -> None:
     w, h = x1 - x0, y1 - y0
     lw = max(2, round(w * 0.025))
 
-    def p(px, py):
+    def p(px: float, py: float) -> tuple[float, float]:
         return (x0 + w * px, y0 + h * py)
 
     # legs first, under everything: three a side, bent at the knee

@@ -20,7 +20,9 @@ _PILL_Y = MARGIN + card_size(TOP_W)[1] + 38   # both counts on one line under th
 _PILL_STRIP = (_PILL_Y - 26, _PILL_Y + 27)     # the rows the count pills are drawn in
 
 
-def _count_pill(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int, face_up: bool):
+def _count_pill(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int, face_up: bool
+) -> None:
     """A number with a tiny card icon (back or face) so the pill needs no words."""
     text = str(count)
     size = 34

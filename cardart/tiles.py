@@ -124,7 +124,9 @@ def _frame(draw: ImageDraw.ImageDraw, w: int, h: int, band: str, ink: str) -> tu
     return panel
 
 
-def _corner_indices(draw, w, h, label: str, band: str, ink: str) -> None:
+def _corner_indices(
+    draw: ImageDraw.ImageDraw, w: int, h: int, label: str, band: str, ink: str
+) -> None:
     """A small index top-left, like real cards (the only label left visible if cards overlap)."""
     size = round(w * (0.15 if len(label) > 1 else 0.18))
     r = w * 0.125
@@ -135,7 +137,7 @@ def _corner_indices(draw, w, h, label: str, band: str, ink: str) -> None:
                          stroke_fill=ink)
 
 
-def _number_card(draw, w, h, value: int, plus: bool) -> None:
+def _number_card(draw: ImageDraw.ImageDraw, w: int, h: int, value: int, plus: bool) -> None:
     band, ink = VALUE_COLOURS[value]
     _frame(draw, w, h, band, ink)
     # The numeral: as big as the card allows, heavy stroke so it reads at thumbnail size.
@@ -155,14 +157,14 @@ def _number_card(draw, w, h, value: int, plus: bool) -> None:
         shapes.plus_sign(draw, (cx, cy), r * 1.3, "white")
 
 
-def _llama_card(draw, w, h, letter: str) -> None:
+def _llama_card(draw: ImageDraw.ImageDraw, w: int, h: int, letter: str) -> None:
     band, ink = LLAMA_COLOURS
     _frame(draw, w, h, band, ink)
     shapes.llama(draw, (w * 0.16, h * 0.22, w * 0.86, h * 0.80), ink)
     _corner_indices(draw, w, h, letter, band, ink)
 
 
-def _pink_llama_card(draw, w, h, letter: str) -> None:
+def _pink_llama_card(draw: ImageDraw.ImageDraw, w: int, h: int, letter: str) -> None:
     band, ink = PINK_COLOURS
     x0, y0, x1, y1 = _frame(draw, w, h, band, ink)
     # Diagonal stripes: a pattern no other card has, visible without colour vision.
@@ -180,7 +182,7 @@ def _pink_llama_card(draw, w, h, letter: str) -> None:
     _corner_indices(draw, w, h, letter, band, ink)
 
 
-def _mosquito_card(draw, w, h, letter: str) -> None:
+def _mosquito_card(draw: ImageDraw.ImageDraw, w: int, h: int, letter: str) -> None:
     band, ink = MOSQUITO_COLOURS
     _frame(draw, w, h, band, ink)
     shapes.mosquito(draw, (w * 0.14, h * 0.18, w * 0.86, h * 0.84), ink, "#dfe8f0")

@@ -11,14 +11,17 @@ button, what a press needs before its handler runs and what it needs if the hand
 - the owner check: a button made for one user (`owner_id`) refuses anyone else politely
   and changes nothing (a crafted press on someone else's hand, another user's "forget me");
 - an id in its layout that holds a number no id can be: an unknown press (cogs/presses.py);
-- the cog that handles it, looked up by name with a None check;
+- the handler it is given to: the object that registered it (`Presses`, usually
+  its cog), typed: `LamaButton[H]` hands its press to an `H`, a protocol naming the
+  methods the button calls, which mypy checks the registering cog against;
 - error reporting: a refusal or a bug becomes an ephemeral answer, never "did not respond";
 - an answer in time: a handler slower than cogs.timely.DEFER_AFTER is deferred for (as
   `deferral` says) and its answer delivered through the token (cogs/timely.py).
 
-Subclasses give `template`, `cog_name`, `from_match`, `home_guild` and `pressed`; they never
-override `callback`, so no handler can forget the error reporting. Each cog registers its own
-items.
+Subclasses give their custom id's layout (`ids=`, a `cogs.custom_ids.CustomId`: the regex
+and the id come from one field list), `home_guild` and `pressed`; they never override
+`callback`, so no handler can forget the error reporting. Each cog registers its own items
+with itself as their handler (`Presses(bot, cog).answer(...)`).
 
 Every custom id names the database whose game (round, tournament, ...) it acts on, after its
 kind: `lama:h:<database>:<game>:…` (`store.SettingsStore.identity`, a letter and five letters
@@ -32,13 +35,15 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
+from weakref import WeakKeyDictionary
 
 import discord
 
 from hosting import HostingError, Problem
 
-from .errors import answer, handler_cog, report
+from .custom_ids import LARGEST_ID, CustomId
+from .errors import answer, report
 from .text import t
 from .timely import UPDATE, Deferral, keep_in_time
 
@@ -50,7 +55,13 @@ log = logging.getLogger(__name__)
 NEVER = r"(?!)"  # the base itself is never registered
 KIND = re.compile(r"lama:[a-z]+:")  # every custom id starts with its kind
 DATABASE = r"(?:(?P<database>[a-z][0-9a-z]{5}):)?"
-LARGEST_ID = 2**63 - 1  # the store's ids, and Discord's snowflakes, are signed 64-bit numbers
+
+H = TypeVar("H", contravariant=True)  # what a button's press is handed to
+T = TypeVar("T")
+
+# Per client (a test process may run more than one bot): each registered button class, and
+# the handler its presses are given to.
+_HANDLERS: WeakKeyDictionary[discord.Client, dict[type[Any], object]] = WeakKeyDictionary()
 
 
 async def reader_locale(interaction: discord.Interaction) -> str:
@@ -76,8 +87,41 @@ def manages_server(interaction: discord.Interaction, guild_id: int | None) -> bo
             and bool(perms and (perms.manage_guild or perms.administrator)))
 
 
-class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
-    cog_name: ClassVar[str] = ""
+class Presses(Generic[T]):
+    """Presses on buttons, answered for `bot` by `handler` (usually a cog, from its
+    `cog_load`): every button given must hand its press to something `handler` is, which
+    mypy checks (`Presses(bot, self).answer(HandButton)` fails to type-check in a cog with
+    no `hand_button`)."""
+
+    def __init__(self, bot: discord.Client, handler: T) -> None:
+        self.bot, self.handler = bot, handler
+
+    def answer(self, *buttons: type[LamaButton[T]]) -> None:
+        """Answer presses on `buttons`, also on those of messages sent before a restart."""
+        self.bot.add_dynamic_items(*buttons)
+        _HANDLERS.setdefault(self.bot, {}).update(dict.fromkeys(buttons, self.handler))
+
+    def stop(self, *buttons: type[LamaButton[T]]) -> None:
+        """No longer answer them (the cog unloaded)."""
+        self.bot.remove_dynamic_items(*buttons)
+        handlers = _HANDLERS.get(self.bot, {})
+        for button in buttons:
+            handlers.pop(button, None)
+
+
+def press_handler(client: discord.Client, button: type[LamaButton[T]]) -> T:
+    """What answers presses on `button` for this client; none registered is a bug (its cog
+    is not loaded), reported as one."""
+    handler = _HANDLERS.get(client, {}).get(button)
+    if handler is None:
+        raise RuntimeError(f"nothing answers {button.__name__}: what registered it is unloaded")
+    return cast(T, handler)
+
+
+class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template=NEVER):
+    # The layout of its custom id: the template a press is matched with, and the id a new
+    # button is made with, from one list of fields.
+    ids: ClassVar[CustomId]
     # The identity of the database the running bot uses, set at start-up: every button
     # made from then on ends with it.
     database: ClassVar[str | None] = None
@@ -92,7 +136,13 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
     # or follows up); PRIVATE_REPLY where the answer is the presser's own new message.
     deferral: ClassVar[Deferral] = UPDATE
 
-    def __init_subclass__(cls, *, template: str, **kwargs: Any) -> None:
+    def __init_subclass__(
+        cls, *, ids: CustomId | None = None, template: str | None = None, **kwargs: Any
+    ) -> None:
+        if ids is not None:
+            cls.ids, template = ids, ids.template
+        if template is None:
+            raise TypeError(f"{cls.__name__}: a LamaButton says its custom id's layout (ids=)")
         kind = KIND.match(template)
         if kind is None:
             raise TypeError(f"{cls.__name__}: a custom id starts with lama:<kind>:")
@@ -123,7 +173,9 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        raise NotImplementedError
+        """The pressed button, made again from the values its id carries: each button's
+        constructor takes them in the order of its `ids` fields (then its looks)."""
+        return cls(*cls.ids.values(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         response = keep_in_time(interaction, self.deferral)
@@ -140,7 +192,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
             if self.owner_id is not None and interaction.user.id != self.owner_id:
                 await answer(interaction, t("error.button_not_yours", locale))
                 return
-            await self.pressed(interaction, handler_cog(interaction, self.cog_name), locale)
+            await self.pressed(interaction, _handler_of(interaction, type(self)), locale)
         except Exception as error:
             await report(interaction, error)
         finally:
@@ -165,5 +217,18 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         keeps (its handler refuses it in its own words). Every button says which."""
         raise NotImplementedError
 
-    async def pressed(self, interaction: discord.Interaction, cog: Any, locale: str) -> None:
+    async def pressed(self, interaction: discord.Interaction, handler: H, locale: str) -> None:
+        """The press, handed to what registered this button (`Presses`)."""
         raise NotImplementedError
+
+
+def _handler_of(interaction: discord.Interaction, button: type[LamaButton[Any]]) -> Any:
+    """The handler of a pressed button. (A button still naming its cog, `cog_name`, is
+    answered by that cog: the leaderboard's, until cogs/leaderboard.py moves to `ids=`.)"""
+    cog_name = getattr(button, "cog_name", None)
+    if cog_name is None or button in _HANDLERS.get(interaction.client, {}):
+        return press_handler(interaction.client, button)
+    cog = cast("LamaBot", interaction.client).get_cog(cog_name)
+    if cog is None:
+        raise RuntimeError(f"the {cog_name} cog is not loaded")
+    return cog

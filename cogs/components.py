@@ -7,18 +7,19 @@ Custom ids stay far below Discord's 100 characters: `lama:h:<game>:<round>:<acti
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from hosting import HostingError, Problem
 from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
+from lama.observation import Observation
 
 from .button_views import ButtonsView
 from .buttons import LamaButton
+from .custom_ids import CustomId, number, one_of
 from .emojis import CARD_EMOJIS
 from .text import (
     CARD_EMOJI,
@@ -33,96 +34,102 @@ from .text import (
 if TYPE_CHECKING:
     from bot import LamaBot
 
-HAND_ACTIONS = r"[1-6]\+?|L|P|draw|quit|quitok|back"
-HAND_TEMPLATE = (
-    rf"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<owner>\d+):(?P<action>{HAND_ACTIONS})"
-)
-OLD_HAND_TEMPLATE = rf"lama:h:(?P<game>\d+):(?P<round>\d+):(?P<action>{HAND_ACTIONS})"
-LOBBY_TEMPLATE = r"lama:l:(?P<game>\d+):(?P<action>join|leave|ai|start|cancel)"
-REMATCH_KIND = "lama:r:"
-REMATCH_TEMPLATE = r"lama:r:(?P<game>\d+)"
+# A card's code (plus cards end in "+"), Draw, Quit, then "Yes, quit" or "Keep playing".
+HAND_ACTIONS = (*"123456", *(f"{n}+" for n in range(1, 7)), "L", "P",
+                "draw", "quit", "quitok", "back")
+HAND_ID = CustomId("h", number("game"), number("round"), number("owner"),
+                   one_of("action", *HAND_ACTIONS))
+# Before hand buttons named their owner (answered as out of date).
+OLD_HAND_ID = CustomId("h", number("game"), number("round"), one_of("action", *HAND_ACTIONS))
+LOBBY_ID = CustomId("l", number("game"), one_of("action", "join", "leave", "ai", "start", "cancel"))
+REMATCH_ID = CustomId("r", number("game"))
+REMATCH_KIND = REMATCH_ID.kind
 
 
-class HandButton(LamaButton, template=HAND_TEMPLATE):
+class HandlesHand(Protocol):
+    async def hand_button(
+        self, interaction: discord.Interaction, button: HandButton, locale: str
+    ) -> None: ...
+
+
+class HandlesLobby(Protocol):
+    async def lobby_button(self, interaction: discord.Interaction, button: LobbyButton) -> None:
+        ...
+
+
+class HandlesRematch(Protocol):
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+class HandButton(LamaButton[HandlesHand], ids=HAND_ID):
     """A card to play, Draw or Quit (then its confirmation), on one player's hand message."""
 
-    cog_name = "Moves"
     dm_presses = True  # a player's hand is also a DM
 
-    def __init__(self, game_id: int, round_number: int, owner: int, action: str, **button):
-        super().__init__(f"lama:h:{game_id}:{round_number}:{owner}:{action}", **button)
+    def __init__(
+        self, game_id: int, round_number: int, owner: int, action: str, **button: Any
+    ) -> None:
+        super().__init__(self.ids.make(game_id, round_number, owner, action), **button)
         self.game_id, self.round_number, self.owner_id, self.action = (
             game_id, round_number, owner, action
         )
 
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> HandButton:
-        return cls(int(match["game"]), int(match["round"]), int(match["owner"]), match["action"])
-
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.hand_button(interaction, self, locale)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesHand, locale: str
+    ) -> None:
+        await handler.hand_button(interaction, self, locale)
 
 
-class OldHandButton(LamaButton, template=OLD_HAND_TEMPLATE):
+class OldHandButton(LamaButton[object], ids=OLD_HAND_ID):
     """A hand button from before hand buttons named their owner: it says it is out of date."""
 
-    cog_name = "Moves"
     dm_presses = True
 
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> OldHandButton:
-        # Rebuilt from its parts: an id that names a database (no such button was ever made,
+    def __init__(self, game_id: int, round_number: int, action: str, **button: Any) -> None:
+        # Made from its parts: an id that names a database (no such button was ever made,
         # but one can be pressed) must not get a second one.
-        return cls(f"lama:h:{match['game']}:{match['round']}:{match['action']}")
+        super().__init__(self.ids.make(game_id, round_number, action), **button)
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return None  # it acts on nothing: it says it is out of date wherever it is
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
+    async def pressed(self, interaction: discord.Interaction, handler: object, locale: str) -> None:
         raise HostingError(Problem.STALE_BUTTON)
 
 
-class LobbyButton(LamaButton, template=LOBBY_TEMPLATE):
+class LobbyButton(LamaButton[HandlesLobby], ids=LOBBY_ID):
     """Join, Leave, Add AI, Start or Cancel on a lobby message."""
 
-    cog_name = "Lama"
-
-    def __init__(self, game_id: int, action: str, **button) -> None:
-        super().__init__(f"lama:l:{game_id}:{action}", **button)
+    def __init__(self, game_id: int, action: str, **button: Any) -> None:
+        super().__init__(self.ids.make(game_id, action), **button)
         self.game_id, self.action = game_id, action
 
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["game"]), match["action"])
-
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.lobby_button(interaction, self)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesLobby, locale: str
+    ) -> None:
+        await handler.lobby_button(interaction, self)
 
 
-class RematchButton(LamaButton, template=REMATCH_TEMPLATE):
+class RematchButton(LamaButton[HandlesRematch], ids=REMATCH_ID):
     """Open a new lobby with the finished game's options."""
 
-    cog_name = "Lama"
-
-    def __init__(self, game_id: int, **button) -> None:
-        super().__init__(f"lama:r:{game_id}", **button)
+    def __init__(self, game_id: int, **button: Any) -> None:
+        super().__init__(self.ids.make(game_id), **button)
         self.game_id = game_id
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> RematchButton:
-        return cls(int(match["game"]))
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.rematch(interaction, self.game_id)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesRematch, locale: str
+    ) -> None:
+        await handler.rematch(interaction, self.game_id)
 
 
 GAME_ITEMS = (LobbyButton, RematchButton)  # registered by the Lama cog
@@ -181,7 +188,7 @@ class ButtonRows(ButtonsView):
 
 
 def hand_view(
-    view: GameView, observation, locale: str, *, confirm_quit: bool = False
+    view: GameView, observation: Observation, locale: str, *, confirm_quit: bool = False
 ) -> discord.ui.View:
     """A button per distinct card (playable ones enabled), then Draw and Quit; while a quit
     waits for its confirmation, only "Yes, quit" and "Keep playing". HandButton handles the
@@ -191,7 +198,7 @@ def hand_view(
     my_turn = live and obs.is_my_turn
     # Every button's custom id starts alike: the database is put in once, not per button.
     prefix = LamaButton.full_custom_id(
-        f"lama:h:{view.game_id}:{obs.round_number}:{view.seats[obs.seat].user_id or 0}:")
+        HAND_ID.prefix(view.game_id, obs.round_number, view.seats[obs.seat].user_id or 0))
 
     def button(action: str, style: discord.ButtonStyle, enabled: bool, label: str,
                emoji: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import i18n
 from hosting.options import MAX_SEATS, MIN_SEATS
 from hosting.views import GameView, SeatRating, SeatView, Status
 from lama import events as ev
+from lama.observation import Observation
 from lama.rules import TokenKind, get_ruleset
 
 from .text import (
@@ -115,7 +116,9 @@ def seat_lines(view: GameView, locale: str) -> str:
     return "\n".join(lines)
 
 
-def describe_event(event, view: GameView, locale: str, seq: int | None = None) -> str | None:
+def describe_event(
+    event: ev.Event, view: GameView, locale: str, seq: int | None = None
+) -> str | None:
     """One line of the table's "last moves", naming whoever held the seat at move `seq`;
     None for events that need no line."""
     name = _name_of(view, getattr(event, "seat", None), locale, seq)
@@ -246,7 +249,7 @@ def _rating_note(rating: SeatRating | None, locale: str) -> str:
 
 
 def hand_embed(
-    view: GameView, observation, locale: str, *, confirm_quit: bool = False,
+    view: GameView, observation: Observation, locale: str, *, confirm_quit: bool = False,
     header: str | None = None, note: str | None = None, turn: bool = True,
 ) -> discord.Embed:
     """A seat's private hand: only ever sent to that seat's owner.
@@ -289,13 +292,13 @@ def closed_hand_embed(shown: discord.Embed, note: str) -> discord.Embed:
     return embed
 
 
-def _is_live(view: GameView, obs) -> bool:
+def _is_live(view: GameView, obs: Observation) -> bool:
     """Whether the hand is its player's turn in the round being played."""
     return (view.status is Status.RUNNING and obs.round_number == view.round_number
             and obs.is_my_turn and not obs.has_quit[obs.seat])
 
 
-def _piles(obs, locale: str, variant: str) -> list[str]:
+def _piles(obs: Observation, locale: str, variant: str) -> list[str]:
     """The top card and the draw pile, as the player on turn sees them."""
     top = card_label(obs.top_card.code, locale, variant) if obs.top_card else "—"
     pile = (t("table.draw_pile", locale, count=obs.draw_pile_size) if obs.draw_pile_size
@@ -303,7 +306,7 @@ def _piles(obs, locale: str, variant: str) -> list[str]:
     return [t("table.top_card", locale, card=top), pile]
 
 
-def _turn_line(view: GameView, obs, locale: str, *, confirm_quit: bool = False) -> str:
+def _turn_line(view: GameView, obs: Observation, locale: str, *, confirm_quit: bool = False) -> str:
     variant = view.options.variant
     if view.status is Status.CANCELLED:
         return t("game.cancelled", locale)

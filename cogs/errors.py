@@ -238,14 +238,6 @@ def _bot(interaction: discord.Interaction) -> LamaBot:
     return cast("LamaBot", interaction.client)
 
 
-def handler_cog(interaction: discord.Interaction, name: str) -> Any:
-    """The loaded cog that answers a button; a missing one is a bug, reported as one."""
-    cog = _bot(interaction).get_cog(name)
-    if cog is None:
-        raise RuntimeError(f"the {name} cog is not loaded")
-    return cog
-
-
 def _jump_link(details: dict) -> str:
     """A link that opens the message a refusal points at (Discord renders it as a link)."""
     if details.get("message_id") and details.get("guild_id"):

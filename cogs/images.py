@@ -24,12 +24,14 @@ import asyncio
 import io
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 import cardart
 from hosting.views import GameView, Status
+from lama.observation import Observation
 
 from . import embeds
 from .components import hand_view
@@ -42,14 +44,16 @@ HAND_FILE = "hand.png"
 TABLE_FILE = "table.png"
 
 
-def _playable(view: GameView, obs) -> tuple[set[str], bool]:
+def _playable(view: GameView, obs: Observation) -> tuple[set[str], bool]:
     """The codes to mark, and whether to mark at all (only on the seat's own live turn)."""
     live = view.status is Status.RUNNING and obs.round_number == view.round_number
     my_turn = live and obs.is_my_turn and not obs.has_quit[obs.seat]
     return ({c.code for c in obs.legal_plays} if my_turn else set()), my_turn
 
 
-async def _draw(render, cached, *args, **kwargs) -> bytes:
+async def _draw(
+    render: Callable[..., bytes], cached: Callable[..., bytes | None], *args: Any, **kwargs: Any
+) -> bytes:
     """The cached PNG, or a fresh one drawn in a worker thread (off the event loop)."""
     png = cached(*args, **kwargs)
     if png is None:
@@ -57,7 +61,7 @@ async def _draw(render, cached, *args, **kwargs) -> bytes:
     return png
 
 
-async def hand_png(view: GameView, obs, locale: str) -> bytes:
+async def hand_png(view: GameView, obs: Observation, locale: str) -> bytes:
     playable, highlight = _playable(view, obs)
     started = time.perf_counter()
     png = await _draw(
@@ -69,7 +73,7 @@ async def hand_png(view: GameView, obs, locale: str) -> bytes:
     return png
 
 
-async def hand_file(view: GameView, obs, locale: str) -> discord.File | None:
+async def hand_file(view: GameView, obs: Observation, locale: str) -> discord.File | None:
     try:
         png = await hand_png(view, obs, locale)
     except Exception:  # a picture is a bonus: the text still carries the hand
@@ -101,8 +105,9 @@ def _file(png: bytes, name: str, alt: str) -> discord.File:
 
 
 async def hand_message(
-    view: GameView, obs, locale: str, *, edit: bool = False, confirm_quit: bool = False,
-    header: str | None = None, note: str | None = None, turn: bool = True,
+    view: GameView, obs: Observation, locale: str, *, edit: bool = False,
+    confirm_quit: bool = False, header: str | None = None, note: str | None = None,
+    turn: bool = True,
 ) -> dict:
     """Keyword arguments for sending (`edit=False`) or editing a hand message. `header` goes
     above the hand (e.g. "Round 2 is over"); `note` replaces the turn line and the buttons

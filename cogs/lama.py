@@ -16,15 +16,15 @@ from hosting import LOBBY, GameOptions, HostingError, Problem
 from hosting.views import GameUpdate, GameView, Status
 
 from . import embeds
-from .buttons import manages_server
+from .buttons import Presses, manages_server, press_handler
 from .choices import AI_LEVEL_CHOICES, VARIANT_CHOICES, AiSeats, Target, TurnTimeout
 from .components import GAME_ITEMS, LobbyButton
-from .errors import handler_cog
 from .language import LanguageCommands
 from .lobbies import lobby_edit, new_lobby
 from .notify import NotifyCommands
 from .rematches import RematchPresses, offers_rematch, rematch_link_view
 from .stats import STATS_ITEMS, StatsCommands
+from .table_view import TableButton
 from .text import jump_link, member_text, t
 from .timely import answers_publicly
 from .tournaments import TOURNAMENT_ITEMS, TournamentCommands
@@ -46,6 +46,9 @@ def _is_admin(interaction: discord.Interaction) -> bool:
     return manages_server(interaction, interaction.guild_id)
 
 
+# The /lama group is one GroupCog made of parts, one per file: each part is a commands.Cog
+# subclass in its own right (never added alone), whose app commands discord.py's CogMeta
+# collects along the MRO into this one group; the parts expect `self.bot`, set here.
 class Lama(
     RematchPresses,  # the Rematch button of a finished game (cogs/rematches.py)
     StatsCommands,  # /lama stats, history, replay, settings, forget-me (cogs/stats.py)
@@ -64,10 +67,10 @@ class Lama(
 
     async def cog_load(self) -> None:
         # Every button this cog answers, so those of older messages work after a restart.
-        self.bot.add_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
+        Presses(self.bot, self).answer(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
+        Presses(self.bot, self).stop(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
 
     def _locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locale_of(interaction)
@@ -217,7 +220,7 @@ class Lama(
             t("lobby.you_kicked", locale, name=name), ephemeral=True
         )
 
-    async def lobby_button(self, interaction: discord.Interaction, button: LobbyButton):
+    async def lobby_button(self, interaction: discord.Interaction, button: LobbyButton) -> None:
         """The press's answer redraws the lobby; the renderer's flush leaves it as it is.
         Pressed in the game's server (LamaButton checks): Manage Server there may add AIs,
         start and cancel."""
@@ -251,7 +254,8 @@ class Lama(
         locale = self._locale(interaction)
         view = await self.service.find_route(
             interaction.user.id, interaction.channel_id, interaction.guild_id)
-        await handler_cog(interaction, "Moves").show_hand(interaction, view.game_id, locale)
+        # What answers the table's "My hand" (the Moves cog) shows it.
+        await press_handler(self.bot, TableButton).show_hand(interaction, view.game_id, locale)
 
     @app_commands.command(
         name="table", description="Post the table again at the bottom of the channel"

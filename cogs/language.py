@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import i18n
 from hosting import options
@@ -26,11 +27,7 @@ from hosting import options
 from .text import t
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 AUTO = options.SERVER_LANGUAGE_AUTO  # for a user: follow their Discord client's language
 
@@ -44,7 +41,7 @@ def _choice(code: str) -> app_commands.Choice[str]:
 LANGUAGE_CHOICES = [_choice(code) for code in options.LANGUAGES]
 
 
-class LanguageCommands(_CogMixin):
+class LanguageCommands(commands.Cog):
     """Mixin for the /lama GroupCog: the reader's own game language."""
 
     bot: LamaBot
@@ -54,7 +51,9 @@ class LanguageCommands(_CogMixin):
     )
     @app_commands.describe(language="Your game language")
     @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def language(self, interaction: discord.Interaction, language: str | None = None):
+    async def language(
+        self, interaction: discord.Interaction, language: str | None = None
+    ) -> None:
         user_id = interaction.user.id
         if language is None:
             current = self.bot.locale_of(interaction)

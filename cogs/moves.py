@@ -17,6 +17,7 @@ from lama import DRAW, QUIT, Card, Play
 from lama import events as ev
 
 from . import embeds, errors, images
+from .buttons import Presses
 from .components import HAND_ITEMS, HandButton
 from .hands import HandAnswer
 from .table_view import TableButton
@@ -178,10 +179,10 @@ class Moves(commands.Cog):
 
     async def cog_load(self) -> None:
         # the hand and table buttons of every open game work again
-        self.bot.add_dynamic_items(*HAND_ITEMS, TableButton)
+        Presses(self.bot, self).answer(*HAND_ITEMS, TableButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*HAND_ITEMS, TableButton)
+        Presses(self.bot, self).stop(*HAND_ITEMS, TableButton)
 
     async def hand_button(
         self, interaction: discord.Interaction, button: HandButton, locale: str
@@ -260,7 +261,9 @@ class Moves(commands.Cog):
         else:
             await self.show_hand(interaction, button.game_id, locale)
 
-    async def show_hand(self, interaction: discord.Interaction, game_id: int, locale: str):
+    async def show_hand(
+        self, interaction: discord.Interaction, game_id: int, locale: str
+    ) -> None:
         """The presser's hand, privately; it becomes their live hand message."""
         view = self.service.view(game_id)
         observation = self.service.observation(game_id, interaction.user.id)

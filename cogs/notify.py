@@ -11,25 +11,24 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from .text import t
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 
-class NotifyCommands(_CogMixin):
+class NotifyCommands(commands.Cog):
     """Mixin for the /lama GroupCog: turn DMs on or off."""
 
     bot: LamaBot
 
     @app_commands.command(name="notify", description="Get a DM when it is your turn, or not")
     @app_commands.describe(turn_dms="On: a DM on your turn. Off: play from the table's My hand")
-    async def notify(self, interaction: discord.Interaction, turn_dms: bool | None = None):
+    async def notify(
+        self, interaction: discord.Interaction, turn_dms: bool | None = None
+    ) -> None:
         locale = self.bot.locale_of(interaction)
         preferences = self.bot.preferences
         if turn_dms is not None:

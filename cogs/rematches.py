@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from hosting import HostingError, Problem
 from hosting.views import GameView
@@ -33,11 +34,7 @@ from .scheduler import Priority, RestBudget
 from .text import jump_link, t
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +57,7 @@ def offers_rematch(message: discord.Message | None) -> bool:
                for row in message.components for child in getattr(row, "children", ()))
 
 
-class RematchPresses(_CogMixin):
+class RematchPresses(commands.Cog):
     """Mixin for the Lama cog: the Rematch button's press (`cogs.components.RematchButton`)."""
 
     bot: LamaBot

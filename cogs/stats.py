@@ -8,11 +8,11 @@ Embeds are built by cogs/stats_embeds.py; every number comes from hosting.stats.
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 from discord.utils import MISSING
 
 import i18n
@@ -22,17 +22,14 @@ from . import stats_embeds as render
 from .button_views import ButtonsView
 from .buttons import LamaButton
 from .choices import VARIANT_CHOICES, AiDelay, Target, TurnTimeout
+from .custom_ids import CustomId, number, one_of
 from .language import LANGUAGE_CHOICES
 from .text import t
 from .timely import answers_publicly
 from .weblinks import PUBLIC, WEB_PAGES_CHOICES, public_paths, settings_line, with_web_link
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 SEASON_CHOICES = [
     app_commands.Choice(name=app_commands.locale_str(english, key=f"season.cadence.{value}"),
@@ -41,49 +38,52 @@ SEASON_CHOICES = [
                               strict=True)
 ]
 
-FORGET_TEMPLATE = r"lama:fm:(?P<user>\d+):(?P<choice>yes|no)"
-REPLAY_TEMPLATE = r"lama:rp:(?P<dir>[pn]):(?P<game>\d+):(?P<page>\d+)"
+FORGET_ID = CustomId("fm", number("user"), one_of("choice", "yes", "no"))
+REPLAY_ID = CustomId("rp", one_of("dir", "p", "n"), number("game"), number("page"))
 
 
-class ForgetButton(LamaButton, template=FORGET_TEMPLATE):
+class HandlesForget(Protocol):
+    async def forget_button(self, interaction: discord.Interaction, choice: str) -> None: ...
+
+
+class HandlesReplay(Protocol):
+    async def replay_button(
+        self, interaction: discord.Interaction, game_id: int, page: int
+    ) -> None: ...
+
+
+class ForgetButton(LamaButton[HandlesForget], ids=FORGET_ID):
     """Yes/No under /lama forget-me; only the user it names may press it."""
 
-    cog_name = "Lama"
     dm_presses = True  # forget-me answers wherever it is asked
 
-    def __init__(self, user_id: int, choice: str, **button) -> None:
-        super().__init__(f"lama:fm:{user_id}:{choice}", **button)
+    def __init__(self, user_id: int, choice: str, **button: Any) -> None:
+        super().__init__(self.ids.make(user_id, choice), **button)
         self.owner_id, self.choice = user_id, choice
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> ForgetButton:
-        return cls(int(match["user"]), match["choice"])
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return None  # the presser's own statistics, in every server: the owner check guards it
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.forget_button(interaction, self.choice)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesForget, locale: str
+    ) -> None:
+        await handler.forget_button(interaction, self.choice)
 
 
-class ReplayButton(LamaButton, template=REPLAY_TEMPLATE):
+class ReplayButton(LamaButton[HandlesReplay], ids=REPLAY_ID):
     """◀ or ▶ under a replay; `page` is the page it shows."""
 
-    cog_name = "Lama"
-
-    def __init__(self, direction: str, game_id: int, page: int, **button) -> None:
-        super().__init__(f"lama:rp:{direction}:{game_id}:{page}", **button)
+    def __init__(self, direction: str, game_id: int, page: int, **button: Any) -> None:
+        super().__init__(self.ids.make(direction, game_id, page), **button)
         self.game_id, self.page = game_id, page
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> ReplayButton:
-        return cls(match["dir"], int(match["game"]), int(match["page"]))
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.replay_button(interaction, self.game_id, self.page)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesReplay, locale: str
+    ) -> None:
+        await handler.replay_button(interaction, self.game_id, self.page)
 
 
 STATS_ITEMS = (ForgetButton, ReplayButton)  # registered by the Lama cog (their handler)
@@ -109,7 +109,7 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
     return ui
 
 
-class StatsCommands(_CogMixin):
+class StatsCommands(commands.Cog):
     """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
 
     bot: LamaBot
@@ -175,7 +175,9 @@ class StatsCommands(_CogMixin):
             return
         await self._send_replay(interaction, game_id, 0, edit=False)
 
-    async def replay_button(self, interaction: discord.Interaction, game_id: int, page: int):
+    async def replay_button(
+        self, interaction: discord.Interaction, game_id: int, page: int
+    ) -> None:
         await self._send_replay(interaction, game_id, page, edit=True)
 
     async def _send_replay(

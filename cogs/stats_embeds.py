@@ -10,9 +10,10 @@ from __future__ import annotations
 import discord
 
 import i18n
-from hosting.stats import Replay, ReplaySeat
+from hosting.stats import Replay, ReplayRound, ReplaySeat
 from hosting.views import ai_called
 from lama import events as ev
+from lama.cards import Card
 from store import GameSummary, GuildSettings, PlayerRating, PlayerResult, RecentResult
 from store.records import Actor
 
@@ -175,16 +176,16 @@ def _seat_name(seat: ReplaySeat, locale: str, *, with_level: bool = False) -> st
     return member_text(seat.name, markdown=False) if seat.name else t("stats.forgotten", locale)
 
 
-def _card(card, replay: Replay, locale: str) -> str:
+def _card(card: Card, replay: Replay, locale: str) -> str:
     return i18n.card_name(card.code, replay.variant, locale)
 
 
-def _event_line(event, names: list[str], replay: Replay, locale: str) -> str | None:
+def _event_line(event: ev.Event, names: list[str], replay: Replay, locale: str) -> str | None:
     name = names[event.seat] if hasattr(event, "seat") else ""
     return move_line(event, name, locale, replay.variant)
 
 
-def _round_lines(rnd, names: list[str], replay: Replay, locale: str) -> list[str]:
+def _round_lines(rnd: ReplayRound, names: list[str], replay: Replay, locale: str) -> list[str]:
     lines = [
         t("round.starts", locale, name=names[rnd.starting_seat]),
         t("table.top_card", locale, card=_card(rnd.top_card, replay, locale)),

@@ -19,8 +19,7 @@ shows a hand: "My hand" answers each presser privately (an ephemeral message).
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -30,6 +29,7 @@ from lama import events as ev
 from . import images
 from .button_views import ButtonsLayout
 from .buttons import LamaButton
+from .custom_ids import CustomId, number, one_of
 from .embeds import COLOUR, describe_event, round_summary_lines, seat_lines
 from .pings import NOBODY
 from .text import DRAW_EMOJI, QUIT_EMOJI, card_label, seat_name, t, variant_name
@@ -38,30 +38,39 @@ from .timely import PRIVATE_REPLY
 if TYPE_CHECKING:
     from bot import LamaBot
 
-TABLE_TEMPLATE = r"lama:t:(?P<game>\d+):(?P<round>\d+):(?P<action>hand|draw|quit|rules)"
+TABLE_ID = CustomId("t", number("game"), number("round"),
+                    one_of("action", "hand", "draw", "quit", "rules"))
 RECENT_SHOWN = 5
 
 
-class TableButton(LamaButton, template=TABLE_TEMPLATE):
+class HandlesTable(Protocol):
+    async def table_button(
+        self, interaction: discord.Interaction, button: TableButton, locale: str
+    ) -> None: ...
+
+    async def show_hand(
+        self, interaction: discord.Interaction, game_id: int, locale: str
+    ) -> None:
+        """The presser's hand, privately (also /lama hand's answer)."""
+
+
+class TableButton(LamaButton[HandlesTable], ids=TABLE_ID):
     """My hand, Draw, Quit round or Rules under the live table: anyone may press them; the
     game answers each presser privately (or refuses, if they do not play here)."""
 
-    cog_name = "Moves"
     deferral = PRIVATE_REPLY  # the presser's hand, a message of their own the renderer edits
 
     def __init__(self, game_id: int, round_number: int, action: str, **button: Any) -> None:
-        super().__init__(f"lama:t:{game_id}:{round_number}:{action}", **button)
+        super().__init__(self.ids.make(game_id, round_number, action), **button)
         self.game_id, self.round_number, self.action = game_id, round_number, action
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> TableButton:
-        return cls(int(match["game"]), int(match["round"]), match["action"])
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog: Any, locale: str) -> None:
-        await cog.table_button(interaction, self, locale)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesTable, locale: str
+    ) -> None:
+        await handler.table_button(interaction, self, locale)
 
 
 def status_lines(view: GameView, locale: str) -> str:

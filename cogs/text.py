@@ -11,12 +11,16 @@ Text a member chose (display names, tournament names) goes into a sentence only 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from typing import Any
 
 import discord
 
 import i18n
 from hosting.views import GameView, SeatView, ai_called
 from lama import events as ev
+from lama.cards import Card
+from lama.rules import TokenKind
 
 from .emojis import CARD_EMOJIS
 
@@ -37,7 +41,7 @@ NAME_SHOWN = 32  # characters of a member's name a message shows (Discord's own 
 ELLIPSIS = "…"
 
 
-def t(key: str, locale: str, count: int | None = None, **params) -> str:
+def t(key: str, locale: str, count: int | None = None, **params: Any) -> str:
     return i18n.translate(key, locale, count=count, **params)
 
 
@@ -67,7 +71,7 @@ def card_phrase(code: str, locale: str, variant: str) -> i18n.Phrase:
     return i18n.card_phrase(code, variant, locale, emoji=card_emoji(code, variant))
 
 
-def hand_text(cards, locale: str, variant: str) -> str:
+def hand_text(cards: Iterable[Card], locale: str, variant: str) -> str:
     """A hand as its owner sees it: every card's face (an application emoji) and name, or
     until the faces are known its Unicode label."""
     labels = []
@@ -78,18 +82,18 @@ def hand_text(cards, locale: str, variant: str) -> str:
     return ", ".join(labels)
 
 
-def cards_text(cards, locale: str, variant: str) -> str:
+def cards_text(cards: Iterable[Card], locale: str, variant: str) -> str:
     """A hand or what is left of it: an inventory, one label after another."""
     return ", ".join(card_label(c.code, locale, variant) for c in cards)
 
 
-def choices_text(cards, locale: str, variant: str) -> str:
+def choices_text(cards: Iterable[Card], locale: str, variant: str) -> str:
     """Cards to choose from, as the language says "A, B or C" ("A, B nebo C", "A, B o C")."""
     labels = [card_label(c.code, locale, variant) for c in cards]
     return i18n.format_list(labels, locale, style="or")
 
 
-def tokens_text(tokens, locale: str) -> str:
+def tokens_text(tokens: Iterable[tuple[TokenKind, int]], locale: str) -> str:
     """A score as tokens, e.g. '⚫×2 ⚪×7'; no tokens reads as 'no tokens'."""
     parts = [f"{TOKEN_EMOJI[kind.name]}×{count}" for kind, count in tokens if count]
     return " ".join(parts) if parts else t("token.none", locale)
@@ -161,7 +165,7 @@ def mention_or_name(seat: SeatView, locale: str = i18n.DEFAULT_LOCALE) -> str:
     return seat_name(seat, locale)
 
 
-def move_line(event, name: str, locale: str, variant: str) -> str | None:
+def move_line(event: ev.Event, name: str, locale: str, variant: str) -> str | None:
     """A move as one line ("Alice played 4"), for the table and replays; None if not a move."""
     if isinstance(event, ev.CardPlayed):
         return t(

@@ -10,11 +10,12 @@ they work after a restart.
 from __future__ import annotations
 
 import logging
-import re
-from typing import TYPE_CHECKING, cast
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 from discord.utils import MISSING
 
 from hosting import HostingError, Problem, options
@@ -26,6 +27,7 @@ from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
 from .button_views import ButtonsView
 from .buttons import LamaButton, manages_server
 from .choices import VARIANT_CHOICES
+from .custom_ids import CustomId, number, one_of
 from .pings import NOBODY, only
 from .scheduler import Priority
 from .text import ai_seat_name, fit, member_text, t, variant_name
@@ -33,58 +35,59 @@ from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
 from .timely import answers_publicly
 
 if TYPE_CHECKING:
-    from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
-
     from bot import LamaBot
-else:
-    _CogMixin = object
 
 log = logging.getLogger(__name__)
 
 COLOUR = 0x6A4C93
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-SIGNUP_TEMPLATE = r"lama:tn:(?P<tournament>\d+):(?P<action>join|leave|ai|start|cancel)"
-STANDINGS_TEMPLATE = r"lama:ts:(?P<tournament>\d+)"
+SIGNUP_ID = CustomId("tn", number("tournament"),
+                     one_of("action", "join", "leave", "ai", "start", "cancel"))
+STANDINGS_ID = CustomId("ts", number("tournament"))
 
 
-class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
+class HandlesSignup(Protocol):
+    async def tournament_button(
+        self, interaction: discord.Interaction, button: SignupButton
+    ) -> None: ...
+
+
+class HandlesStandings(Protocol):
+    async def standings_button(
+        self, interaction: discord.Interaction, tournament_id: int, locale: str
+    ) -> None: ...
+
+
+class SignupButton(LamaButton[HandlesSignup], ids=SIGNUP_ID):
     """Join, Leave, Add AI, Start or Cancel under a tournament's sign-up message."""
 
-    cog_name = "Lama"
-
-    def __init__(self, tournament_id: int, action: str, **button) -> None:
-        super().__init__(f"lama:tn:{tournament_id}:{action}", **button)
+    def __init__(self, tournament_id: int, action: str, **button: Any) -> None:
+        super().__init__(self.ids.make(tournament_id, action), **button)
         self.tournament_id, self.action = tournament_id, action
 
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> SignupButton:
-        return cls(int(match["tournament"]), match["action"])
-
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.tournaments.guild_of(self.tournament_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.tournament_button(interaction, self)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesSignup, locale: str
+    ) -> None:
+        await handler.tournament_button(interaction, self)
 
 
-class StandingsButton(LamaButton, template=STANDINGS_TEMPLATE):
+class StandingsButton(LamaButton[HandlesStandings], ids=STANDINGS_ID):
     """The tournament's standings so far, privately: under each of its tables' "Game over"."""
 
-    cog_name = "Lama"
-
-    def __init__(self, tournament_id: int, **button) -> None:
-        super().__init__(f"lama:ts:{tournament_id}", **button)
+    def __init__(self, tournament_id: int, **button: Any) -> None:
+        super().__init__(self.ids.make(tournament_id), **button)
         self.tournament_id = tournament_id
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> StandingsButton:
-        return cls(int(match["tournament"]))
 
     async def home_guild(self, bot: LamaBot) -> int | None:
         return await bot.tournaments.guild_of(self.tournament_id)
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.standings_button(interaction, self.tournament_id, locale)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesStandings, locale: str
+    ) -> None:
+        await handler.standings_button(interaction, self.tournament_id, locale)
 
 
 TOURNAMENT_ITEMS = (SignupButton, StandingsButton)  # registered by the Lama cog
@@ -120,7 +123,7 @@ def _entrant(tournament: Tournament, entry: Entry, locale: str) -> str:
     return ai_seat_name(number, locale, entry.ai_level)
 
 
-def _names(tournament: Tournament, entries, locale: str) -> str:
+def _names(tournament: Tournament, entries: Iterable[int], locale: str) -> str:
     by_entry = {e.entry: e for e in tournament.entries}
     return ", ".join(_entrant(tournament, by_entry[n], locale) for n in entries)
 
@@ -191,7 +194,7 @@ def _text(english: str, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(english, key=f"tournament.cmd.{key}")
 
 
-class TournamentCommands(_CogMixin):
+class TournamentCommands(commands.Cog):
     """Mixin for the /lama GroupCog: /lama tournament new | standings, and the buttons."""
 
     bot: LamaBot

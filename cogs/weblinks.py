@@ -42,7 +42,7 @@ def with_web_link(
     return view
 
 
-async def public_paths(bot, guild_id: int | None) -> Paths | None:
+async def public_paths(bot: object, guild_id: int | None) -> Paths | None:
     links: PublicLinks | None = getattr(bot, "web_links", None)
     return None if links is None else await links.paths(guild_id)
 

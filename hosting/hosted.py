@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lama import Game, game_from_dict
+from store import Game as GameRecord
 from store import NewSeat
+from store import Seat as SeatRecord
 
 from .deadlines import Deadline
 from .views import (
@@ -71,7 +73,7 @@ class Seat:
         self.index = index
 
     @classmethod
-    def from_record(cls, record) -> Seat:
+    def from_record(cls, record: SeatRecord) -> Seat:
         return cls(
             index=record.seat,
             name=record.display_name,
@@ -127,7 +129,7 @@ class HostedGame:
     id: int
     guild_id: int
     channel_id: int
-    host_id: int
+    host_id: int | None  # None: a finished game whose host asked to be forgotten
     options: GameOptions
     status: Status
     seats: list[Seat]
@@ -154,7 +156,7 @@ class HostedGame:
         return self.options.ai_level
 
     @classmethod
-    def from_record(cls, record, *, ai_level: str = "normal") -> HostedGame:
+    def from_record(cls, record: GameRecord, *, ai_level: str = "normal") -> HostedGame:
         seats = [Seat.from_record(s) for s in sorted(record.seats, key=lambda s: s.seat)]
         levels = [s.ai_level for s in record.seats if s.is_ai and s.ai_level]
         options = GameOptions(
@@ -185,7 +187,7 @@ class HostedGame:
         hosted.deadline = stored or hosted.turn_deadline(record.updated_at)
         return hosted
 
-    def refresh(self, record) -> None:
+    def refresh(self, record: GameRecord) -> None:
         """Take the stored row's state in place (another process committed since): the
         lock and ratings stay this copy's; its recent events are the loader's to replay."""
         fresh = HostedGame.from_record(record, ai_level=self.options.ai_level)
@@ -267,7 +269,7 @@ class HostedGame:
         }
 
 
-def _message_refs(record) -> dict[MessageKey, tuple[int, int]]:
+def _message_refs(record: GameRecord) -> dict[MessageKey, tuple[int, int]]:
     refs: dict[MessageKey, tuple[int, int]] = {}
     if record.lobby_message_id:
         refs[LOBBY] = (record.channel_id, record.lobby_message_id)

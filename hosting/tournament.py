@@ -174,7 +174,9 @@ class TournamentService:
             tournament_id, user_id=None, ai_level=level, name=name, limit=MAX_ENTRANTS,
             now=now))
 
-    async def _signups(self, tournament_id: int, change) -> Tournament:
+    async def _signups(
+        self, tournament_id: int, change: Callable[[int], Awaitable[Tournament]]
+    ) -> Tournament:
         async with self._lock(tournament_id):
             try:
                 tournament = await change(self._now())
@@ -236,7 +238,7 @@ class TournamentService:
 
     async def _seat_round(
         self, tournament: Tournament, outcomes: list[TableOutcome], after: tuple[int, ...] = ()
-    ):
+    ) -> Tournament:
         ranked = [s.entry for s in standings_of(tournament, outcomes)]
         met: Counter[Pair] = Counter()
         for outcome in outcomes:
@@ -386,7 +388,9 @@ class TournamentService:
 
     async def _start_table(self, tournament: Tournament, table: TableRecord, view: GameView,
                            stand_ins: tuple[int, ...] = ()) -> None:
-        await self._games.start(view.game_id, view.host_id, is_admin=True)
+        # The tournament starts it as an admin would: the host's id only names the actor (a
+        # table's lobby always has one, its first human entrant).
+        await self._games.start(view.game_id, view.host_id or 0, is_admin=True)
         await self._publish(TournamentUpdate(
             TournamentEvent.TABLE_OPENED, tournament, tables=(table,),
             channel_id=view.channel_id, stand_ins=stand_ins))

@@ -92,7 +92,7 @@ class GameView:
     game_id: int
     guild_id: int
     channel_id: int
-    host_id: int
+    host_id: int | None  # None: a finished game whose host asked to be forgotten
     status: Status
     options: GameOptions
     seats: tuple[SeatView, ...]

@@ -19,6 +19,7 @@ import logging
 import time
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from . import cards, pages, replay
 from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
@@ -41,7 +42,7 @@ SECURITY_HEADERS = {
 
 
 @web.middleware
-async def server_timing(request: web.Request, handler) -> web.StreamResponse:
+async def server_timing(request: web.Request, handler: Handler) -> web.StreamResponse:
     """How long the page took to make (reads and rendering), in the standard Server-Timing
     header: what `make bench` measures, and what a browser's developer tools show."""
     start = time.perf_counter()
@@ -51,7 +52,7 @@ async def server_timing(request: web.Request, handler) -> web.StreamResponse:
 
 
 @web.middleware
-async def error_pages(request: web.Request, handler) -> web.StreamResponse:
+async def error_pages(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every failure is a small page in the site's look: 404 for what does not exist (or is
     private), 405 for anything but reading, 500 (logged, details never shown) for bugs."""
     try:
@@ -71,7 +72,7 @@ async def error_pages(request: web.Request, handler) -> web.StreamResponse:
 
 
 @web.middleware
-async def missing_static(request: web.Request, handler) -> web.StreamResponse:
+async def missing_static(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A static file that is not there is the site's 404 page. (aiohttp finds out only while
     sending the file, too late for error_pages, and answers with an empty 404 of its own.)"""
     known = request.app[STATIC_FILES]

@@ -11,6 +11,7 @@ import io
 from functools import cache
 
 from aiohttp import web
+from PIL import Image
 
 import i18n
 from cardart import card_tile
@@ -40,7 +41,7 @@ def back_png() -> bytes:
     return _png(card_back(WIDTH))
 
 
-def _png(image) -> bytes:
+def _png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, "PNG", optimize=True)
     return out.getvalue()
