@@ -248,7 +248,7 @@ class StatsCommands(_CogMixin):
             await interaction.response.send_message(t("settings.not_allowed", locale),
                                                     ephemeral=True)
             return
-        saved = await self.bot.stats_service.update_settings(  # refusals: cogs/errors.py
+        saved = await self.bot.preferences.update_settings(  # refusals: cogs/errors.py
             guild_id,
             variant=variant,
             target=target,
