@@ -30,7 +30,7 @@ from pathlib import Path
 from benchmarks.leaderboard import GUILD, NOW, make_games, timed
 from hosting import FakeClock
 from hosting.ratings import RULES
-from hosting.rerate import rate_unrated
+from hosting.rerating import rate_unrated
 from hosting.stats import StatsService
 from store import (
     RESULT_SORTS,

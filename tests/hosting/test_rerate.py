@@ -9,7 +9,8 @@ import random
 
 from bot import LamaBot, Settings
 from hosting.ratings import RULES
-from hosting.rerate import main, rate_unrated, rerate_all
+from hosting.rerate import main
+from hosting.rerating import rate_unrated, rerate_all
 from loopback.running import BOT_TOKEN, run_bot
 from store import (
     Actor,
