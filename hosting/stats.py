@@ -25,6 +25,7 @@ from store import (
     Season,
     Store,
 )
+from store.records import Game as GameRecord
 
 from . import options as limits
 from .boards import (
@@ -82,13 +83,28 @@ class ReplayRound:
 
 
 @dataclass(frozen=True)
-class Replay:
+class ReplayHeader:
+    """What a replay of a finished game says before its moves, the bot's (`Replay`: its
+    rounds) and the web pages' (`replay_frames.ReplayFilm`: its frames) alike."""
+
     game_id: int
     guild_id: int
     variant: str
     target: int
     finished_at: int | None
     seats: tuple[ReplaySeat, ...]
+
+
+def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
+    return tuple(
+        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
+                   s.ai_level if s.is_ai else None, s.ai_number)
+        for s in record.seats
+    )
+
+
+@dataclass(frozen=True)
+class Replay(ReplayHeader):
     rounds: tuple[ReplayRound, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -220,18 +236,13 @@ class StatsService:
                     )
         if steps:  # a log that stops mid-round: show what there is
             rounds.append(replace(current, steps=tuple(steps)))
-        seats = tuple(
-            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
-                       s.ai_level if s.is_ai else None, s.ai_number)
-            for s in record.seats
-        )
         return Replay(
             game_id=record.id,
             guild_id=record.guild_id,
             variant=record.variant,
             target=record.target,
             finished_at=record.finished_at,
-            seats=seats,
+            seats=seats_of(record),
             rounds=tuple(rounds),
             scores=tuple(game.scores),
             winners=tuple(game.winners) if game.is_over else (),
