@@ -35,7 +35,7 @@ from cogs.translator import LamaTranslator
 from cogs.tree import LamaTree
 from hosting import GameService, Preferences, SystemClock
 from hosting.clock import Clock
-from hosting.rerate import open_rated_store
+from hosting.rated_store import open_rated_store
 from hosting.seasons import SeasonKeeper
 from hosting.site import SiteService
 from hosting.stats import StatsService

@@ -5,7 +5,7 @@ and rerate speed.
 
 1. Loads N finished games into one server with benchmarks/leaderboard.py's generator (about 300
    players, Zipf-like activity, AI seats now and then) and rates them all as the bot does at
-   start-up for games stored before ratings (hosting.rerate.rate_unrated): rerate speed in
+   start-up for games stored before ratings (hosting.rerating.rate_unrated): rerate speed in
    games per second, and the start-up check for unrated games before and after.
 2. Times a /leaderboard page (page 4, with the caller's own rank) through StatsService: by
    rating, and by every other sort (all time, every variant) on the same data, for comparison.
@@ -30,7 +30,7 @@ from pathlib import Path
 from benchmarks.leaderboard import GUILD, NOW, make_games, timed
 from hosting import FakeClock
 from hosting.ratings import RULES
-from hosting.rerate import rate_unrated
+from hosting.rerating import rate_unrated
 from hosting.stats import StatsService
 from store import (
     RESULT_SORTS,

@@ -21,10 +21,8 @@ from discord.utils import MISSING
 
 import i18n
 from hosting import HostingError, Problem, options
-from hosting.stats import LeaderboardPage, Period
+from hosting.boards import PERIOD_KEYS, SORT_KEYS, LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort, RatingRow, Season
-from web.words import PERIOD_KEYS
-from web.words import SORT_KEYS as RESULT_SORT_KEYS
 
 from .button_views import ButtonsView
 from .buttons import LamaButton
@@ -40,8 +38,6 @@ COLOUR = 0xF4D35E
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 ALL_VARIANTS = "all"
 
-# The catalogue's name of each sort: the web pages' (results) and the rating.
-SORT_KEYS = {LeaderboardSort.RATING: "leaderboard.sort.rating", **RESULT_SORT_KEYS}
 # A title per period, not "Leaderboard: {period}": the choice names do not fit mid-sentence.
 TITLE_KEYS = {
     Period.ALL_TIME: "leaderboard.title.all_time",

@@ -250,7 +250,7 @@ class StatsCommands(commands.Cog):
             await interaction.response.send_message(t("settings.not_allowed", locale),
                                                     ephemeral=True)
             return
-        saved = await self.bot.stats_service.update_settings(  # refusals: cogs/errors.py
+        saved = await self.bot.preferences.update_settings(  # refusals: cogs/errors.py
             guild_id,
             variant=variant,
             target=target,

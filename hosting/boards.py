@@ -25,6 +25,25 @@ class Period(StrEnum):
     WEEK = "week"
 
 
+# The catalogue's name of each sort and period, the words every interface (/leaderboard, the
+# web pages) shows them by; some keys predate the store's enum names. The web pages rank by
+# results only (`RESULT_SORT_KEYS`); /leaderboard by the rating too.
+RESULT_SORT_KEYS = {
+    LeaderboardSort.WINS: "leaderboard.sort.wins",
+    LeaderboardSort.WIN_RATE: "leaderboard.sort.win_rate",
+    LeaderboardSort.AVG_SCORE: "leaderboard.sort.average_score",
+    LeaderboardSort.TOKENS: "leaderboard.sort.tokens",
+    LeaderboardSort.CLEAN_ROUNDS: "leaderboard.sort.clean_rounds",
+    LeaderboardSort.GAMES: "leaderboard.sort.games",
+}
+SORT_KEYS = {LeaderboardSort.RATING: "leaderboard.sort.rating", **RESULT_SORT_KEYS}
+PERIOD_KEYS = {
+    Period.ALL_TIME: "stats.period.all_time",
+    Period.MONTH: "stats.period.month",
+    Period.WEEK: "stats.period.week",
+}
+
+
 @dataclass(frozen=True)
 class LeaderboardPage:
     guild_id: int

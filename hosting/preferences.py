@@ -1,4 +1,5 @@
-"""Who wants what: each server's settings and every language choice, owned in one place.
+"""Who wants what: each server's settings (read and changed: `/lama settings`) and every
+language choice, owned in one place.
 
 Languages follow two rules (interfaces pass in what the platform says, e.g. a Discord
 client's locale, already as text):
@@ -16,9 +17,12 @@ sharing the database may change them (issue 16): a cached entry is read again on
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import i18n
 from store import GuildSettings, Store
 
+from . import options as limits
 from .clock import Clock
 from .errors import HostingError, Problem
 from .views import GameOptions
@@ -60,6 +64,62 @@ class Preferences:
         await self._store.settings.save_settings(settings, now=int(self._clock.now()))
         self._settings[settings.guild_id] = settings
         self._cached("guild", settings.guild_id)
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        variant: str | None = None,
+        target: int | None = None,
+        turn_timeout_s: int | None = None,
+        ai_delay_s: float | None = None,
+        games_channel_id: int | None = None,
+        clear_channel: bool = False,
+        locale: str | None = None,
+        game_threads: bool | None = None,
+        seasons: str | None = None,
+    ) -> GuildSettings:
+        """Change the given settings (None: keep), validated; returns what is now saved.
+
+        The limits are those of a game (hosting/options.py), so a server default is always a
+        valid game option. `locale` is the language of public messages: "en", "cs", "es", or
+        "auto" for the server's preferred locale. `seasons`: rating seasons off, monthly or
+        quarterly.
+        """
+        limits.validate(
+            seasons=seasons,
+            language=locale,
+            variant=variant,
+            target=target,
+            turn_timeout=turn_timeout_s,
+            ai_delay=ai_delay_s,
+        )
+        if clear_channel and games_channel_id is not None:
+            raise HostingError(Problem.BAD_OPTION, option="channel", value=games_channel_id)
+        current = await self.guild_settings(guild_id)
+        settings = replace(
+            current,
+            variant=current.variant if variant is None else variant,
+            target=current.target if target is None else target,
+            turn_timeout_s=current.turn_timeout_s if turn_timeout_s is None else turn_timeout_s,
+            ai_delay_s=current.ai_delay_s if ai_delay_s is None else float(ai_delay_s),
+            games_channel_id=None if clear_channel else (
+                current.games_channel_id if games_channel_id is None else games_channel_id
+            ),
+            locale=current.locale if locale is None else (
+                None if locale == limits.SERVER_LANGUAGE_AUTO else locale
+            ),
+            game_threads=current.game_threads if game_threads is None else game_threads,
+            season_cadence=current.season_cadence if seasons is None else seasons,
+        )
+        given = (variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale,
+                 game_threads, seasons)
+        if clear_channel or any(value is not None for value in given):
+            await self.save_guild_settings(settings)
+        if seasons is not None and await self._store.seasons.current(guild_id) is not None:
+            # the open season now ends where the new cadence says (or never, for off)
+            await self._store.seasons.sync(guild_id, now=int(self._clock.now()))
+        return settings
 
     def forget_cached_settings(self, guild_id: int | None = None) -> None:
         """Read the server's (every server's) settings from the store again next time."""

@@ -15,7 +15,7 @@ from lama.actions import action_from_dict
 from store import Move
 from store.records import Game as GameRecord
 
-from .stats import ReplaySeat, ReplayStep
+from .stats import ReplayHeader, ReplayStep, seats_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +42,7 @@ class Frame:
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayFilm:
-    game_id: int
-    guild_id: int
-    variant: str
-    target: int
-    finished_at: int | None
-    seats: tuple[ReplaySeat, ...]
+class ReplayFilm(ReplayHeader):
     frames: tuple[Frame, ...]  # at least one (the first deal)
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -81,14 +75,6 @@ def film(record: GameRecord, moves: list[Move]) -> ReplayFilm:
         target=record.target, finished_at=record.finished_at, seats=seats_of(record),
         frames=tuple(frames), scores=tuple(game.scores),
         winners=tuple(game.winners) if game.is_over else (),
-    )
-
-
-def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
-    return tuple(
-        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
-                   s.ai_level if s.is_ai else None, s.ai_number)
-        for s in record.seats
     )
 
 

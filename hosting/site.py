@@ -19,7 +19,8 @@ from store import GameSummary, HeadToHead, SiteAccess, Store
 
 from .clock import Clock
 from .finished import finished_record
-from .replay_frames import ReplayFilm, film, seats_of
+from .replay_frames import ReplayFilm, film
+from .stats import seats_of
 
 GAMES_PAGE_SIZE = 20
 FILMS_KEPT = 32  # replays kept in memory: people step through one game at a time

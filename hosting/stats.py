@@ -1,5 +1,6 @@
 """What a server remembers of its finished games: leaderboards, statistics, history, replays,
-and its settings. No SQL (the store has it) and no Discord (the cogs render what this returns).
+and a player's erase (/lama forget-me); a server's settings are `Preferences`'. No SQL (the
+store has it) and no Discord (the cogs render what this returns).
 
 Time enters through the injected clock only, so a test can stand at the last second of a month
 and see "this month" change under it.
@@ -17,7 +18,6 @@ from store import (
     MIN_GAMES_FOR_WIN_RATE,
     Actor,
     GameSummary,
-    GuildSettings,
     HeadToHead,
     LeaderboardSort,
     PlayerRating,
@@ -25,6 +25,7 @@ from store import (
     Season,
     Store,
 )
+from store.records import Game as GameRecord
 
 from . import options as limits
 from .boards import (
@@ -36,7 +37,6 @@ from .boards import (
     rating_page,
 )
 from .clock import Clock
-from .errors import HostingError, Problem
 from .finished import finished_record
 from .preferences import Preferences
 
@@ -83,13 +83,28 @@ class ReplayRound:
 
 
 @dataclass(frozen=True)
-class Replay:
+class ReplayHeader:
+    """What a replay of a finished game says before its moves, the bot's (`Replay`: its
+    rounds) and the web pages' (`replay_frames.ReplayFilm`: its frames) alike."""
+
     game_id: int
     guild_id: int
     variant: str
     target: int
     finished_at: int | None
     seats: tuple[ReplaySeat, ...]
+
+
+def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
+    return tuple(
+        ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
+                   s.ai_level if s.is_ai else None, s.ai_number)
+        for s in record.seats
+    )
+
+
+@dataclass(frozen=True)
+class Replay(ReplayHeader):
     rounds: tuple[ReplayRound, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -221,89 +236,24 @@ class StatsService:
                     )
         if steps:  # a log that stops mid-round: show what there is
             rounds.append(replace(current, steps=tuple(steps)))
-        seats = tuple(
-            ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
-                       s.ai_level if s.is_ai else None, s.ai_number)
-            for s in record.seats
-        )
         return Replay(
             game_id=record.id,
             guild_id=record.guild_id,
             variant=record.variant,
             target=record.target,
             finished_at=record.finished_at,
-            seats=seats,
+            seats=seats_of(record),
             rounds=tuple(rounds),
             scores=tuple(game.scores),
             winners=tuple(game.winners) if game.is_over else (),
         )
 
-    # ---------------------------------------------------------------- settings
-
-    async def settings(self, guild_id: int) -> GuildSettings:
-        return await self._preferences.guild_settings(guild_id)
-
-    async def update_settings(
-        self,
-        guild_id: int,
-        *,
-        variant: str | None = None,
-        target: int | None = None,
-        turn_timeout_s: int | None = None,
-        ai_delay_s: float | None = None,
-        games_channel_id: int | None = None,
-        clear_channel: bool = False,
-        locale: str | None = None,
-        game_threads: bool | None = None,
-        seasons: str | None = None,
-    ) -> GuildSettings:
-        """Change the given settings (None: keep), validated; returns what is now saved.
-
-        The limits are those of a game (hosting/options.py), so a server default is always a
-        valid game option. `locale` is the language of public messages: "en", "cs", "es", or
-        "auto" for the server's preferred locale. `seasons`: rating seasons off, monthly or
-        quarterly.
-        """
-        limits.validate(
-            seasons=seasons,
-            language=locale,
-            variant=variant,
-            target=target,
-            turn_timeout=turn_timeout_s,
-            ai_delay=ai_delay_s,
-        )
-        if clear_channel and games_channel_id is not None:
-            raise HostingError(Problem.BAD_OPTION, option="channel", value=games_channel_id)
-        current = await self.settings(guild_id)
-        settings = replace(
-            current,
-            variant=current.variant if variant is None else variant,
-            target=current.target if target is None else target,
-            turn_timeout_s=current.turn_timeout_s if turn_timeout_s is None else turn_timeout_s,
-            ai_delay_s=current.ai_delay_s if ai_delay_s is None else float(ai_delay_s),
-            games_channel_id=None if clear_channel else (
-                current.games_channel_id if games_channel_id is None else games_channel_id
-            ),
-            locale=current.locale if locale is None else (
-                None if locale == limits.SERVER_LANGUAGE_AUTO else locale
-            ),
-            game_threads=current.game_threads if game_threads is None else game_threads,
-            season_cadence=current.season_cadence if seasons is None else seasons,
-        )
-        given = (variant, target, turn_timeout_s, ai_delay_s, games_channel_id, locale,
-                 game_threads, seasons)
-        if clear_channel or any(value is not None for value in given):
-            await self._preferences.save_guild_settings(settings)
-        if seasons is not None and await self._store.seasons.current(guild_id) is not None:
-            # the open season now ends where the new cadence says (or never, for off)
-            await self._store.seasons.sync(guild_id, now=int(self._clock.now()))
-        return settings
-
     # ----------------------------------------------------------------- privacy
 
     async def forget(self, user_id: int) -> int:
         """Erase the user's statistics (and language choice) everywhere; returns how many
-        results were anonymised."""
+        results were anonymised. The erase is of what this service shows (their results,
+        ratings and names in finished games); `Preferences` drops what it cached of them."""
         count = await self._store.stats.forget_user(user_id)
         self._preferences.forget_user(user_id)
         return count

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from hosting.stats import Period
+from hosting.boards import PERIOD_KEYS, RESULT_SORT_KEYS, Period
 from lama.rules import RULESETS
 from store import RESULT_SORTS, LeaderboardSort
 
 from .context import DEPS, path_id, query_page, render, site_of
 from .links import ALL_VARIANTS
-from .words import PERIOD_KEYS, SORT_KEYS
 
 # The leaderboard's columns, in order: the sort each heads, and the catalogue's label.
 COLUMNS = (
@@ -57,7 +56,7 @@ async def leaderboard(request: web.Request) -> web.Response:
     names = await deps.site.names(site.guild_id, [row.user_id for row in board.rows])
     return render(
         request, "leaderboard.html", site=site, board=board, names=names, columns=COLUMNS,
-        sorts=SORT_KEYS, periods=PERIOD_KEYS, variants=(None, *RULESETS),
+        sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS, variants=(None, *RULESETS),
         page_url=lambda page: site.paths.leaderboard(board.sort, board.variant, board.period,
                                                      page),
     )

@@ -30,9 +30,8 @@ class WebServer:
         await runner.setup()
         site = web.TCPSite(runner, self._host, self._port)
         await site.start()  # OSError when the port is taken: stop() still cleans up
-        sockets = site._server.sockets if site._server is not None else ()  # type: ignore[attr-defined]
-        if sockets:
-            self._port = sockets[0].getsockname()[1]
+        if runner.addresses:  # the sockets' (host, port, …): the port 0 became
+            self._port = runner.addresses[0][1]
         log.info("Web pages served on http://%s:%d", self._host, self._port)
 
     async def stop(self) -> None:

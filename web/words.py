@@ -13,26 +13,10 @@ from typing import Any
 from babel.dates import format_date, format_datetime
 
 import i18n
-from hosting.stats import Period, ReplaySeat
+from hosting.stats import ReplaySeat
 from hosting.views import ai_called
 from lama import events as ev
-from store import LeaderboardSort, PlayerResult
-
-# The catalogue's name of each leaderboard sort and period (shared with /leaderboard; some
-# keys predate the store's enum names).
-SORT_KEYS = {
-    LeaderboardSort.WINS: "leaderboard.sort.wins",
-    LeaderboardSort.WIN_RATE: "leaderboard.sort.win_rate",
-    LeaderboardSort.AVG_SCORE: "leaderboard.sort.average_score",
-    LeaderboardSort.TOKENS: "leaderboard.sort.tokens",
-    LeaderboardSort.CLEAN_ROUNDS: "leaderboard.sort.clean_rounds",
-    LeaderboardSort.GAMES: "leaderboard.sort.games",
-}
-PERIOD_KEYS = {
-    Period.ALL_TIME: "stats.period.all_time",
-    Period.MONTH: "stats.period.month",
-    Period.WEEK: "stats.period.week",
-}
+from store import PlayerResult
 
 # The catalogue's name of each kind of move (the same words as the bot's table).
 MOVE_KEYS: dict[type, str] = {

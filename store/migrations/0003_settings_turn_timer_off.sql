@@ -2,7 +2,9 @@
 -- games and server defaults both refuse 0 (10–3600 s, hosting/options.py; see 0006). The
 -- rebuild below stays as it ran. SQLite cannot alter a CHECK, so guild_settings is rebuilt
 -- (nothing references it, so no foreign keys are involved).
+-- PostgreSQL can swap a CHECK without rebuilding the table.
 
+-- only: sqlite
 CREATE TABLE guild_settings_new (
     guild_id         INTEGER PRIMARY KEY,
     variant          TEXT    NOT NULL,
@@ -21,3 +23,8 @@ FROM guild_settings;
 DROP TABLE guild_settings;
 
 ALTER TABLE guild_settings_new RENAME TO guild_settings;
+-- only: postgresql
+ALTER TABLE guild_settings DROP CONSTRAINT guild_settings_turn_timeout_s_check;
+ALTER TABLE guild_settings ADD CONSTRAINT guild_settings_turn_timeout_s_check
+    CHECK (turn_timeout_s >= 0);
+-- end only

@@ -3,8 +3,8 @@
 -- no link yet (one is made the first time /lama settings shows it).
 
 CREATE TABLE web_sites (
-    guild_id   INTEGER PRIMARY KEY,
+    guild_id   {BIGINT} PRIMARY KEY,
     public     INTEGER NOT NULL DEFAULT 0 CHECK (public IN (0, 1)),
     secret     TEXT    NOT NULL UNIQUE,        -- the private link's key: 128 random bits
-    updated_at INTEGER NOT NULL
-) STRICT;
+    updated_at {BIGINT} NOT NULL
+) {STRICT};

@@ -9,7 +9,7 @@
 -- (last_seq, timer_kind, timer_due_ms) and advances the row (issue 16 adds FOR UPDATE SKIP
 -- LOCKED on PostgreSQL to pick due rows).
 ALTER TABLE games ADD COLUMN timer_kind TEXT CHECK (timer_kind IN ('ai', 'reminder', 'turn'));
-ALTER TABLE games ADD COLUMN timer_due_ms INTEGER;
+ALTER TABLE games ADD COLUMN timer_due_ms {BIGINT};
 
 -- The due timers, soonest first.
 CREATE INDEX games_timer_due ON games (timer_due_ms) WHERE timer_due_ms IS NOT NULL;

@@ -4,8 +4,8 @@
 -- crash every row left is shown again, derived from the game's committed state and moves.
 -- One row per game, so any process can claim a game's pending render (issue 16).
 CREATE TABLE render_outbox (
-    game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    game_id    {BIGINT} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     from_seq   INTEGER NOT NULL CHECK (from_seq >= 0),  -- the first move not shown (0: the deal)
     to_seq     INTEGER NOT NULL CHECK (to_seq >= from_seq),  -- the newest committed move
-    created_at INTEGER NOT NULL                         -- when the row was written
-) STRICT;
+    created_at {BIGINT} NOT NULL                         -- when the row was written
+) {STRICT};

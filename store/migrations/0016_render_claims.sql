@@ -7,13 +7,17 @@
 -- not held for longer than the lease is a dead process's lost render: any process may claim
 -- it (a compare-and-set on PostgreSQL, FOR UPDATE SKIP LOCKED) and show it.
 CREATE TABLE render_moves (
-    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    game_id    {BIGINT} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seq        INTEGER NOT NULL CHECK (seq >= 0),  -- the move (0: the deal)
     owner      TEXT    NOT NULL,                   -- the process showing it
-    held_at    INTEGER NOT NULL,                   -- its owner's last word (unix seconds)
-    created_at INTEGER NOT NULL,                   -- when it was committed
+    held_at    {BIGINT} NOT NULL,                   -- its owner's last word (unix seconds)
+    created_at {BIGINT} NOT NULL,                   -- when it was committed
+-- only: sqlite
     PRIMARY KEY (game_id, seq)
-) STRICT, WITHOUT ROWID;
+-- only: postgresql
+    CONSTRAINT render_outbox_moves_pkey PRIMARY KEY (game_id, seq)
+-- end only
+) {STRICT_WITHOUT_ROWID};
 
 -- Each game's unshown moves from..to, one row each; nobody holds them (claimable at once).
 WITH RECURSIVE due (game_id, seq, to_seq, created_at) AS (

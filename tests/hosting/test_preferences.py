@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hosting import FakeClock, Preferences
+from hosting import FakeClock, GameService, HostingError, Preferences, Problem
 from store import GuildSettings
 from tests.hosting.support import ALICE, GUILD
 
@@ -66,3 +66,41 @@ async def test_forgetting_a_user_forgets_their_languages_too(preferences):
     preferences.reader_locale(ALICE, "es-ES")
     preferences.forget_user(ALICE)
     assert preferences.dm_locale(ALICE, "en") == "en"
+
+
+async def test_settings_are_validated_saved_and_reach_new_lobbies(store, preferences):
+    service = GameService(store, FakeClock(), preferences=preferences)
+    assert await preferences.guild_settings(GUILD) == GuildSettings(GUILD)
+    saved = await preferences.update_settings(GUILD, variant="party", target=60,
+                                           turn_timeout_s=30, ai_delay_s=2.5,
+                                           games_channel_id=77)
+    assert saved == GuildSettings(GUILD, "party", 60, 30, 2.5, 77)
+    assert await store.settings.get_settings(GUILD) == saved
+    defaults = await service.guild_defaults(GUILD)
+    assert (defaults.variant, defaults.target, defaults.turn_timeout) == ("party", 60, 30)
+    with pytest.raises(Exception):  # noqa: B017 — the service's own HostingError
+        service.check_channel_allowed(GUILD, 78)
+    service.check_channel_allowed(GUILD, 77)
+    cleared = await preferences.update_settings(GUILD, clear_channel=True)
+    assert cleared.games_channel_id is None and cleared.target == 60
+    service.check_channel_allowed(GUILD, 78)
+    for bad in ({"target": 9}, {"target": 201}, {"turn_timeout_s": 0}, {"turn_timeout_s": 5},
+                {"turn_timeout_s": 3601},
+                {"ai_delay_s": 10.5}, {"ai_delay_s": -1}, {"variant": "poker"}):
+        with pytest.raises(HostingError) as refused:
+            await preferences.update_settings(GUILD, **bad)
+        assert refused.value.problem is Problem.BAD_OPTION
+        assert refused.value.details["value"] == next(iter(bad.values()))
+    assert await store.settings.get_settings(GUILD) == cleared
+
+
+async def test_the_public_language_is_a_server_setting(store, preferences):
+    service = GameService(store, FakeClock(), preferences=preferences)
+    saved = await preferences.update_settings(GUILD, locale="cs")
+    assert saved.locale == "cs"
+    assert service.cached_guild_locale(GUILD) == "cs"
+    back = await preferences.update_settings(GUILD, locale="auto")
+    assert back.locale is None
+    with pytest.raises(HostingError) as refused:
+        await preferences.update_settings(GUILD, locale="fr")
+    assert refused.value.details == {"option": "language", "value": "fr"}

@@ -9,7 +9,8 @@ import random
 
 from bot import LamaBot, Settings
 from hosting.ratings import RULES
-from hosting.rerate import main, rate_unrated, rerate_all
+from hosting.rerate import main
+from hosting.rerating import rate_unrated, rerate_all
 from loopback.running import BOT_TOKEN, run_bot
 from store import (
     Actor,
@@ -147,7 +148,7 @@ async def test_the_bot_rates_older_games_when_it_starts(fake_discord, tmp_path, 
     await games_from_before_ratings(tmp_path / "lama.sqlite3")
     bot = LamaBot(Settings(token=BOT_TOKEN, database_path=tmp_path / "lama.sqlite3"),
                   guild_ready_timeout=0.05)
-    with caplog.at_level(logging.INFO, logger="hosting.rerate"):
+    with caplog.at_level(logging.INFO, logger="hosting.rerating"):
         async with run_bot(fake_discord, bot, sync_commands=False):
             assert await bot.store.ratings.guilds_with_unrated_games() == []
             assert (await bot.store.ratings.leaderboard(10, 1))[1] > 0  # ranked humans

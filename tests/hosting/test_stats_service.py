@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hosting import FakeClock, GameOptions, GameService, HostingError, Problem, Status
+from hosting import FakeClock, GameOptions, GameService, Status
 from hosting.stats import PAGE_SIZE, Period, StatsService
 from lama import events as ev
-from store import RESULT_SORTS, GuildSettings, LeaderboardSort, Store
+from store import RESULT_SORTS, LeaderboardSort, Store
 from tests.hosting.support import CHANNEL, GUILD, OTHER_GUILD
 from tests.support.play_along import play_any
 
@@ -345,31 +345,6 @@ async def test_a_replay_is_only_of_a_finished_game_of_this_server(world):
     assert await world.stats.replay(GUILD, lobby.view.game_id) is None
 
 
-async def test_settings_are_validated_saved_and_reach_new_lobbies(world):
-    assert await world.stats.settings(GUILD) == GuildSettings(GUILD)
-    saved = await world.stats.update_settings(GUILD, variant="party", target=60,
-                                              turn_timeout_s=30, ai_delay_s=2.5,
-                                              games_channel_id=77)
-    assert saved == GuildSettings(GUILD, "party", 60, 30, 2.5, 77)
-    assert await world.store.settings.get_settings(GUILD) == saved
-    defaults = await world.service.guild_defaults(GUILD)
-    assert (defaults.variant, defaults.target, defaults.turn_timeout) == ("party", 60, 30)
-    with pytest.raises(Exception):  # noqa: B017 — the service's own HostingError
-        world.service.check_channel_allowed(GUILD, 78)
-    world.service.check_channel_allowed(GUILD, 77)
-    cleared = await world.stats.update_settings(GUILD, clear_channel=True)
-    assert cleared.games_channel_id is None and cleared.target == 60
-    world.service.check_channel_allowed(GUILD, 78)
-    for bad in ({"target": 9}, {"target": 201}, {"turn_timeout_s": 0}, {"turn_timeout_s": 5},
-                {"turn_timeout_s": 3601},
-                {"ai_delay_s": 10.5}, {"ai_delay_s": -1}, {"variant": "poker"}):
-        with pytest.raises(HostingError) as refused:
-            await world.stats.update_settings(GUILD, **bad)
-        assert refused.value.problem is Problem.BAD_OPTION
-        assert refused.value.details["value"] == next(iter(bad.values()))
-    assert await world.store.settings.get_settings(GUILD) == cleared
-
-
 async def test_forget_me_takes_a_player_off_every_board_and_keeps_the_others(world, season):
     before = {r.user_id: r for r in (await whole_board(world, LeaderboardSort.GAMES))[1]}
     erased = await world.stats.forget(1)
@@ -416,14 +391,3 @@ async def test_a_pages_slice_agrees_with_the_whole_ranking(world, season, sort):
         assert list(got.rows) == whole[offset : offset + 10]
         assert got.total == len(whole)
         assert got.me == next((r for r in whole if r.user_id == user), None)
-
-
-async def test_the_public_language_is_a_server_setting(world):
-    saved = await world.stats.update_settings(GUILD, locale="cs")
-    assert saved.locale == "cs"
-    assert world.service.cached_guild_locale(GUILD) == "cs"
-    back = await world.stats.update_settings(GUILD, locale="auto")
-    assert back.locale is None
-    with pytest.raises(HostingError) as refused:
-        await world.stats.update_settings(GUILD, locale="fr")
-    assert refused.value.details == {"option": "language", "value": "fr"}

@@ -9,7 +9,7 @@ import pytest
 
 from hosting import FakeClock, GameOptions, GameService, Preferences, Status
 from hosting.ratings import RULES
-from hosting.rerate import rerate_all
+from hosting.rerating import rerate_all
 from store import Store
 from store.copy import OWN_TABLES, TABLES, CopyRefused, copy, main, tables_of
 from store.db import open_database

@@ -21,6 +21,7 @@ from store import (
 from store.backend import Statement
 from store.batches import GroupCommit
 from store.db import connect
+from tests.store.schemas import schema_dump, snapshot_path
 from tests.store.support import migrated
 from tests.support.backends import INTEGRITY_ERRORS, count_trips
 
@@ -122,6 +123,16 @@ async def test_both_dialects_build_the_same_tables_and_columns(postgres_url, tmp
         columns[database.dialect] = found
         await database.close()
     assert columns[Dialect.POSTGRESQL] == columns[Dialect.SQLITE]
+
+
+async def test_the_steps_build_exactly_the_schema_of_the_per_dialect_files(
+        empty_db_location, db_backend):
+    """The snapshot was dumped from the two trees of per-dialect files (25 steps each) before
+    they became one source per step: every object, SQLite's SQL text to the byte, PostgreSQL's
+    columns, constraints, indexes, triggers and functions, and the version. A database they
+    migrated is therefore at the latest version already, with the schema new ones get."""
+    expected = snapshot_path(Dialect(db_backend)).read_text(encoding="utf-8")
+    assert await schema_dump(empty_db_location) == expected
 
 
 async def test_reopen_keeps_data_and_does_not_migrate_again(db_location):
