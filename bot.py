@@ -28,9 +28,9 @@ from cogs.buttons import LamaButton
 from cogs.emojis import CARD_EMOJIS
 from cogs.mentions import COMMANDS
 from cogs.pings import NOBODY
-from cogs.renderer import Renderer
-from cogs.scheduler import CLOCK_MARGIN, RestBudget
-from cogs.tournaments import TournamentAnnouncer
+from cogs.render.renderer import Renderer
+from cogs.render.scheduler import CLOCK_MARGIN, RestBudget
+from cogs.render.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
 from cogs.tree import LamaTree
 from hosting import GameService, Preferences, SystemClock

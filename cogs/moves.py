@@ -18,7 +18,7 @@ from lama import events as ev
 
 from . import embeds, errors, images
 from .components import HAND_ITEMS, HandButton
-from .hands import HandAnswer
+from .render.hands import HandAnswer
 from .table_view import TableButton
 from .text import card_label, fit, jump_link, seat_name, t
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from hosting.seasons import SeasonEnded
 
 from .leaderboard import COLOUR, MEDALS, rating_text, season_label
-from .scheduler import Priority
+from .render.scheduler import Priority
 from .text import t
 
 log = logging.getLogger(__name__)

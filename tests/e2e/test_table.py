@@ -9,8 +9,8 @@ import random
 import pytest
 
 import cardart
-from cogs import hands
-from cogs.scheduler import Priority
+from cogs.render import hands
+from cogs.render.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
 from lama import DRAW, QUIT

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.hands import AT_TABLE_FOR
+from cogs.render.hands import AT_TABLE_FOR
 from hosting import FakeClock
 from hosting.views import NoticeKind
 from tests.support.e2e import (

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from hosting.views import GameView, Notice
 
+from ..text import t
 from .hands import HandMessages
 from .outbox import nonce
 from .tables import Tables
-from .text import t
 
 if TYPE_CHECKING:
     from bot import LamaBot

@@ -1,5 +1,5 @@
 """What the renderer's next flush of a game shows: its updates since the last flush, merged
-(cogs/renderer.py). The newest view wins; events, notices and the moves shown add up."""
+(cogs/render/renderer.py). The newest view wins; events, notices and the moves shown add up."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ waits for it); closing an ephemeral is free.
 
 After a restart the stored hand DMs of every game are `recall`ed as live, so the first new
 hand of a seat closes the one from before the crash. Every DM carries the nonce the renderer
-names it by (cogs/outbox.py); a failed send or edit is told to `failed`, for a retry.
+names it by (cogs/render/outbox.py); a failed send or edit is told to `failed`, for a retry.
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ import discord
 from hosting import MessageKey
 from hosting.views import GameView, Status
 
-from . import images
+from .. import images
+from ..pings import quiet
+from ..text import jump_link, t
 from .hand_records import HandAnswer, ShownHand, answer_out, made_by  # renderer, moves: here
 from .outbox import nonce as nonce_of
-from .pings import quiet
 from .scheduler import Priority, RestBudget
-from .text import jump_link, t
 
 if TYPE_CHECKING:
     from bot import LamaBot

@@ -14,7 +14,7 @@ My hand they point to), and never overtaken by an edit that waited for its slot 
 coalesces only with the edit right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
-retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
+retried after its failure (cogs/render/outbox.py) comes after the next round's table was posted, and
 a close replayed after a crash may find the next round's table stored already (posted, its id
 written, the round-ending move not yet marked shown). So each round's table message is
 remembered as it is posted, and the stored table says which round it shows. A round that
@@ -41,12 +41,12 @@ from hosting import TABLE
 from hosting.views import GameView, Status
 from lama import events as ev
 
-from . import images
+from .. import images
+from ..pings import NOBODY, only
+from ..table_view import table_layout, table_message
+from ..text import jump_link
 from .outbox import ShownGames
-from .pings import NOBODY, only
 from .scheduler import Priority, RestBudget
-from .table_view import table_layout, table_message
-from .text import jump_link
 
 if TYPE_CHECKING:
     from bot import LamaBot

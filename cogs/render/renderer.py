@@ -7,7 +7,7 @@ a turn reminder for a player without DMs), `HandMessages` (each player's one liv
 turn pings), `Reminders` (the half-time reminder, dropped once its turn has passed),
 `LobbyMessages` (the lobby, edited where no answer showed it already), and the game-end post
 with Rematch here. Every rate-limited call first takes a
-slot in the process's `RestBudget` (cogs/scheduler.py): turn pings (and closing the hand a
+slot in the process's `RestBudget` (cogs/render/scheduler.py): turn pings (and closing the hand a
 player moved away from) first, tables and posts next, other clean-ups last. The game-end post
 waits for the game's table task, however slow its calls: the last round's closed table stays
 above "Game over" (no REST call more; move answers never wait for a flush).
@@ -17,7 +17,7 @@ move's private answer) travels inside the update (`GameUpdate.shown_by`, a `Hand
 the renderer knows at once that this seat's hand needs no message of its own.
 
 What a flush shows is derived from the update's committed view and events alone, so the
-render outbox (issue 12; hosting/outbox.py, cogs/outbox.py) can rebuild it after a crash or
+render outbox (issue 12; hosting/outbox.py, cogs/render/outbox.py) can rebuild it after a crash or
 a failed call: each game is marked shown up to a move once Discord has it, and whatever is
 left is shown again (`restart`, `ShownGames`), with nonces that keep it from posting twice.
 """
@@ -34,19 +34,19 @@ from hosting import END, TABLE, MessageKey
 from hosting.views import GameUpdate, GameView, Status
 from lama import events as ev
 
+from ..notices import notice_text, personal_notice_text
+from ..pings import quiet
+from ..text import jump_link, t
 from .game_end import game_end_post
 from .hands import HandAnswer, HandMessages, ShownHand
 from .lobby_messages import LobbyMessages
-from .notices import notice_text, personal_notice_text
 from .outbox import ShownGames, nonce
-from .pings import quiet
 from .rematches import RematchOffers
 from .reminders import Reminders
-from .render_work import Work
 from .scheduler import Priority, RestBudget
 from .tables import Tables
-from .text import jump_link, t
 from .threads import GameThreads
+from .work import Work
 
 if TYPE_CHECKING:
     from bot import LamaBot

@@ -1,4 +1,4 @@
-"""What HandMessages (cogs/hands.py) knows of one hand message: the interaction that shows a
+"""What HandMessages (cogs/render/hands.py) knows of one hand message: the interaction that shows a
 hand (`HandAnswer`) and the newest message that shows a seat's hand (`ShownHand`), with how
 two of them are told apart: a DM by its id, an ephemeral (whose id is not known when it is
 sent) by the interaction it answers or the id a press on it carries."""

@@ -27,7 +27,7 @@ import discord
 from hosting import LOBBY
 from hosting.views import GameView, Status
 
-from .lobbies import lobby_edit
+from ..lobbies import lobby_edit
 from .scheduler import Priority, RestBudget
 
 if TYPE_CHECKING:
