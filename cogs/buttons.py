@@ -43,7 +43,7 @@ from .text import t
 from .timely import UPDATE, Deferral, keep_in_time
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +55,9 @@ LARGEST_ID = 2**63 - 1  # the store's ids, and Discord's snowflakes, are signed 
 
 async def reader_locale(interaction: discord.Interaction) -> str:
     """The presser's language, with their /lama language choice loaded first."""
-    bot = cast("LamaBot", interaction.client)
+    bot = cast("LamaHost", interaction.client)
     await bot.preferences.load_user_choice(interaction.user.id)
-    return bot.locale_of(interaction)
+    return bot.locales.locale_of(interaction)
 
 
 def unknown_press(interaction: discord.Interaction, kind: str, custom_id: object) -> HostingError:
@@ -129,7 +129,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         response = keep_in_time(interaction, self.deferral)
         try:
             locale = await reader_locale(interaction)
-            bot = cast("LamaBot", interaction.client)
+            bot = cast("LamaHost", interaction.client)
             if self.out_of_range:  # its layout, with numbers no game or user can have
                 pressed: Any = interaction.data or {}
                 raise unknown_press(interaction, "button", pressed.get("custom_id"))
@@ -146,7 +146,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         finally:
             response.stop_clock()
 
-    async def _check_origin(self, interaction: discord.Interaction, bot: LamaBot) -> None:
+    async def _check_origin(self, interaction: discord.Interaction, bot: LamaHost) -> None:
         """Refuse a press from another server than that of what the button acts on, or from
         a DM unless the button lives in DMs too (`dm_presses`). Discord sends a press only
         from the pressed message's own channel; the check costs next to nothing, and the
@@ -159,7 +159,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], template=NEVER):
         if self.home is not None and self.home != interaction.guild_id:
             raise HostingError(Problem.OTHER_SERVER)
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         """The server of what this button acts on (its game, tournament, leaderboard); None
         where there is none to check: it acts on the presser alone, or on nothing the bot
         keeps (its handler refuses it in its own words). Every button says which."""

@@ -31,7 +31,7 @@ from .text import (
 )
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 HAND_ACTIONS = r"[1-6]\+?|L|P|draw|quit|quitok|back"
 HAND_TEMPLATE = (
@@ -59,7 +59,7 @@ class HandButton(LamaButton, template=HAND_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> HandButton:
         return cls(int(match["game"]), int(match["round"]), int(match["owner"]), match["action"])
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -78,7 +78,7 @@ class OldHandButton(LamaButton, template=OLD_HAND_TEMPLATE):
         # but one can be pressed) must not get a second one.
         return cls(f"lama:h:{match['game']}:{match['round']}:{match['action']}")
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return None  # it acts on nothing: it says it is out of date wherever it is
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -98,7 +98,7 @@ class LobbyButton(LamaButton, template=LOBBY_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game"]), match["action"])
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -118,7 +118,7 @@ class RematchButton(LamaButton, template=REMATCH_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> RematchButton:
         return cls(int(match["game"]))
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:

@@ -28,7 +28,7 @@ from .text import t
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
 
-    from bot import LamaBot
+    from .host import LamaHost
 else:
     _CogMixin = object
 
@@ -47,7 +47,7 @@ LANGUAGE_CHOICES = [_choice(code) for code in options.LANGUAGES]
 class LanguageCommands(_CogMixin):
     """Mixin for the /lama GroupCog: the reader's own game language."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     @app_commands.command(
         name="language", description="Choose the language the bot uses with you"
@@ -57,7 +57,7 @@ class LanguageCommands(_CogMixin):
     async def language(self, interaction: discord.Interaction, language: str | None = None):
         user_id = interaction.user.id
         if language is None:
-            current = self.bot.locale_of(interaction)
+            current = self.bot.locales.locale_of(interaction)
             await interaction.response.send_message(  # its name, said in it, mid-sentence
                 t("language.current", current, language=t("language.own_name", current)),
                 ephemeral=True,
@@ -65,7 +65,7 @@ class LanguageCommands(_CogMixin):
             return
         options.validate(language=language)
         await self.bot.preferences.set_user_choice(user_id, None if language == AUTO else language)
-        locale = self.bot.locale_of(interaction)  # DMs from now on, too
+        locale = self.bot.locales.locale_of(interaction)  # DMs from now on, too
         if language == AUTO:
             text = t("language.reset", locale)
         else:

@@ -34,7 +34,7 @@ from .timely import answers_publicly
 from .weblinks import public_paths, with_web_link
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 COLOUR = 0xF4D35E
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -108,7 +108,7 @@ class PageButton(LamaButton, template=PAGE_TEMPLATE):
         return cls(match["dir"], int(match["owner"]), int(match["guild"]), match["sort"],
                    match["variant"], match["period"], season, int(match["page"]))
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return self.guild  # the board of the server it was asked in
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -223,7 +223,7 @@ def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
 
 
 class Leaderboard(commands.Cog):
-    def __init__(self, bot: LamaBot) -> None:
+    def __init__(self, bot: LamaHost) -> None:
         self.bot = bot
         self.stats = bot.stats_service
 
@@ -253,7 +253,7 @@ class Leaderboard(commands.Cog):
     ) -> None:
         if interaction.guild_id is None:  # guild_only: Discord sends none from a DM
             raise HostingError(Problem.WRONG_CHANNEL)
-        locale = await self.bot.public_locale_for(interaction)  # a public message
+        locale = await self.bot.locales.public_locale_for(interaction)  # a public message
         board = await self.stats.leaderboard(  # refusals: cogs/errors.py
             interaction.guild_id,
             LeaderboardSort(sort.value) if sort else None,
@@ -284,7 +284,7 @@ class Leaderboard(commands.Cog):
         """The server's seasons, newest first, by name ('November 2026 · 3')."""
         if interaction.guild_id is None:
             return []
-        locale = self.bot.locale_of(interaction)
+        locale = self.bot.locales.locale_of(interaction)
         choices = []
         for season in await self.stats.seasons(interaction.guild_id):
             name = t("season.choice", locale, label=season_label(season, locale),
@@ -294,7 +294,8 @@ class Leaderboard(commands.Cog):
         return choices[:25]
 
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
-        locale = self.bot.locale_of(interaction)  # pressed in its server (LamaButton checks)
+        # pressed in its server (LamaButton checks)
+        locale = self.bot.locales.locale_of(interaction)
         board = await self.stats.leaderboard(
             button.guild,
             LeaderboardSort(button.sort),
@@ -306,7 +307,7 @@ class Leaderboard(commands.Cog):
         )
         in_place = interaction.user.id == button.owner
         if in_place and not (interaction.message and interaction.message.flags.ephemeral):
-            locale = await self.bot.public_locale_for(interaction)  # the public board
+            locale = await self.bot.locales.public_locale_for(interaction)  # the public board
         embed = leaderboard_embed(board, locale)
         ui = with_web_link(page_view(board, interaction.user.id), await self.web_url(board),
                            locale)
@@ -318,5 +319,5 @@ class Leaderboard(commands.Cog):
             )
 
 
-async def setup(bot: LamaBot) -> None:
+async def setup(bot: LamaHost) -> None:
     await bot.add_cog(Leaderboard(bot))

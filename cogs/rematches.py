@@ -33,7 +33,7 @@ from .text import jump_link, t
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin
 
-    from bot import LamaBot
+    from .host import LamaHost
 else:
     _CogMixin = object
 
@@ -61,7 +61,7 @@ def offers_rematch(message: discord.Message | None) -> bool:
 class RematchPresses(_CogMixin):
     """Mixin for the Lama cog: the Rematch button's press (`cogs.components.RematchButton`)."""
 
-    bot: LamaBot
+    bot: LamaHost
     _post_lobby: Callable[[discord.Interaction, GameView], Awaitable[None]]  # the cog's
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -79,6 +79,6 @@ class RematchPresses(_CogMixin):
         if not offers_rematch(interaction.message) or "channel_id" not in where:
             return
         url = jump_link(where["guild_id"], where["channel_id"], where.get("message_id"))
-        locale = await self.bot.public_locale_for(interaction)
+        locale = await self.bot.locales.public_locale_for(interaction)
         await interaction.response.edit_message(
             view=rematch_link_view(url, where["game_id"], locale))

@@ -56,7 +56,7 @@ class Seasons(commands.Cog):
         settings = await self.bot.preferences.guild_settings(guild_id)
         if settings.games_channel_id is None:
             return True  # no games channel: the standings stay viewable by /leaderboard season:
-        locale = self.bot.public_locale_of(guild_id)
+        locale = self.bot.locales.public_locale_of(guild_id)
         try:
             channel = self.bot.get_channel(settings.games_channel_id) or (
                 await self.bot.fetch_channel(settings.games_channel_id)

@@ -30,7 +30,7 @@ from .weblinks import PUBLIC, WEB_PAGES_CHOICES, public_paths, settings_line, wi
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
 
-    from bot import LamaBot
+    from .host import LamaHost
 else:
     _CogMixin = object
 
@@ -59,7 +59,7 @@ class ForgetButton(LamaButton, template=FORGET_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> ForgetButton:
         return cls(int(match["user"]), match["choice"])
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return None  # the presser's own statistics, in every server: the owner check guards it
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -79,7 +79,7 @@ class ReplayButton(LamaButton, template=REPLAY_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> ReplayButton:
         return cls(match["dir"], int(match["game"]), int(match["page"]))
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -112,10 +112,10 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
 class StatsCommands(_CogMixin):
     """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     def _stats_locale(self, interaction: discord.Interaction) -> str:
-        return self.bot.locale_of(interaction)
+        return self.bot.locales.locale_of(interaction)
 
     async def _server_or_refuse(self, interaction: discord.Interaction) -> int | None:
         """The server asked about; None once a DM was refused (guild_only() is ignored on
@@ -138,7 +138,7 @@ class StatsCommands(_CogMixin):
     ) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
-        locale = await self.bot.public_locale_for(interaction)  # a public message
+        locale = await self.bot.locales.public_locale_for(interaction)  # a public message
         player = user or interaction.user
         report = await self.bot.stats_service.player(
             guild_id, player.id, asked_by=interaction.user.id
@@ -155,7 +155,7 @@ class StatsCommands(_CogMixin):
     async def history(self, interaction: discord.Interaction) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
-        locale = await self.bot.public_locale_for(interaction)  # a public message
+        locale = await self.bot.locales.public_locale_for(interaction)  # a public message
         games = await self.bot.stats_service.history(guild_id)
         paths = await public_paths(self.bot, guild_id)
         url = paths.games() if paths and games else None

@@ -36,7 +36,7 @@ from .text import DRAW_EMOJI, QUIT_EMOJI, card_label, seat_name, t, variant_name
 from .timely import PRIVATE_REPLY
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 TABLE_TEMPLATE = r"lama:t:(?P<game>\d+):(?P<round>\d+):(?P<action>hand|draw|quit|rules)"
 RECENT_SHOWN = 5
@@ -57,7 +57,7 @@ class TableButton(LamaButton, template=TABLE_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> TableButton:
         return cls(int(match["game"]), int(match["round"]), match["action"])
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(self, interaction: discord.Interaction, cog: Any, locale: str) -> None:

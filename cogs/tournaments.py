@@ -32,7 +32,7 @@ from .timely import answers_publicly
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CogMixin  # app commands type-check on cogs
 
-    from bot import LamaBot
+    from .host import LamaHost
 else:
     _CogMixin = object
 
@@ -57,7 +57,7 @@ class SignupButton(LamaButton, template=SIGNUP_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> SignupButton:
         return cls(int(match["tournament"]), match["action"])
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.tournaments.guild_of(self.tournament_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -77,7 +77,7 @@ class StandingsButton(LamaButton, template=STANDINGS_TEMPLATE):
     def from_match(cls, match: re.Match[str]) -> StandingsButton:
         return cls(int(match["tournament"]))
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.tournaments.guild_of(self.tournament_id)
 
     async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
@@ -191,7 +191,7 @@ def _text(english: str, key: str) -> app_commands.locale_str:
 class TournamentCommands(_CogMixin):
     """Mixin for the /lama GroupCog: /lama tournament new | standings, and the buttons."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     tournament = app_commands.Group(name="tournament", description="Swiss tournaments")
 
@@ -222,7 +222,7 @@ class TournamentCommands(_CogMixin):
         tournament = await self.bot.tournaments.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, name=name,
             rounds=rounds, table_size=table_size, variant=variant or defaults.variant)
-        locale = await self.bot.public_locale_for(interaction)
+        locale = await self.bot.locales.public_locale_for(interaction)
         response = await interaction.response.send_message(
             embed=signup_embed(tournament, locale),
             view=signup_view(tournament, locale) or MISSING)
@@ -238,7 +238,7 @@ class TournamentCommands(_CogMixin):
         found = await self.bot.tournaments.in_channel(interaction.channel_id)
         if found is None:
             raise HostingError(Problem.NO_TOURNAMENT)
-        await self._show_standings(interaction, found.id, self.bot.locale_of(interaction))
+        await self._show_standings(interaction, found.id, self.bot.locales.locale_of(interaction))
 
     async def standings_button(
         self, interaction: discord.Interaction, tournament_id: int, locale: str
@@ -279,6 +279,6 @@ class TournamentCommands(_CogMixin):
             tournament = await service.add_ai(tournament_id, user.id, is_admin=is_admin)
         else:
             tournament = await service.cancel(tournament_id, user.id, is_admin=is_admin)
-        locale = await self.bot.public_locale_for(interaction)
+        locale = await self.bot.locales.public_locale_for(interaction)
         await interaction.response.edit_message(embed=signup_embed(tournament, locale),
                                                 view=signup_view(tournament, locale))

@@ -5,16 +5,15 @@ id is stored, `hosting.END`), one edit at the REST budget's lowest priority."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
+from hosting import GameService
+
 from ..components import rematch_view
 from ..pings import NOBODY
+from .ports import Discord
 from .scheduler import Priority, RestBudget
-
-if TYPE_CHECKING:
-    from bot import LamaBot
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +21,9 @@ log = logging.getLogger(__name__)
 class RematchOffers:
     """The renderer's part: a cancelled rematch gives the game it replays its Rematch back."""
 
-    def __init__(self, bot: LamaBot, budget: RestBudget) -> None:
-        self.bot = bot
+    def __init__(self, discord_: Discord, service: GameService, budget: RestBudget) -> None:
+        self._discord = discord_
+        self._service = service
         self.budget = budget
 
     async def cancelled(self, game_id: int, locale: str) -> None:
@@ -31,14 +31,14 @@ class RematchOffers:
         rematch (none opened since), its "Game over" post offers Rematch again. Best effort:
         a failure is logged, and the rest of the cancelled game's flush goes on."""
         try:
-            ref = await self.bot.service.rematch_offer(game_id)
+            ref = await self._service.rematch_offer(game_id)
         except Exception:
             log.exception("could not look up the game-end post of game %s", game_id)
             return
         if ref is None:
             return
         channel_id, message_id = ref
-        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        message = self._discord.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             async with self.budget.slot(Priority.CLEANUP, channel_id, "edit"):
                 await message.edit(view=rematch_view(game_id, locale), allowed_mentions=NOBODY)

@@ -5,7 +5,9 @@ tournament's channel, a thread of that channel for each table, where its players
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, cast
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, cast
 
 import discord
 
@@ -22,11 +24,9 @@ from ..tournaments import (
     signup_view,
     standings_embed,
 )
-from .scheduler import Priority
+from .ports import Channels, PublicLocales
+from .scheduler import Priority, RestBudget
 from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
-
-if TYPE_CHECKING:
-    from bot import LamaBot
 
 log = logging.getLogger(__name__)
 
@@ -39,21 +39,29 @@ class TournamentAnnouncer:
     tournament moved on: they wait for its flush (Renderer.game_shown), never a move's
     answer."""
 
-    def __init__(self, bot: LamaBot) -> None:
-        self.bot = bot
+    def __init__(
+        self, channels: Channels, locales: PublicLocales, budget: RestBudget,
+        game_shown: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self._channels = channels
+        self._locales = locales
+        self._budget = budget
+        self._game_shown = game_shown  # until a game's "Game over" is on Discord
 
-    def _slot(self, channel_id: int | None, kind: str = "create"):
-        return self.bot.renderer.budget.slot(Priority.TABLE, channel_id, kind)
+    def _slot(
+        self, channel_id: int | None, kind: str = "create"
+    ) -> AbstractAsyncContextManager[None]:
+        return self._budget.slot(Priority.TABLE, channel_id, kind)
 
     async def open_table_thread(self, tournament: Tournament, table: TableRecord) -> int | None:
         """hosting.tournament.TablePlaces: a public thread of the tournament's channel for
         one table; None where the bot may not start one (the table plays in the channel)."""
-        name = t("tournament.thread_name", self.bot.public_locale_of(tournament.guild_id),
+        name = t("tournament.thread_name", self._locales.public_locale_of(tournament.guild_id),
                  name=called(tournament, markdown=False), round=table.round,
                  table=table.table_no)
         try:
             async with self._slot(None):
-                data = await self.bot.http.start_thread_without_message(
+                data = await self._channels.http.start_thread_without_message(
                     tournament.channel_id, name=fit(name, NAME_LIMIT),
                     auto_archive_duration=ARCHIVE_AFTER_MINUTES,
                     type=discord.ChannelType.public_thread.value)
@@ -65,15 +73,15 @@ class TournamentAnnouncer:
 
     async def on_update(self, update: TournamentUpdate) -> None:
         tournament = update.tournament
-        locale = self.bot.public_locale_of(tournament.guild_id)
+        locale = self._locales.public_locale_of(tournament.guild_id)
         if update.event is TournamentEvent.TABLE_OPENED:
             await self._welcome(update, locale)
             return
         for game_id in update.after:  # the round's tables: their "Game over" comes first
-            await self.bot.renderer.game_shown(game_id)
+            await self._game_shown(game_id)
         channel = cast(discord.abc.Messageable,
-                       self.bot.get_channel(tournament.channel_id)
-                       or await self.bot.fetch_channel(tournament.channel_id))
+                       self._channels.get_channel(tournament.channel_id)
+                       or await self._channels.fetch_channel(tournament.channel_id))
         closes = update.event is TournamentEvent.ROUND_SEATED and tournament.round == 1
         if closes or update.event is TournamentEvent.FINISHED:  # "Under way", then "Finished"
             await self._edit_signup(channel, tournament, locale)
@@ -102,19 +110,19 @@ class TournamentAnnouncer:
                    table=table.table_no, players=entrant_names(tournament, table.entries, locale))]
         lines += [t("tournament.stand_in", locale, mention=f"<@{user}>")
                   for user in update.stand_ins]
-        thread = self.bot.get_partial_messageable(update.channel_id)
+        thread = self._channels.get_partial_messageable(update.channel_id)
         by_entry = {e.entry: e.user_id for e in tournament.entries}
         players = [by_entry[n] for n in table.entries] + list(update.stand_ins)
         await self._send(thread, content="\n".join(lines), allowed_mentions=only(players))
 
-    async def _send(self, channel, **content) -> None:
+    async def _send(self, channel: Any, **content: Any) -> None:
         try:
             async with self._slot(channel.id):
                 await channel.send(**content)
         except discord.HTTPException as error:
             log.warning("could not post in channel %s: %s", channel.id, error)
 
-    async def _edit_signup(self, channel, tournament: Tournament, locale: str) -> None:
+    async def _edit_signup(self, channel: Any, tournament: Tournament, locale: str) -> None:
         if tournament.signup_message_id is None:
             return
         message = channel.get_partial_message(tournament.signup_message_id)
@@ -126,7 +134,7 @@ class TournamentAnnouncer:
             log.warning("could not update the sign-up message of tournament %s", tournament.id)
 
 
-def _may_start_threads(channel) -> bool:
+def _may_start_threads(channel: object) -> bool:
     """Whether the tables will get threads (else they play in the channel)."""
     me = getattr(getattr(channel, "guild", None), "me", None)
     if me is None or not isinstance(channel, discord.TextChannel):

@@ -10,7 +10,11 @@ from typing import Any
 from hosting.views import GameUpdate, GameView, Notice, NoticeKind, Status
 from lama import events as ev
 
-from .hands import HandAnswer, ShownHand
+from .hand_records import HandAnswer, ShownHand
+
+# The hands hear that an interaction shows a seat's hand (`obs`, if known); they return the
+# older live hand message it replaces, to close (HandMessages.answered).
+Answered = Callable[[GameView, int, HandAnswer, Any], ShownHand | None]
 
 
 @dataclass
@@ -35,9 +39,7 @@ class Work:
     seqs: set[int] = field(default_factory=set)  # the committed moves it shows
 
     def collect(
-        self, update: GameUpdate,
-        answered: Callable[[GameView, int, HandAnswer, Any], ShownHand | None],
-    ) -> None:
+        self, update: GameUpdate, answered: Answered) -> None:
         """Add an update; `answered` tells the hands that an interaction shows a seat's
         hand, and which (returning the older live hand it replaces, if any)."""
         self.view, self.hands = update.view, update.hands
