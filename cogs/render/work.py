@@ -57,7 +57,7 @@ class Work:
             self.table = True
             self.answered.clear()  # a hand an earlier answer showed is out of date now
         if isinstance(update.shown_by, HandAnswer):
-            seat = view.seat_of(update.shown_by.interaction.user.id)
+            seat = view.seat_of(update.shown_by.user_id)
             if seat is not None:
                 self.answered.add(seat.index)
                 stale = answered(view, seat.index, update.shown_by,
