@@ -26,11 +26,12 @@ from dotenv import load_dotenv
 import cardart
 from cogs.buttons import LamaButton
 from cogs.emojis import CARD_EMOJIS
+from cogs.locales import Locales
 from cogs.mentions import COMMANDS
 from cogs.pings import NOBODY
-from cogs.renderer import Renderer
-from cogs.scheduler import CLOCK_MARGIN, RestBudget
-from cogs.tournaments import TournamentAnnouncer
+from cogs.render.renderer import Renderer
+from cogs.render.scheduler import CLOCK_MARGIN, RestBudget
+from cogs.render.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
 from cogs.tree import LamaTree
 from hosting import GameService, Preferences, SystemClock
@@ -82,6 +83,7 @@ class LamaBot(commands.AutoShardedBot):
     stats_service: StatsService
     site_service: SiteService  # the web pages' access and reads
     web_links: PublicLinks  # links from answers to the web pages
+    locales: Locales  # every language the interface speaks in
     renderer: Renderer
     database_identity: str  # store.SettingsStore.identity: the suffix of every custom id
 
@@ -135,20 +137,14 @@ class LamaBot(commands.AutoShardedBot):
         )
         self.season_keeper = SeasonKeeper(self.store, self.clock)
         self.tournaments = TournamentService(self.store, self.clock, self.service)
-        self.renderer = Renderer(
-            self,
-            self.service,
-            coalesce_delay=self.settings.render_delay,
-            budget=RestBudget(
-                per_second=self.settings.shards.rest_share(self.settings.rest_per_second),
-                channel_period=self.settings.channel_window + CLOCK_MARGIN,
-            ),
-        )
+        self.locales = Locales(self.preferences, self.get_guild)
+        self.renderer = self._build_renderer()
         self._opened = True
         self.service.add_listener(self.renderer.on_update)
         # after the renderer: a table's end is shown before the next table opens
         self.service.add_listener(self.tournaments.on_game_update)
-        announcer = TournamentAnnouncer(self)
+        announcer = TournamentAnnouncer(self, self.locales, self.renderer.budget,
+                                        self.renderer.game_shown)
         self.tournaments.add_listener(announcer.on_update)
         self.tournaments.set_table_places(announcer.open_table_thread)  # a thread per table
         await self.tree.set_translator(LamaTranslator())  # command names in cs and es
@@ -174,6 +170,18 @@ class LamaBot(commands.AutoShardedBot):
         self._background.append(asyncio.create_task(self.season_keeper.run(), name="seasons"))
         self._background.append(
             asyncio.create_task(self.service.run_message_writer(), name="message-ids")
+        )
+
+    def _build_renderer(self) -> Renderer:
+        """The outbound adapter, given what it needs from outside (cogs/render/ports.py)."""
+        budget = RestBudget(
+            per_second=self.settings.shards.rest_share(self.settings.rest_per_second),
+            channel_period=self.settings.channel_window + CLOCK_MARGIN,
+        )
+        return Renderer(
+            self, self.service, locales=self.locales, turn_dms=self.preferences,
+            played_as=self.tournaments.table_of_game, clock=self.clock,
+            coalesce_delay=self.settings.render_delay, budget=budget,
         )
 
     async def learn_card_emojis(self) -> None:
@@ -205,7 +213,7 @@ class LamaBot(commands.AutoShardedBot):
         """What the web pages show of a server: its name (if this bot sees it) and its
         public language."""
         guild = self.get_guild(guild_id)
-        locale = await self.preferences.load_public_locale(guild_id, _preferred_locale(guild))
+        locale = await self.locales.load_public_locale(guild_id)
         return GuildProfile(guild.name if guild else None, locale)
 
     async def close(self) -> None:
@@ -224,26 +232,6 @@ class LamaBot(commands.AutoShardedBot):
         if self._opened:
             await self.service.flush_message_refs()  # the ids still waiting to be written
             await self.store.close()
-
-    # -------------------------------------------------------------- languages
-    # Discord's side of hosting.Preferences, which owns every language choice.
-
-    def locale_of(self, interaction: discord.Interaction) -> str:
-        """The reader's language: their /lama language choice, else their Discord client's."""
-        return self.preferences.reader_locale(interaction.user.id, str(interaction.locale))
-
-    def public_locale_of(self, guild_id: int | None, guild: discord.Guild | None = None) -> str:
-        """A server's public language: its setting, else its preferred locale."""
-        if guild is None and guild_id is not None:
-            guild = self.get_guild(guild_id)
-        return self.preferences.public_locale(guild_id, _preferred_locale(guild))
-
-    async def public_locale_for(self, interaction: discord.Interaction) -> str:
-        """A public answer's language, the server's setting read first: a server with no
-        game since the start has no settings in memory yet. By id: the Guild object may not
-        be cached yet right after start-up."""
-        preferred = _preferred_locale(interaction.guild)
-        return await self.preferences.load_public_locale(interaction.guild_id, preferred)
 
     # --------------------------------------------------------------- commands
 
@@ -335,10 +323,6 @@ def use_discord_endpoints(api_base_url: str | None, gateway_url: str | None) -> 
         discord.http.Route.BASE = api_base_url
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-
-
-def _preferred_locale(guild: discord.Guild | None) -> str | None:
-    return str(guild.preferred_locale) if guild is not None else None
 
 
 def _load_env_file() -> None:

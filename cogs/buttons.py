@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 from weakref import WeakKeyDictionary
 
 import discord
@@ -48,7 +48,7 @@ from .text import t
 from .timely import UPDATE, Deferral, keep_in_time
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +61,14 @@ T = TypeVar("T")
 
 # Per client (a test process may run more than one bot): each registered button class, and
 # the handler its presses are given to.
-_HANDLERS: WeakKeyDictionary[discord.Client, dict[type[Any], object]] = WeakKeyDictionary()
+_HANDLERS: WeakKeyDictionary[object, dict[type[Any], object]] = WeakKeyDictionary()
 
 
 async def reader_locale(interaction: discord.Interaction) -> str:
     """The presser's language, with their /lama language choice loaded first."""
-    bot = cast("LamaBot", interaction.client)
+    bot = cast("LamaHost", interaction.client)
     await bot.preferences.load_user_choice(interaction.user.id)
-    return bot.locale_of(interaction)
+    return bot.locales.locale_of(interaction)
 
 
 def unknown_press(interaction: discord.Interaction, kind: str, custom_id: object) -> HostingError:
@@ -87,13 +87,21 @@ def manages_server(interaction: discord.Interaction, guild_id: int | None) -> bo
             and bool(perms and (perms.manage_guild or perms.administrator)))
 
 
+class RegistersItems(Protocol):
+    """What `Presses` needs of a bot: discord.py's registry of dynamic items."""
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+
 class Presses(Generic[T]):
     """Presses on buttons, answered for `bot` by `handler` (usually a cog, from its
     `cog_load`): every button given must hand its press to something `handler` is, which
     mypy checks (`Presses(bot, self).answer(HandButton)` fails to type-check in a cog with
     no `hand_button`)."""
 
-    def __init__(self, bot: discord.Client, handler: T) -> None:
+    def __init__(self, bot: RegistersItems, handler: T) -> None:
         self.bot, self.handler = bot, handler
 
     def answer(self, *buttons: type[LamaButton[T]]) -> None:
@@ -109,7 +117,7 @@ class Presses(Generic[T]):
             handlers.pop(button, None)
 
 
-def press_handler(client: discord.Client, button: type[LamaButton[T]]) -> T:
+def press_handler(client: object, button: type[LamaButton[T]]) -> T:
     """What answers presses on `button` for this client; none registered is a bug (its cog
     is not loaded), reported as one."""
     handler = _HANDLERS.get(client, {}).get(button)
@@ -136,17 +144,14 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
     # or follows up); PRIVATE_REPLY where the answer is the presser's own new message.
     deferral: ClassVar[Deferral] = UPDATE
 
-    def __init_subclass__(
-        cls, *, ids: CustomId | None = None, template: str | None = None, **kwargs: Any
-    ) -> None:
-        if ids is not None:
-            cls.ids, template = ids, ids.template
-        if template is None:
+    def __init_subclass__(cls, *, ids: CustomId | None = None, **kwargs: Any) -> None:
+        if ids is None:
             raise TypeError(f"{cls.__name__}: a LamaButton says its custom id's layout (ids=)")
-        kind = KIND.match(template)
+        cls.ids = ids
+        kind = KIND.match(ids.template)
         if kind is None:
             raise TypeError(f"{cls.__name__}: a custom id starts with lama:<kind>:")
-        with_database = kind.group() + DATABASE + template[kind.end():]
+        with_database = kind.group() + DATABASE + ids.template[kind.end():]
         # (?a): \d is 0-9 only, as the bot writes numbers (not "١٢", which int() reads as 12)
         super().__init_subclass__(template="(?a)" + with_database, **kwargs)
 
@@ -181,7 +186,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
         response = keep_in_time(interaction, self.deferral)
         try:
             locale = await reader_locale(interaction)
-            bot = cast("LamaBot", interaction.client)
+            bot = cast("LamaHost", interaction.client)
             if self.out_of_range:  # its layout, with numbers no game or user can have
                 pressed: Any = interaction.data or {}
                 raise unknown_press(interaction, "button", pressed.get("custom_id"))
@@ -192,13 +197,13 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
             if self.owner_id is not None and interaction.user.id != self.owner_id:
                 await answer(interaction, t("error.button_not_yours", locale))
                 return
-            await self.pressed(interaction, _handler_of(interaction, type(self)), locale)
+            await self.pressed(interaction, press_handler(interaction.client, type(self)), locale)
         except Exception as error:
             await report(interaction, error)
         finally:
             response.stop_clock()
 
-    async def _check_origin(self, interaction: discord.Interaction, bot: LamaBot) -> None:
+    async def _check_origin(self, interaction: discord.Interaction, bot: LamaHost) -> None:
         """Refuse a press from another server than that of what the button acts on, or from
         a DM unless the button lives in DMs too (`dm_presses`). Discord sends a press only
         from the pressed message's own channel; the check costs next to nothing, and the
@@ -211,7 +216,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
         if self.home is not None and self.home != interaction.guild_id:
             raise HostingError(Problem.OTHER_SERVER)
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         """The server of what this button acts on (its game, tournament, leaderboard); None
         where there is none to check: it acts on the presser alone, or on nothing the bot
         keeps (its handler refuses it in its own words). Every button says which."""
@@ -220,15 +225,3 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
     async def pressed(self, interaction: discord.Interaction, handler: H, locale: str) -> None:
         """The press, handed to what registered this button (`Presses`)."""
         raise NotImplementedError
-
-
-def _handler_of(interaction: discord.Interaction, button: type[LamaButton[Any]]) -> Any:
-    """The handler of a pressed button. (A button still naming its cog, `cog_name`, is
-    answered by that cog: the leaderboard's, until cogs/leaderboard.py moves to `ids=`.)"""
-    cog_name = getattr(button, "cog_name", None)
-    if cog_name is None or button in _HANDLERS.get(interaction.client, {}):
-        return press_handler(interaction.client, button)
-    cog = cast("LamaBot", interaction.client).get_cog(cog_name)
-    if cog is None:
-        raise RuntimeError(f"the {cog_name} cog is not loaded")
-    return cog

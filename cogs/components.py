@@ -32,7 +32,7 @@ from .text import (
 )
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 # A card's code (plus cards end in "+"), Draw, Quit, then "Yes, quit" or "Keep playing".
 HAND_ACTIONS = (*"123456", *(f"{n}+" for n in range(1, 7)), "L", "P",
@@ -74,7 +74,7 @@ class HandButton(LamaButton[HandlesHand], ids=HAND_ID):
             game_id, round_number, owner, action
         )
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(
@@ -93,7 +93,7 @@ class OldHandButton(LamaButton[object], ids=OLD_HAND_ID):
         # but one can be pressed) must not get a second one.
         super().__init__(self.ids.make(game_id, round_number, action), **button)
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return None  # it acts on nothing: it says it is out of date wherever it is
 
     async def pressed(self, interaction: discord.Interaction, handler: object, locale: str) -> None:
@@ -107,7 +107,7 @@ class LobbyButton(LamaButton[HandlesLobby], ids=LOBBY_ID):
         super().__init__(self.ids.make(game_id, action), **button)
         self.game_id, self.action = game_id, action
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(
@@ -123,7 +123,7 @@ class RematchButton(LamaButton[HandlesRematch], ids=REMATCH_ID):
         super().__init__(self.ids.make(game_id), **button)
         self.game_id = game_id
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(

@@ -24,7 +24,7 @@ from .text import card_phrase, choices_text, jump_link, seat_name, t, variant_na
 from .timely import TimelyResponse
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 log = logging.getLogger(__name__)
 
@@ -230,12 +230,12 @@ async def report(interaction: discord.Interaction, error: Exception) -> None:
 
 def _reader_locale(interaction: discord.Interaction) -> str:
     """The bot's choice (it knows /lama language overrides), else the client's locale."""
-    return _bot(interaction).locale_of(interaction)
+    return _bot(interaction).locales.locale_of(interaction)
 
 
-def _bot(interaction: discord.Interaction) -> LamaBot:
+def _bot(interaction: discord.Interaction) -> LamaHost:
     """The client every interaction of ours comes through."""
-    return cast("LamaBot", interaction.client)
+    return cast("LamaHost", interaction.client)
 
 
 def _jump_link(details: dict) -> str:

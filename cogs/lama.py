@@ -30,7 +30,7 @@ from .timely import answers_publicly
 from .tournaments import TOURNAMENT_ITEMS, TournamentCommands
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 
 def _server_channel(interaction: discord.Interaction) -> tuple[int, int]:
@@ -59,7 +59,7 @@ class Lama(
     group_name="lama",
     group_description="Play LAMA in this server",
 ):
-    def __init__(self, bot: LamaBot) -> None:
+    def __init__(self, bot: LamaHost) -> None:
         self.bot = bot
         self.service = bot.service
         self.renderer = bot.renderer
@@ -73,10 +73,10 @@ class Lama(
         Presses(self.bot, self).stop(*GAME_ITEMS, *STATS_ITEMS, *TOURNAMENT_ITEMS)
 
     def _locale(self, interaction: discord.Interaction) -> str:
-        return self.bot.locale_of(interaction)
+        return self.bot.locales.locale_of(interaction)
 
     def _public_locale(self, interaction: discord.Interaction) -> str:
-        return self.bot.public_locale_of(interaction.guild_id, interaction.guild)
+        return self.bot.locales.public_locale_of(interaction.guild_id, interaction.guild)
 
     async def _on_game_here(
         self, interaction: discord.Interaction, command: Callable[[int], Awaitable[GameUpdate]]
@@ -92,7 +92,7 @@ class Lama(
         view = update.view
         with self.renderer.lobbies.answering(view.game_id):
             # Loads the server settings: a rematch may be its first game since a restart.
-            locale = await self.bot.public_locale_for(interaction)
+            locale = await self.bot.locales.public_locale_for(interaction)
             content = new_lobby(view, locale)
             response = await interaction.response.send_message(**content)
             message_id = getattr(response, "message_id", None)
@@ -111,7 +111,7 @@ class Lama(
         last."""
         reader = self._locale(interaction)
         with self.renderer.lobbies.answering(view.game_id):
-            locale = await self.bot.public_locale_for(interaction)
+            locale = await self.bot.locales.public_locale_for(interaction)
             channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
             content = new_lobby(view, locale)
             message = await channel.send(**content)
@@ -281,5 +281,5 @@ class Lama(
         )
 
 
-async def setup(bot: LamaBot) -> None:
+async def setup(bot: LamaHost) -> None:
     await bot.add_cog(Lama(bot))

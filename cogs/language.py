@@ -27,7 +27,7 @@ from hosting import options
 from .text import t
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 AUTO = options.SERVER_LANGUAGE_AUTO  # for a user: follow their Discord client's language
 
@@ -44,7 +44,7 @@ LANGUAGE_CHOICES = [_choice(code) for code in options.LANGUAGES]
 class LanguageCommands(commands.Cog):
     """Mixin for the /lama GroupCog: the reader's own game language."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     @app_commands.command(
         name="language", description="Choose the language the bot uses with you"
@@ -56,7 +56,7 @@ class LanguageCommands(commands.Cog):
     ) -> None:
         user_id = interaction.user.id
         if language is None:
-            current = self.bot.locale_of(interaction)
+            current = self.bot.locales.locale_of(interaction)
             await interaction.response.send_message(  # its name, said in it, mid-sentence
                 t("language.current", current, language=t("language.own_name", current)),
                 ephemeral=True,
@@ -64,7 +64,7 @@ class LanguageCommands(commands.Cog):
             return
         options.validate(language=language)
         await self.bot.preferences.set_user_choice(user_id, None if language == AUTO else language)
-        locale = self.bot.locale_of(interaction)  # DMs from now on, too
+        locale = self.bot.locales.locale_of(interaction)  # DMs from now on, too
         if language == AUTO:
             text = t("language.reset", locale)
         else:

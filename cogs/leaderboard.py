@@ -8,9 +8,8 @@ privately, with their own rank in it.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from babel.dates import format_date
@@ -25,14 +24,15 @@ from hosting.boards import PERIOD_KEYS, SORT_KEYS, LeaderboardPage, Period
 from store import LeaderboardRow, LeaderboardSort, RatingRow, Season
 
 from .button_views import ButtonsView
-from .buttons import LamaButton
+from .buttons import LamaButton, Presses
+from .custom_ids import CustomId, number, one_of
 from .mentions import command
 from .text import t
 from .timely import answers_publicly
 from .weblinks import public_paths, with_web_link
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 COLOUR = 0xF4D35E
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -71,44 +71,44 @@ PERIOD_CHOICES = [_choice(english, PERIOD_KEYS[period], period.value) for englis
     ("All time", Period.ALL_TIME), ("This month", Period.MONTH), ("This week", Period.WEEK),
 )]
 
-_SORTS = "|".join(s.value for s in LeaderboardSort)
-_PERIODS = "|".join(p.value for p in Period)
-_VARIANTS = "|".join((ALL_VARIANTS, *options.VARIANTS))
-PAGE_TEMPLATE = (
-    r"lama:lb:(?P<dir>[pn]):(?P<owner>\d+):(?P<guild>\d+):"
-    rf"(?P<sort>{_SORTS}):(?P<variant>{_VARIANTS}):(?P<period>{_PERIODS}):"
-    r"(?P<page>\d+)(?::s(?P<season>\d+))?"  # the season is optional: older buttons lack it
+# The page a leaderboard's ◀ or ▶ shows. Its season is optional: older buttons lack it.
+# The largest page and season keep the longest id within Discord's 100 characters: ten
+# million pages are a hundred million players, a season a month for 800 years.
+MOST_PAGES, MOST_SEASONS = 9_999_999, 9_999
+PAGE_ID = CustomId(
+    "lb", one_of("dir", "p", "n"), number("owner"), number("guild"),
+    one_of("sort", *(s.value for s in LeaderboardSort)),
+    one_of("variant", ALL_VARIANTS, *options.VARIANTS),
+    one_of("period", *(p.value for p in Period)),
+    number("page", largest=MOST_PAGES),
+    number("season", optional=True, mark="s", largest=MOST_SEASONS),
 )
 
 
-class PageButton(LamaButton, template=PAGE_TEMPLATE):
-    """◀ or ▶ under a leaderboard; `page` is the page it shows when pressed."""
+class HandlesPages(Protocol):
+    async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None: ...
 
-    cog_name = "Leaderboard"
+
+class PageButton(LamaButton[HandlesPages], ids=PAGE_ID):
+    """◀ or ▶ under a leaderboard; `page` is the page it shows when pressed."""
 
     def __init__(
         self, direction: str, owner: int, guild: int, sort: str, variant: str, period: str,
-        season: int | None, page: int, **button,
+        page: int, season: int | None = None, **button: Any,
     ) -> None:
-        custom_id = f"lama:lb:{direction}:{owner}:{guild}:{sort}:{variant}:{period}:{page}"
-        if season is not None:
-            custom_id += f":s{season}"
-        super().__init__(custom_id, **button)
+        super().__init__(
+            self.ids.make(direction, owner, guild, sort, variant, period, page, season), **button)
         self.direction, self.owner, self.guild = direction, owner, guild
         self.sort, self.variant, self.period, self.page = sort, variant, period, page
         self.season = season
 
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> PageButton:
-        season = int(match["season"]) if match["season"] else None
-        return cls(match["dir"], int(match["owner"]), int(match["guild"]), match["sort"],
-                   match["variant"], match["period"], season, int(match["page"]))
-
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return self.guild  # the board of the server it was asked in
 
-    async def pressed(self, interaction: discord.Interaction, cog, locale: str) -> None:
-        await cog.page_button(interaction, self)
+    async def pressed(
+        self, interaction: discord.Interaction, handler: HandlesPages, locale: str
+    ) -> None:
+        await handler.page_button(interaction, self)
 
 
 def page_view(board: LeaderboardPage, owner: int) -> discord.ui.View | None:
@@ -116,12 +116,11 @@ def page_view(board: LeaderboardPage, owner: int) -> discord.ui.View | None:
         return None
     ui = ButtonsView()
     season = board.season.number if board.season else None
-    key = (board.guild_id, board.sort.value, board.variant or ALL_VARIANTS, board.period.value,
-           season)
-    ui.add_item(PageButton("p", owner, *key, max(board.page - 1, 0), emoji="◀️",
+    key = (board.guild_id, board.sort.value, board.variant or ALL_VARIANTS, board.period.value)
+    ui.add_item(PageButton("p", owner, *key, max(board.page - 1, 0), season, emoji="◀️",
                            style=discord.ButtonStyle.secondary, disabled=board.page == 0))
-    ui.add_item(PageButton("n", owner, *key, min(board.page + 1, board.pages - 1), emoji="▶️",
-                           style=discord.ButtonStyle.secondary,
+    ui.add_item(PageButton("n", owner, *key, min(board.page + 1, board.pages - 1), season,
+                           emoji="▶️", style=discord.ButtonStyle.secondary,
                            disabled=board.page >= board.pages - 1))
     return ui
 
@@ -219,15 +218,17 @@ def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
 
 
 class Leaderboard(commands.Cog):
-    def __init__(self, bot: LamaBot) -> None:
+    def __init__(self, bot: LamaHost) -> None:
         self.bot = bot
         self.stats = bot.stats_service
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PageButton)  # pages of older boards work after a restart
+        # pages of older boards work after a restart
+        self.presses = Presses(self.bot, self)
+        self.presses.answer(PageButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PageButton)
+        self.presses.stop(PageButton)
 
     @answers_publicly
     @app_commands.command(name="leaderboard", description="The best LAMA players on this server")
@@ -249,7 +250,7 @@ class Leaderboard(commands.Cog):
     ) -> None:
         if interaction.guild_id is None:  # guild_only: Discord sends none from a DM
             raise HostingError(Problem.WRONG_CHANNEL)
-        locale = await self.bot.public_locale_for(interaction)  # a public message
+        locale = await self.bot.locales.public_locale_for(interaction)  # a public message
         board = await self.stats.leaderboard(  # refusals: cogs/errors.py
             interaction.guild_id,
             LeaderboardSort(sort.value) if sort else None,
@@ -280,7 +281,7 @@ class Leaderboard(commands.Cog):
         """The server's seasons, newest first, by name ('November 2026 · 3')."""
         if interaction.guild_id is None:
             return []
-        locale = self.bot.locale_of(interaction)
+        locale = self.bot.locales.locale_of(interaction)
         choices = []
         for season in await self.stats.seasons(interaction.guild_id):
             name = t("season.choice", locale, label=season_label(season, locale),
@@ -290,7 +291,8 @@ class Leaderboard(commands.Cog):
         return choices[:25]
 
     async def page_button(self, interaction: discord.Interaction, button: PageButton) -> None:
-        locale = self.bot.locale_of(interaction)  # pressed in its server (LamaButton checks)
+        # pressed in its server (LamaButton checks)
+        locale = self.bot.locales.locale_of(interaction)
         board = await self.stats.leaderboard(
             button.guild,
             LeaderboardSort(button.sort),
@@ -302,7 +304,7 @@ class Leaderboard(commands.Cog):
         )
         in_place = interaction.user.id == button.owner
         if in_place and not (interaction.message and interaction.message.flags.ephemeral):
-            locale = await self.bot.public_locale_for(interaction)  # the public board
+            locale = await self.bot.locales.public_locale_for(interaction)  # the public board
         embed = leaderboard_embed(board, locale)
         ui = with_web_link(page_view(board, interaction.user.id), await self.web_url(board),
                            locale)
@@ -314,5 +316,5 @@ class Leaderboard(commands.Cog):
             )
 
 
-async def setup(bot: LamaBot) -> None:
+async def setup(bot: LamaHost) -> None:
     await bot.add_cog(Leaderboard(bot))

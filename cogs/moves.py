@@ -19,12 +19,12 @@ from lama import events as ev
 from . import embeds, errors, images
 from .buttons import Presses
 from .components import HAND_ITEMS, HandButton
-from .hands import HandAnswer
+from .render.hands import HandAnswer
 from .table_view import TableButton
 from .text import card_label, fit, jump_link, seat_name, t
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete answers
 MAX_CHOICE_NAME = 100  # ...and for a choice's name
@@ -66,13 +66,13 @@ def _action(code: str):
 
 
 class Moves(commands.Cog):
-    def __init__(self, bot: LamaBot) -> None:
+    def __init__(self, bot: LamaHost) -> None:
         self.bot = bot
         self.service = bot.service
         self.renderer = bot.renderer
 
     def _locale(self, interaction: discord.Interaction) -> str:
-        return self.bot.locale_of(interaction)
+        return self.bot.locales.locale_of(interaction)
 
     async def _move(self, interaction: discord.Interaction, action) -> None:
         """A move from a slash command: answer with the caller's fresh hand, privately."""
@@ -156,7 +156,7 @@ class Moves(commands.Cog):
             )
         except Exception:
             return []
-        locale = self.bot.locale_of(interaction)
+        locale = self.bot.locales.locale_of(interaction)
         if not here.cards:
             return _why_no_card(here, locale)
         typed = current.lower()
@@ -273,5 +273,5 @@ class Moves(commands.Cog):
         self.renderer.hand_shown(view, HandAnswer(interaction, on_dm_hand=False), observation)
 
 
-async def setup(bot: LamaBot) -> None:
+async def setup(bot: LamaHost) -> None:
     await bot.add_cog(Moves(bot))

@@ -16,20 +16,20 @@ from discord.ext import commands
 from .text import t
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 
 class NotifyCommands(commands.Cog):
     """Mixin for the /lama GroupCog: turn DMs on or off."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     @app_commands.command(name="notify", description="Get a DM when it is your turn, or not")
     @app_commands.describe(turn_dms="On: a DM on your turn. Off: play from the table's My hand")
     async def notify(
         self, interaction: discord.Interaction, turn_dms: bool | None = None
     ) -> None:
-        locale = self.bot.locale_of(interaction)
+        locale = self.bot.locales.locale_of(interaction)
         preferences = self.bot.preferences
         if turn_dms is not None:
             await preferences.set_turn_dms(interaction.user.id, turn_dms)

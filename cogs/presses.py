@@ -32,7 +32,6 @@ from .timely import PRIVATE_REPLY, keep_in_time
 if TYPE_CHECKING:
     from discord.ui.view import ViewStore
 
-    from bot import LamaBot
 
 BUTTON = discord.ComponentType.button.value
 
@@ -84,7 +83,7 @@ def _kind(interaction: discord.Interaction) -> str:
 class UnknownPresses(commands.Cog):
     """The answer to every press and form no handler takes."""
 
-    def __init__(self, bot: LamaBot) -> None:
+    def __init__(self, bot: commands.Bot) -> None:  # its view store: nothing of ours
         self.bot = bot
 
     @commands.Cog.listener()
@@ -104,5 +103,5 @@ class UnknownPresses(commands.Cog):
             response.stop_clock()
 
 
-async def setup(bot: LamaBot) -> None:
+async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(UnknownPresses(bot))

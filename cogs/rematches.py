@@ -11,8 +11,8 @@ Rematch, that answer too turns the button into the link.
 A rematch that is cancelled (its host or an admin cancels it, its last player leaves) frees
 the game it replays: the renderer's flush of the cancelled game gives the "Game over" post
 (its id is stored, `hosting.END`) its Rematch button back, one edit at the REST budget's
-lowest priority (`RematchOffers`). A rematch that starts keeps the link: it points at the
-game being played.
+lowest priority (`cogs.render.rematches.RematchOffers`). A rematch that starts keeps the
+link: it points at the game being played.
 """
 
 from __future__ import annotations
@@ -28,13 +28,11 @@ from hosting import HostingError, Problem
 from hosting.views import GameView
 
 from .button_views import ButtonsView
-from .components import REMATCH_KIND, rematch_view
-from .pings import NOBODY
-from .scheduler import Priority, RestBudget
+from .components import REMATCH_KIND
 from .text import jump_link, t
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +58,7 @@ def offers_rematch(message: discord.Message | None) -> bool:
 class RematchPresses(commands.Cog):
     """Mixin for the Lama cog: the Rematch button's press (`cogs.components.RematchButton`)."""
 
-    bot: LamaBot
+    bot: LamaHost
     _post_lobby: Callable[[discord.Interaction, GameView], Awaitable[None]]  # the cog's
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -78,33 +76,6 @@ class RematchPresses(commands.Cog):
         if not offers_rematch(interaction.message) or "channel_id" not in where:
             return
         url = jump_link(where["guild_id"], where["channel_id"], where.get("message_id"))
-        locale = await self.bot.public_locale_for(interaction)
+        locale = await self.bot.locales.public_locale_for(interaction)
         await interaction.response.edit_message(
             view=rematch_link_view(url, where["game_id"], locale))
-
-
-class RematchOffers:
-    """The renderer's part: a cancelled rematch gives the game it replays its Rematch back."""
-
-    def __init__(self, bot: LamaBot, budget: RestBudget) -> None:
-        self.bot = bot
-        self.budget = budget
-
-    async def cancelled(self, game_id: int, locale: str) -> None:
-        """The rematch of finished game `game_id` was cancelled: where the game is free for a
-        rematch (none opened since), its "Game over" post offers Rematch again. Best effort:
-        a failure is logged, and the rest of the cancelled game's flush goes on."""
-        try:
-            ref = await self.bot.service.rematch_offer(game_id)
-        except Exception:
-            log.exception("could not look up the game-end post of game %s", game_id)
-            return
-        if ref is None:
-            return
-        channel_id, message_id = ref
-        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            async with self.budget.slot(Priority.CLEANUP, channel_id, "edit"):
-                await message.edit(view=rematch_view(game_id, locale), allowed_mentions=NOBODY)
-        except discord.HTTPException as error:  # deleted, or in a thread archived for good
-            log.info("could not offer the rematch of game %s again: %s", game_id, error)

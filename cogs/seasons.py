@@ -16,7 +16,7 @@ from discord.ext import commands
 from hosting.seasons import SeasonEnded
 
 from .leaderboard import COLOUR, MEDALS, rating_text, season_label
-from .scheduler import Priority
+from .render.scheduler import Priority
 from .text import t
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ class Seasons(commands.Cog):
         settings = await self.bot.preferences.guild_settings(guild_id)
         if settings.games_channel_id is None:
             return True  # no games channel: the standings stay viewable by /leaderboard season:
-        locale = self.bot.public_locale_of(guild_id)
+        locale = self.bot.locales.public_locale_of(guild_id)
         try:
             channel = self.bot.get_channel(settings.games_channel_id) or (
                 await self.bot.fetch_channel(settings.games_channel_id)

@@ -29,7 +29,7 @@ from .timely import answers_publicly
 from .weblinks import PUBLIC, WEB_PAGES_CHOICES, public_paths, settings_line, with_web_link
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 SEASON_CHOICES = [
     app_commands.Choice(name=app_commands.locale_str(english, key=f"season.cadence.{value}"),
@@ -61,7 +61,7 @@ class ForgetButton(LamaButton[HandlesForget], ids=FORGET_ID):
         super().__init__(self.ids.make(user_id, choice), **button)
         self.owner_id, self.choice = user_id, choice
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return None  # the presser's own statistics, in every server: the owner check guards it
 
     async def pressed(
@@ -77,7 +77,7 @@ class ReplayButton(LamaButton[HandlesReplay], ids=REPLAY_ID):
         super().__init__(self.ids.make(direction, game_id, page), **button)
         self.game_id, self.page = game_id, page
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(
@@ -112,10 +112,10 @@ def forget_view(user_id: int, locale: str) -> discord.ui.View:
 class StatsCommands(commands.Cog):
     """Mixin for the /lama GroupCog: statistics, history, replays, settings, privacy."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     def _stats_locale(self, interaction: discord.Interaction) -> str:
-        return self.bot.locale_of(interaction)
+        return self.bot.locales.locale_of(interaction)
 
     async def _server_or_refuse(self, interaction: discord.Interaction) -> int | None:
         """The server asked about; None once a DM was refused (guild_only() is ignored on
@@ -138,7 +138,7 @@ class StatsCommands(commands.Cog):
     ) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
-        locale = await self.bot.public_locale_for(interaction)  # a public message
+        locale = await self.bot.locales.public_locale_for(interaction)  # a public message
         player = user or interaction.user
         report = await self.bot.stats_service.player(
             guild_id, player.id, asked_by=interaction.user.id
@@ -155,7 +155,7 @@ class StatsCommands(commands.Cog):
     async def history(self, interaction: discord.Interaction) -> None:
         if (guild_id := await self._server_or_refuse(interaction)) is None:
             return
-        locale = await self.bot.public_locale_for(interaction)  # a public message
+        locale = await self.bot.locales.public_locale_for(interaction)  # a public message
         games = await self.bot.stats_service.history(guild_id)
         paths = await public_paths(self.bot, guild_id)
         url = paths.games() if paths and games else None

@@ -36,7 +36,7 @@ from .text import DRAW_EMOJI, QUIT_EMOJI, card_label, seat_name, t, variant_name
 from .timely import PRIVATE_REPLY
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 TABLE_ID = CustomId("t", number("game"), number("round"),
                     one_of("action", "hand", "draw", "quit", "rules"))
@@ -64,7 +64,7 @@ class TableButton(LamaButton[HandlesTable], ids=TABLE_ID):
         super().__init__(self.ids.make(game_id, round_number, action), **button)
         self.game_id, self.round_number, self.action = game_id, round_number, action
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.service.guild_of_game(self.game_id)
 
     async def pressed(

@@ -20,7 +20,7 @@ How it stands in:
   message then edits it through the token, a new message (a refusal) is a
   follow-up. Buttons whose answer is the presser's private hand (under the table) show a
   private "thinking…" instead: the hand must be the interaction's own message, which the
-  renderer edits later (cogs/hands.py).
+  renderer edits later (cogs/render/hands.py).
 - autocomplete cannot be deferred: it answers with no choices, and the late choices are
   dropped (the user types on and asks again).
 

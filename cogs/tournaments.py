@@ -1,6 +1,6 @@
 """/lama tournament …: Swiss tournaments as a mixin of the /lama GroupCog, their sign-up
-buttons, the announcements (round seatings, final standings) in the tournament's channel, and
-a thread of that channel for each table, where its players are welcomed.
+buttons, and the embeds they show; the announcements (round seatings, final standings) in the
+tournament's channel and each table's thread are posted by cogs/render/tournaments.py.
 
 Everything a tournament does comes from hosting.tournament.TournamentService; this file only
 asks it and shows what it says. The sign-up buttons are DynamicItems naming the tournament, so
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
@@ -20,22 +20,19 @@ from discord.utils import MISSING
 
 from hosting import HostingError, Problem, options
 from hosting.swiss import Standing
-from hosting.tournament import NAME_LENGTH, TournamentEvent, TournamentUpdate
+from hosting.tournament import NAME_LENGTH, TournamentUpdate
 from hosting.tournament_seats import ai_entrant_numbers
-from store.tournaments import Entry, TableRecord, Tournament, TournamentStatus
+from store.tournaments import Entry, Tournament, TournamentStatus
 
 from .button_views import ButtonsView
 from .buttons import LamaButton, manages_server
 from .choices import VARIANT_CHOICES
 from .custom_ids import CustomId, number, one_of
-from .pings import NOBODY, only
-from .scheduler import Priority
-from .text import ai_seat_name, fit, member_text, t, variant_name
-from .threads import ARCHIVE_AFTER_MINUTES, NAME_LIMIT
+from .text import ai_seat_name, member_text, t, variant_name
 from .timely import answers_publicly
 
 if TYPE_CHECKING:
-    from bot import LamaBot
+    from .host import LamaHost
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +62,7 @@ class SignupButton(LamaButton[HandlesSignup], ids=SIGNUP_ID):
         super().__init__(self.ids.make(tournament_id, action), **button)
         self.tournament_id, self.action = tournament_id, action
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.tournaments.guild_of(self.tournament_id)
 
     async def pressed(
@@ -81,7 +78,7 @@ class StandingsButton(LamaButton[HandlesStandings], ids=STANDINGS_ID):
         super().__init__(self.ids.make(tournament_id), **button)
         self.tournament_id = tournament_id
 
-    async def home_guild(self, bot: LamaBot) -> int | None:
+    async def home_guild(self, bot: LamaHost) -> int | None:
         return await bot.tournaments.guild_of(self.tournament_id)
 
     async def pressed(
@@ -123,7 +120,7 @@ def _entrant(tournament: Tournament, entry: Entry, locale: str) -> str:
     return ai_seat_name(number, locale, entry.ai_level)
 
 
-def _names(tournament: Tournament, entries: Iterable[int], locale: str) -> str:
+def entrant_names(tournament: Tournament, entries: Iterable[int], locale: str) -> str:
     by_entry = {e.entry: e for e in tournament.entries}
     return ", ".join(_entrant(tournament, by_entry[n], locale) for n in entries)
 
@@ -135,7 +132,7 @@ def signup_embed(tournament: Tournament, locale: str) -> discord.Embed:
         "tournament.about", locale, count=tournament.rounds, size=tournament.table_size,
         variant=variant_name(tournament.variant, locale),
         organiser=f"<@{tournament.organiser_id}>")
-    entrants = _names(tournament, [e.entry for e in tournament.entries], locale) or "—"
+    entrants = entrant_names(tournament, [e.entry for e in tournament.entries], locale) or "—"
     embed.add_field(name=t("tournament.entrants", locale, count=len(tournament.entries)),
                     value=entrants[:1024], inline=False)
     status_key = {TournamentStatus.SIGNUP: "tournament.status.signup",
@@ -155,7 +152,7 @@ def round_embed(update: TournamentUpdate, locale: str, *, in_threads: bool) -> d
     lines = []
     for table in update.tables:
         line = t("tournament.table", locale, table=table.table_no,
-                 players=_names(tournament, table.entries, locale))
+                 players=entrant_names(tournament, table.entries, locale))
         if table.ai_seats:
             line += " · " + t("tournament.ai_seats", locale, count=table.ai_seats)
         lines.append(line)
@@ -197,7 +194,7 @@ def _text(english: str, key: str) -> app_commands.locale_str:
 class TournamentCommands(commands.Cog):
     """Mixin for the /lama GroupCog: /lama tournament new | standings, and the buttons."""
 
-    bot: LamaBot
+    bot: LamaHost
 
     tournament = app_commands.Group(name="tournament", description="Swiss tournaments")
 
@@ -228,7 +225,7 @@ class TournamentCommands(commands.Cog):
         tournament = await self.bot.tournaments.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, name=name,
             rounds=rounds, table_size=table_size, variant=variant or defaults.variant)
-        locale = await self.bot.public_locale_for(interaction)
+        locale = await self.bot.locales.public_locale_for(interaction)
         response = await interaction.response.send_message(
             embed=signup_embed(tournament, locale),
             view=signup_view(tournament, locale) or MISSING)
@@ -244,7 +241,7 @@ class TournamentCommands(commands.Cog):
         found = await self.bot.tournaments.in_channel(interaction.channel_id)
         if found is None:
             raise HostingError(Problem.NO_TOURNAMENT)
-        await self._show_standings(interaction, found.id, self.bot.locale_of(interaction))
+        await self._show_standings(interaction, found.id, self.bot.locales.locale_of(interaction))
 
     async def standings_button(
         self, interaction: discord.Interaction, tournament_id: int, locale: str
@@ -285,109 +282,6 @@ class TournamentCommands(commands.Cog):
             tournament = await service.add_ai(tournament_id, user.id, is_admin=is_admin)
         else:
             tournament = await service.cancel(tournament_id, user.id, is_admin=is_admin)
-        locale = await self.bot.public_locale_for(interaction)
+        locale = await self.bot.locales.public_locale_for(interaction)
         await interaction.response.edit_message(embed=signup_embed(tournament, locale),
                                                 view=signup_view(tournament, locale))
-
-
-class TournamentAnnouncer:
-    """Turns TournamentUpdates into Discord messages: sign-ups, round seatings and the final
-    standings in the tournament's channel, each table's welcome in its own thread. Every call
-    takes a slot in the process's REST budget, as the renderer's do. A round's seating or the
-    final standings come after the "Game over" of the round just played, however quickly the
-    tournament moved on: they wait for its flush (Renderer.game_shown), never a move's
-    answer."""
-
-    def __init__(self, bot: LamaBot) -> None:
-        self.bot = bot
-
-    def _slot(self, channel_id: int | None, kind: str = "create"):
-        return self.bot.renderer.budget.slot(Priority.TABLE, channel_id, kind)
-
-    async def open_table_thread(self, tournament: Tournament, table: TableRecord) -> int | None:
-        """hosting.tournament.TablePlaces: a public thread of the tournament's channel for
-        one table; None where the bot may not start one (the table plays in the channel)."""
-        name = t("tournament.thread_name", self.bot.public_locale_of(tournament.guild_id),
-                 name=called(tournament, markdown=False), round=table.round,
-                 table=table.table_no)
-        try:
-            async with self._slot(None):
-                data = await self.bot.http.start_thread_without_message(
-                    tournament.channel_id, name=fit(name, NAME_LIMIT),
-                    auto_archive_duration=ARCHIVE_AFTER_MINUTES,
-                    type=discord.ChannelType.public_thread.value)
-        except discord.HTTPException as error:
-            log.warning("tournament %s table %s plays in the channel: no thread (%s)",
-                        tournament.id, table.table_no, error)
-            return None
-        return int(data["id"])
-
-    async def on_update(self, update: TournamentUpdate) -> None:
-        tournament = update.tournament
-        locale = self.bot.public_locale_of(tournament.guild_id)
-        if update.event is TournamentEvent.TABLE_OPENED:
-            await self._welcome(update, locale)
-            return
-        for game_id in update.after:  # the round's tables: their "Game over" comes first
-            await self.bot.renderer.game_shown(game_id)
-        channel = cast(discord.abc.Messageable,
-                       self.bot.get_channel(tournament.channel_id)
-                       or await self.bot.fetch_channel(tournament.channel_id))
-        closes = update.event is TournamentEvent.ROUND_SEATED and tournament.round == 1
-        if closes or update.event is TournamentEvent.FINISHED:  # "Under way", then "Finished"
-            await self._edit_signup(channel, tournament, locale)
-        if update.event is TournamentEvent.ROUND_SEATED:
-            embed = round_embed(update, locale, in_threads=_may_start_threads(channel))
-            await self._send(channel, embed=embed)  # mentions in an embed ping nobody
-        elif update.event is TournamentEvent.FINISHED:
-            await self._send(channel, embed=standings_embed(tournament, update.standings, locale,
-                                                            final=True))
-        elif update.event is TournamentEvent.TABLE_WAITING:
-            (table,) = update.tables
-            await self._send(channel, content=t("tournament.table_waits", locale,
-                                                name=called(tournament), round=table.round,
-                                                table=table.table_no))
-        elif update.event is TournamentEvent.CANCELLED:
-            await self._send(channel, content=t("tournament.cancelled", locale,
-                                                name=called(tournament)))
-
-    async def _welcome(self, update: TournamentUpdate, locale: str) -> None:
-        """The table's players mentioned in its thread (which adds them to it), and who an AI
-        stands in for: they are pinged, nobody else."""
-        tournament, (table,) = update.tournament, update.tables
-        if update.channel_id is None or update.channel_id == tournament.channel_id:
-            return  # a table in the tournament's channel: the round's post named its players
-        lines = [t("tournament.table_opened", locale, name=called(tournament), round=table.round,
-                   table=table.table_no, players=_names(tournament, table.entries, locale))]
-        lines += [t("tournament.stand_in", locale, mention=f"<@{user}>")
-                  for user in update.stand_ins]
-        thread = self.bot.get_partial_messageable(update.channel_id)
-        by_entry = {e.entry: e.user_id for e in tournament.entries}
-        players = [by_entry[n] for n in table.entries] + list(update.stand_ins)
-        await self._send(thread, content="\n".join(lines), allowed_mentions=only(players))
-
-    async def _send(self, channel, **content) -> None:
-        try:
-            async with self._slot(channel.id):
-                await channel.send(**content)
-        except discord.HTTPException as error:
-            log.warning("could not post in channel %s: %s", channel.id, error)
-
-    async def _edit_signup(self, channel, tournament: Tournament, locale: str) -> None:
-        if tournament.signup_message_id is None:
-            return
-        message = channel.get_partial_message(tournament.signup_message_id)
-        try:
-            async with self._slot(channel.id, "edit"):
-                await message.edit(embed=signup_embed(tournament, locale),
-                                   view=signup_view(tournament, locale), allowed_mentions=NOBODY)
-        except discord.HTTPException:
-            log.warning("could not update the sign-up message of tournament %s", tournament.id)
-
-
-def _may_start_threads(channel) -> bool:
-    """Whether the tables will get threads (else they play in the channel)."""
-    me = getattr(getattr(channel, "guild", None), "me", None)
-    if me is None or not isinstance(channel, discord.TextChannel):
-        return True  # not knowable here: the threads are tried
-    return channel.permissions_for(me).create_public_threads

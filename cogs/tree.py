@@ -5,25 +5,22 @@ cogs.buttons.LamaButton), and has every refusal answered in one place (cogs.erro
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from .errors import report
+from .host import host_of
 from .timely import command_deferral, keep_in_time
-
-if TYPE_CHECKING:
-    from bot import LamaBot
 
 log = logging.getLogger(__name__)
 
 
-class LamaTree(app_commands.CommandTree["LamaBot"]):
-    async def interaction_check(self, interaction: discord.Interaction[LamaBot]) -> bool:
+class LamaTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
         keep_in_time(interaction, command_deferral(interaction))  # first: the clock runs
         try:
-            await self.client.preferences.load_user_choice(interaction.user.id)
+            await host_of(interaction).preferences.load_user_choice(interaction.user.id)
         except Exception as error:
             # The tree hands only AppCommandErrors to on_error: anything else would leave the
             # caller with the clock's "thinking…" for good. Told now; nothing else runs.
@@ -31,7 +28,7 @@ class LamaTree(app_commands.CommandTree["LamaBot"]):
             return False
         return True
 
-    async def _refuse(self, interaction: discord.Interaction[LamaBot], error: Exception) -> None:
+    async def _refuse(self, interaction: discord.Interaction, error: Exception) -> None:
         if interaction.type is discord.InteractionType.autocomplete:
             log.warning("no choices for user %s: %r", interaction.user.id, error)
             await interaction.response.autocomplete([])
@@ -39,6 +36,6 @@ class LamaTree(app_commands.CommandTree["LamaBot"]):
             await report(interaction, error)
 
     async def on_error(
-        self, interaction: discord.Interaction[LamaBot], error: app_commands.AppCommandError
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await report(interaction, error)

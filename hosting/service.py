@@ -44,7 +44,7 @@ from .sweeper import TimerSweeper
 from .table import Table
 from .timers import TimerQueue
 from .turns import Turns
-from .views import TABLE, GameOptions, GameUpdate, GameView, MessageKey, Status
+from .views import TABLE, GameOptions, GameUpdate, GameView, MessageKey, ShownBy, Status
 
 __all__ = ["TIMEOUTS_BEFORE_AI", "GameService"]
 
@@ -335,7 +335,7 @@ class GameService:
 
     async def human_move(
         self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None,
-        shown_by: object | None = None, interaction_id: int | None = None,
+        shown_by: ShownBy | None = None, interaction_id: int | None = None,
     ) -> GameUpdate:
         return await self.table.human_move(
             game_id, user_id, action, round_number=round_number, shown_by=shown_by,
@@ -344,7 +344,7 @@ class GameService:
 
     async def routed_move(
         self, user_id: int, channel_id: int | None, guild_id: int | None, action: Action, *,
-        shown_by: object | None = None, interaction_id: int | None = None,
+        shown_by: ShownBy | None = None, interaction_id: int | None = None,
     ) -> GameUpdate:
         """A move sent from a place (a slash command), to the game that place routes to
         (routes.py)."""

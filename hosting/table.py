@@ -22,7 +22,7 @@ from .hosted import HostedGame
 from .loader import GameLoader, MovedElsewhere
 from .registry import seat_of
 from .results import final_results, stored_result
-from .views import GameUpdate, Notice, NoticeKind, RecentEvent, SeatRating, Status
+from .views import GameUpdate, Notice, NoticeKind, RecentEvent, SeatRating, ShownBy, Status
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class Table:
 
     async def human_move(
         self, game_id: int, user_id: int, action: Action, *, round_number: int | None = None,
-        shown_by: object | None = None, interaction_id: int | None = None,
+        shown_by: ShownBy | None = None, interaction_id: int | None = None,
     ) -> GameUpdate:
         """A seated human's move; `round_number` comes from a button, to spot stale ones;
         `shown_by` travels in the update to its listeners; `interaction_id` makes the same

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from lama import Observation
 
@@ -149,6 +149,15 @@ class Notice:
     # the turn it speaks of began (a reminder: stale once the game moved on), if any
 
 
+class ShownBy(Protocol):
+    """What shows an update to its actor itself (hosting knows no Discord: the interface
+    that made it reads it back, e.g. cogs.render.HandAnswer, the interaction whose response
+    redraws the mover's hand): whose interaction it is."""
+
+    @property
+    def user_id(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class GameUpdate:
     """One committed change: what happened, and the state after it."""
@@ -161,7 +170,7 @@ class GameUpdate:
     # Who shows this update to its actor, passed through untouched (hosting knows no
     # Discord): e.g. the interaction whose response redraws the mover's hand, so a renderer
     # knows it when it collects the update instead of being told later.
-    shown_by: object | None = None
+    shown_by: ShownBy | None = None
     # The committed moves this update shows (0: the deal): the renderer marks exactly these
     # shown in the render outbox (outbox.py) once they are on Discord.
     seqs: tuple[int, ...] = ()

@@ -46,28 +46,16 @@ def test_no_function_is_longer_than_60_lines():
 # ---------------------------------------------------------------------------- imports
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def imported_names(path: Path) -> set[str]:
-    """Every module this file imports when it runs (`if TYPE_CHECKING:` blocks are for the
-    type checker only), as absolute dotted names: `from a import b` names a.b when that is a
-    module of ours, else a."""
+    """Every module this file imports, as absolute dotted names: `from a import b` names a.b
+    when that is a module of ours, else a. Imports for the type checker only (`if
+    TYPE_CHECKING:`) count too: a cycle the type checker needs is a knot all the same."""
     modules = module_names()
     package = module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
     found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -76,10 +64,6 @@ def imported_names(path: Path) -> set[str]:
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
                 found.add(submodule if submodule in modules else source)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(parsed(path))
     return found
 
 
@@ -132,8 +116,17 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+# The loopback Discord's modules still name their server (`FakeDiscord`) for the type
+# checker while it imports them: a knot inside the test harness, left for its own issue. A
+# cycle that reaches any other module fails.
+KNOTS_LEFT = {HARNESS}
+
+
 def test_no_module_imports_itself_back_through_others():
-    assert cycles(import_graph()) == []
+    assert [
+        cycle for cycle in cycles(import_graph())
+        if {module.split(".")[0] for module in cycle} - KNOTS_LEFT
+    ] == []
 
 
 def _importers_of(*packages: str, allowed: tuple[str, ...] = ()) -> list[str]:
@@ -146,6 +139,14 @@ def _importers_of(*packages: str, allowed: tuple[str, ...] = ()) -> list[str]:
 
 def test_production_code_never_imports_the_tests():
     assert not _importers_of("tests")
+
+
+def test_nothing_below_the_bot_imports_it():
+    """bot.py is the composition root: it imports the cogs, the services and the web pages,
+    and none of them imports it back, not even for the type checker (the cogs name the bot
+    by cogs.host.LamaHost; the renderer is handed what it needs, cogs/render/ports.py). Only
+    what runs the bot (the tests, the benchmarks) imports it."""
+    assert not _importers_of("bot", allowed=("bot", "benchmarks"))
 
 
 def test_only_benchmarks_use_the_loopback_discord():

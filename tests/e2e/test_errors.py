@@ -172,12 +172,12 @@ async def test_draw_when_the_draw_pile_is_empty(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
     seed = find_seed("classic", 2, draws_empty_the_pile_and_then_a_play_fits)
     game_id, channel = await two_humans(fake, bot, seed=seed)
-    bot.renderer.coalesce_delay = 0.5  # set-up: show the 40-odd draws in one go
+    bot.renderer.queue.coalesce_delay = 0.5  # set-up: show the 40-odd draws in one go
     while bot.service.view(game_id).draw_pile_size:
         view = bot.service.view(game_id)
         await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, DRAW)
     await bot.renderer.flush_all()
-    bot.renderer.coalesce_delay = 0
+    bot.renderer.queue.coalesce_delay = 0
     mover, obs = on_turn(fake, bot, game_id)
     assert obs.legal_plays and not obs.can_draw
     async with Unchanged(fake, bot, game_id, channel):

@@ -1,5 +1,5 @@
 """The game's end reads top to bottom: the last round's closed table, then "Game over" with the
-standings. The table is shown by a task of its own (cogs/tables.py) and the game-end post by
+standings. The table is shown by a task of its own (cogs/render/tables.py) and the game-end post by
 the renderer's flush, so a slow table call must not let "Game over" overtake it.
 
 The table's calls are held as long as they can be: until the renderer waits for the game's

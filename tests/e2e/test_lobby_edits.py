@@ -16,7 +16,7 @@ PRODUCTION_DELAY = 0.3  # seconds the renderer collects a game's updates before 
 def as_in_production(bot) -> None:
     """The renderer collects updates for a moment, as it does outside the tests: the flush
     then comes after the interaction answered."""
-    bot.renderer.coalesce_delay = PRODUCTION_DELAY
+    bot.renderer.queue.coalesce_delay = PRODUCTION_DELAY
 
 
 async def open_lobby(fake, bot, host):

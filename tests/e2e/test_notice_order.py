@@ -34,13 +34,13 @@ def hands_go_out_after_the_tables(bot) -> None:
     """Every flush shows the hands only once the game's table jobs ran out: as when the DMs
     wait for the REST budget while the tables' calls go through."""
     renderer = bot.renderer
-    show_hands = renderer._show_hands
+    show_hands = renderer.flush.show_hands
 
     async def late(work, view, locale) -> None:
         await renderer.tables.wait_idle(view.game_id)
         await show_hands(work, view, locale)
 
-    renderer._show_hands = late
+    renderer.flush.show_hands = late
 
 
 def said(call) -> str:
@@ -130,7 +130,7 @@ async def test_a_time_out_is_told_before_a_table_edit_that_waited_for_its_slot_s
     assert (await fake.slash(mover, channel, "draw")).ephemeral
     await wait_until(lambda: bot.renderer.tables.busy_with(game_id))  # its edit waits
     await time_out(bot, clock, game_id)
-    await wait_until(lambda: game_id not in bot.renderer._flushing)  # the time-out queued
+    await wait_until(lambda: game_id not in bot.renderer.queue.flushing)  # the time-out queued
     released.set()
     await bot.renderer.flush_all()
 
@@ -173,7 +173,7 @@ async def test_a_reminder_in_the_channel_comes_after_the_table_edit_before_it(
     reminded, _ = on_turn(fake, bot, game_id)
     clock.advance(bot.service.view(game_id).options.turn_timeout * 0.6)
     await bot.service.fire_due_timers()
-    await wait_until(lambda: game_id not in bot.renderer._flushing)  # the reminder is due
+    await wait_until(lambda: game_id not in bot.renderer.queue.flushing)  # the reminder is due
     released.set()
     await bot.renderer.flush_all()
 
@@ -201,7 +201,8 @@ async def test_closed_dms_are_told_below_the_table_whose_my_hand_they_point_to(
 
     released = hold_rest_slots(bot, first_post_in_the_channel)
     assert (await fake.slash(alice, channel, "lama start")).ephemeral
-    await wait_until(lambda: bool(waited) and game_id not in bot.renderer._flushing)  # hands out
+    flushing = bot.renderer.queue.flushing
+    await wait_until(lambda: bool(waited) and game_id not in flushing)  # hands out
     released.set()
     await bot.renderer.flush_all()
 

@@ -1,5 +1,5 @@
-"""A hand message that a newer one replaced loses its buttons (cogs/hands.py); until that close
-has landed (it waits for the REST budget, or it failed), a press on the old one, once it shows
+"""A hand message that a newer one replaced loses its buttons (cogs/render/hands.py); until that
+close has landed (it waits for the REST budget, or it failed), a press on the old one, once it shows
 an older state than the newest (a move was made since), moves nothing and gets the same answer
 on a DM and on a private hand: the pressed message itself shows that it is no longer live,
 without its buttons (free: the press's own answer), and it keeps what it showed: its own round

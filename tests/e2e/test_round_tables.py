@@ -92,7 +92,7 @@ async def test_rounds_played_out_unseen_before_a_restart_each_get_one_closed_tab
         await bot.service.save_guild_settings(
             GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
         game_id, channel = await two_humans(fake, bot, seed=UNSEEN_SEED, target=40)
-        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        monkeypatch.setattr(bot.renderer.queue, "add", lambda update, retry=False: None)
         while bot.service.view(game_id).status is Status.RUNNING:
             await quit_for(bot, game_id)
         rounds = bot.service.view(game_id).round_number
@@ -124,7 +124,7 @@ async def test_a_last_round_shown_unseen_before_a_crash_is_closed_again_without_
             GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
         game_id, channel = await two_humans(fake, bot, **LAST_ROUND_UNSEEN)
         await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
-        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        monkeypatch.setattr(bot.renderer.queue, "add", lambda update, retry=False: None)
         while bot.service.view(game_id).status is Status.RUNNING:
             await quit_for(bot, game_id)
         assert bot.service.view(game_id).round_number == 2
@@ -165,7 +165,7 @@ async def test_a_round_close_replayed_where_the_bot_may_not_read_history_still_c
             GuildSettings(fake.guild.id, ai_delay_s=0.0, turn_timeout_s=3600))
         game_id, channel = await two_humans(fake, bot)
         await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
-        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        monkeypatch.setattr(bot.renderer.queue, "add", lambda update, retry=False: None)
         await quit_for(bot, game_id)
     monkeypatch.undo()
     await fake.deny_bot(channel, "read_message_history")

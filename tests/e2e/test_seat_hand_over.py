@@ -76,7 +76,7 @@ async def test_a_leavers_earlier_move_keeps_their_name_when_a_restart_shows_it(
     fake = fake_discord
     async with run_bot(fake, a_bot(fake, tmp_path), sync_commands=False) as bot:
         game_id, channel = await three_humans_fast(fake, bot)
-        monkeypatch.setattr(bot.renderer, "_enqueue", lambda update, retry=False: None)
+        monkeypatch.setattr(bot.renderer.queue, "add", lambda update, retry=False: None)
         leaver = await draw_then_leave(fake, bot, game_id, channel)
         await bot.renderer.flush_all()
     monkeypatch.undo()

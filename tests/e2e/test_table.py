@@ -9,8 +9,8 @@ import random
 import pytest
 
 import cardart
-from cogs import hands
-from cogs.scheduler import Priority
+from cogs.render import ledger
+from cogs.render.scheduler import Priority
 from cogs.text import card_label
 from hosting import Status
 from lama import DRAW, QUIT
@@ -45,7 +45,7 @@ def live_hands(fake, user, game_id: int) -> list:
 def pinged_every_turn(monkeypatch) -> None:
     """Table players get their turn DM on every turn, as if they never watched the table:
     for tests of what the ping says (when it comes: tests/e2e/test_turn_pings.py)."""
-    monkeypatch.setattr(hands, "AT_TABLE_FOR", 0.0)
+    monkeypatch.setattr(ledger, "AT_TABLE_FOR", 0.0)
 
 
 async def three_humans(fake, bot, **options):

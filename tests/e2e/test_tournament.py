@@ -147,7 +147,7 @@ async def quit_by_slash(fake, channel, users, limit: int | None = None) -> int:
     """What a player does whose hand message never came, or not yet (a crash between their
     move and the ping, a slow process): /quit in their table's thread (refused unless it is
     their turn), `limit` moves at most; moves made. From then on that player plays from the
-    table: their turns come as plain "your turn" DMs, no hand buttons (cogs/hands.py)."""
+    table: their turns come as plain "your turn" DMs, no hand buttons (cogs/render/hands.py)."""
     moves = 0
     for user in users:
         thread = table_thread(fake, channel, user)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.hands import AT_TABLE_FOR
+from cogs.render.ledger import AT_TABLE_FOR
 from hosting import FakeClock
 from hosting.views import NoticeKind
 from tests.support.e2e import (
@@ -153,12 +153,12 @@ async def reminded_then_moves_in_one_flush(fake, bot, clock) -> OnTurn:
     the player on turn draws by /draw before the renderer flushes: one flush shows both."""
     game = await two_humans_on_turn(fake, bot, turn_timeout=10)
     told = reminders_told(bot)
-    bot.renderer._ready.clear()  # flushes wait (as for a restart) until both are in
+    bot.renderer.queue.hold()  # flushes wait (as for a restart) until both are in
     clock.advance(5)
     await bot.service.fire_due_timers()
     assert [n.user_id for n in told] == [game.mover.id]
     assert (await fake.slash(game.mover, game.channel, "draw")).ephemeral
-    bot.renderer._ready.set()
+    bot.renderer.queue.release()
     await settle(bot, game.game_id)
     return game
 
@@ -199,10 +199,10 @@ async def test_a_channel_reminder_waiting_behind_the_table_is_dropped_once_its_p
     reminded, _ = on_turn(fake, bot, game.game_id)
     clock.advance(bot.service.view(game.game_id).options.turn_timeout * 0.6)
     await bot.service.fire_due_timers()
-    await wait_until(lambda: game.game_id not in bot.renderer._flushing)  # queued, waiting
+    await wait_until(lambda: game.game_id not in bot.renderer.queue.flushing)  # queued, waiting
     assert [n.user_id for n in told] == [reminded.id]
     assert (await fake.slash(reminded, channel, "draw")).ephemeral
-    await wait_until(lambda: game.game_id not in bot.renderer._flushing)
+    await wait_until(lambda: game.game_id not in bot.renderer.queue.flushing)
     released.set()
     await settle(bot, game.game_id)
     assert reminders(fake.public_messages(channel)) == []

@@ -69,7 +69,7 @@ async def one_table_cup_played(fake, bot, *, render_delay: float = 0.0):
     await fake.click(humans[0], signup_message(channel), "Start")
     tournament = await bot.tournaments.in_channel(channel.id)
     (game_id,) = await round_games(bot, tournament.id, 1)
-    bot.renderer.coalesce_delay = render_delay
+    bot.renderer.queue.coalesce_delay = render_delay
     await play_to_its_end(bot, game_id)
     await bot.tournaments.settle()
     await bot.renderer.flush_all()

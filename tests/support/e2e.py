@@ -15,7 +15,7 @@ from typing import Any
 
 from bot import LamaBot, Settings
 from cogs.moves import NO_CARD
-from cogs.scheduler import Priority
+from cogs.render.scheduler import Priority
 from hosting import Status
 from lama import QUIT, Game
 from loopback.running import BOT_TOKEN, run_bot

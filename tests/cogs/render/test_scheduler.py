@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs.scheduler import Priority, RestBudget
+from cogs.render.scheduler import Priority, RestBudget
 
 
 async def test_turn_pings_go_before_tables_before_clean_ups() -> None:

@@ -14,7 +14,7 @@ My hand they point to), and never overtaken by an edit that waited for its slot 
 coalesces only with the edit right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
-retried after its failure (cogs/outbox.py) comes after the next round's table was posted, and
+retried after its failure (cogs/render/outbox.py) comes after the next round's table was posted, and
 a close replayed after a crash may find the next round's table stored already (posted, its id
 written, the round-ending move not yet marked shown). So each round's table message is
 remembered as it is posted, and the stored table says which round it shows. A round that
@@ -33,23 +33,20 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import discord
 
-from hosting import TABLE
+from hosting import TABLE, GameService
 from hosting.views import GameView, Status
 from lama import events as ev
 
-from . import images
+from .. import images
+from ..pings import NOBODY, only
+from ..table_view import table_layout, table_message
+from ..text import jump_link
 from .outbox import ShownGames
-from .pings import NOBODY, only
+from .ports import Discord, PublicLocales
 from .scheduler import Priority, RestBudget
-from .table_view import table_layout, table_message
-from .text import jump_link
-
-if TYPE_CHECKING:
-    from bot import LamaBot
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +65,13 @@ class _Job:
 
 
 class Tables:
-    def __init__(self, bot: LamaBot, budget: RestBudget, shown: ShownGames) -> None:
-        self.bot = bot
-        self.service = bot.service
+    def __init__(
+        self, discord_: Discord, service: GameService, locales: PublicLocales,
+        budget: RestBudget, shown: ShownGames,
+    ) -> None:
+        self._discord = discord_
+        self.service = service
+        self._locales = locales
         self.budget = budget
         self.shown = shown
         self._jobs: dict[int, deque[_Job]] = {}
@@ -168,7 +169,7 @@ class Tables:
 
     async def _do(self, job: _Job) -> None:
         view = job.view
-        locale = self.bot.public_locale_of(view.guild_id)
+        locale = self._locales.public_locale_of(view.guild_id)
         try:
             if job.kind == "post":
                 await self._post(job, locale)
@@ -192,7 +193,7 @@ class Tables:
         """The line, notifying nobody but the player it speaks to (if any)."""
         if self._passed(job):  # it waited for its slot, and the player moved meanwhile
             return
-        await self.bot.get_partial_messageable(job.view.shown_in).send(
+        await self._discord.get_partial_messageable(job.view.shown_in).send(
             job.text, nonce=job.nonce or discord.utils.MISSING, allowed_mentions=only([job.ping]))
 
     async def _post(self, job: _Job, locale: str) -> None:
@@ -200,7 +201,7 @@ class Tables:
         content = await table_message(view, locale, ended=job.ended, picture=job.picture)
         if job.nonce is not None:
             content["nonce"] = job.nonce
-        message = await self.bot.get_partial_messageable(view.shown_in).send(**content)
+        message = await self._discord.get_partial_messageable(view.shown_in).send(**content)
         number = job.ended.round_number if job.ended else view.round_number
         older = self.service.message_ref(view.game_id, TABLE)
         new = (view.shown_in, message.id)
@@ -268,7 +269,7 @@ class Tables:
         return pictured[ref]
 
     def _message(self, ref: tuple[int, int]) -> discord.PartialMessage:
-        return self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1])
+        return self._discord.get_partial_messageable(ref[0]).get_partial_message(ref[1])
 
 
 def _carries_picture(message: discord.Message) -> bool:

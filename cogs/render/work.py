@@ -1,5 +1,5 @@
 """What the renderer's next flush of a game shows: its updates since the last flush, merged
-(cogs/renderer.py). The newest view wins; events, notices and the moves shown add up."""
+(cogs/render/renderer.py). The newest view wins; events, notices and the moves shown add up."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ from typing import Any
 from hosting.views import GameUpdate, GameView, Notice, NoticeKind, Status
 from lama import events as ev
 
-from .hands import HandAnswer, ShownHand
+from .hand_records import HandAnswer, ShownHand
+
+# The hands hear that an interaction shows a seat's hand (`obs`, if known); they return the
+# older live hand message it replaces, to close (HandMessages.answered).
+Answered = Callable[[GameView, int, HandAnswer, Any], ShownHand | None]
 
 
 @dataclass
@@ -35,9 +39,7 @@ class Work:
     seqs: set[int] = field(default_factory=set)  # the committed moves it shows
 
     def collect(
-        self, update: GameUpdate,
-        answered: Callable[[GameView, int, HandAnswer, Any], ShownHand | None],
-    ) -> None:
+        self, update: GameUpdate, answered: Answered) -> None:
         """Add an update; `answered` tells the hands that an interaction shows a seat's
         hand, and which (returning the older live hand it replaces, if any)."""
         self.view, self.hands = update.view, update.hands
@@ -55,7 +57,7 @@ class Work:
             self.table = True
             self.answered.clear()  # a hand an earlier answer showed is out of date now
         if isinstance(update.shown_by, HandAnswer):
-            seat = view.seat_of(update.shown_by.interaction.user.id)
+            seat = view.seat_of(update.shown_by.user_id)
             if seat is not None:
                 self.answered.add(seat.index)
                 stale = answered(view, seat.index, update.shown_by,

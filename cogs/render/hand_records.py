@@ -1,7 +1,8 @@
-"""What HandMessages (cogs/hands.py) knows of one hand message: the interaction that shows a
-hand (`HandAnswer`) and the newest message that shows a seat's hand (`ShownHand`), with how
-two of them are told apart: a DM by its id, an ephemeral (whose id is not known when it is
-sent) by the interaction it answers or the id a press on it carries."""
+"""What the hands (cogs/render/hands.py, ledger.py) know of one hand message: the interaction
+that shows a hand (`HandAnswer`), the newest message that shows a seat's hand (`ShownHand`)
+and a pressed one (`Pressed`), with how two of them are told apart: a DM by its id, an
+ephemeral (whose id is not known when it is sent) by the interaction it answers or the id a
+press on it carries."""
 
 from __future__ import annotations
 
@@ -29,6 +30,27 @@ class HandAnswer:
     def __post_init__(self) -> None:
         object.__setattr__(self, "response", self.interaction.response)
 
+    @property
+    def user_id(self) -> int:
+        """Whose hand it shows (hosting.views.ShownBy)."""
+        return self.interaction.user.id
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A pressed hand message, as the press tells of it: its id, whether it is private
+    (ephemeral), and for a private one the interaction it answered, if Discord says."""
+
+    id: int
+    ephemeral: bool
+    made_by: int | None = None
+
+    @classmethod
+    def of(cls, message: discord.Message) -> Pressed:
+        metadata = message.interaction_metadata
+        return cls(message.id, message.flags.ephemeral,
+                   metadata.id if metadata is not None else None)
+
 
 @dataclass
 class ShownHand:
@@ -52,13 +74,12 @@ class ShownHand:
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE
 
-    def shown_on(self, message: discord.Message) -> bool:
-        """Whether this is the hand shown on `message` (a pressed one)."""
-        if not message.flags.ephemeral:
-            return self.message_id == message.id
-        made_by = message.interaction_metadata
-        return self.message_id is None and (self.first_id == message.id or (
-            made_by is not None and self.made_by == made_by.id))
+    def shown_on(self, pressed: Pressed) -> bool:
+        """Whether this is the hand shown on the `pressed` message."""
+        if not pressed.ephemeral:
+            return self.message_id == pressed.id
+        return self.message_id is None and (self.first_id == pressed.id or (
+            pressed.made_by is not None and self.made_by == pressed.made_by))
 
     def same_message(self, other: ShownHand) -> bool:
         if self.message_id is not None or other.message_id is not None:

@@ -10,11 +10,11 @@ import discord
 from hosting.tournament import PlayedAs
 from hosting.views import GameView
 
-from . import embeds
-from .button_views import ButtonsView
-from .components import rematch_view
-from .text import t
-from .tournaments import StandingsButton, called
+from .. import embeds
+from ..button_views import ButtonsView
+from ..components import rematch_view
+from ..text import t
+from ..tournaments import StandingsButton, called
 
 # What a table's "Game over" says comes next, by (the tournament's last round, how the table
 # stands in its round): "next", another table of the round still plays; "last", the round

@@ -20,18 +20,16 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from hosting import LOBBY
+from hosting import LOBBY, GameService
 from hosting.views import GameView, Status
 
-from .lobbies import lobby_edit
+from ..lobbies import lobby_edit
+from .ports import Discord
 from .scheduler import Priority, RestBudget
-
-if TYPE_CHECKING:
-    from bot import LamaBot
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +53,11 @@ def _looks(content: dict[str, Any]) -> dict[str, str]:
 
 class LobbyMessages:
     def __init__(
-        self, bot: LamaBot, budget: RestBudget, failed: Callable[[int, BaseException], None]
+        self, discord_: Discord, service: GameService, budget: RestBudget,
+        failed: Callable[[int, BaseException], None],
     ) -> None:
-        self.bot = bot
-        self.service = bot.service
+        self._discord = discord_
+        self.service = service
         self.budget = budget
         self.failed = failed  # (game, error): a call that showed a game failed
         self._shown: dict[int, tuple[int, dict[str, str]]] = {}  # game -> message, its looks
@@ -111,7 +110,7 @@ class LobbyMessages:
 
     async def _edit(self, game_id: int, ref: tuple[int, int], content: dict[str, Any]) -> bool:
         try:
-            partial = self.bot.get_partial_messageable(ref[0])
+            partial = self._discord.get_partial_messageable(ref[0])
             await partial.get_partial_message(ref[1]).edit(**content)
         except discord.NotFound:
             log.info("the lobby message of game %s is gone", game_id)

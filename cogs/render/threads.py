@@ -18,7 +18,7 @@ import discord
 from hosting import LOBBY
 from hosting.views import GameView, Status
 
-from .text import t, variant_name
+from ..text import t, variant_name
 
 if TYPE_CHECKING:
     from hosting import GameService

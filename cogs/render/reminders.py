@@ -11,28 +11,30 @@ after its slot). A move in the instant the request is under way can still cross 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from hosting import GameService
 from hosting.views import GameView, Notice
 
+from ..text import t
 from .hands import HandMessages
 from .outbox import nonce
+from .ports import PublicLocales, TurnDms
 from .tables import Tables
-from .text import t
-
-if TYPE_CHECKING:
-    from bot import LamaBot
 
 
 class Reminders:
-    def __init__(self, bot: LamaBot, hands: HandMessages, tables: Tables) -> None:
-        self.bot = bot
+    def __init__(
+        self, service: GameService, locales: PublicLocales, turn_dms: TurnDms,
+        hands: HandMessages, tables: Tables,
+    ) -> None:
+        self._service = service
+        self._locales = locales
+        self._turn_dms = turn_dms
         self.hands = hands
         self.tables = tables
 
     def _due(self, view: GameView, reminder: Notice) -> bool:
         """Whether the turn it speaks of is still on (a reminder of no known turn: is)."""
-        return reminder.seq is None or self.bot.service.still_at(view.game_id, reminder.seq)
+        return reminder.seq is None or self._service.still_at(view.game_id, reminder.seq)
 
     async def remind(self, view: GameView, reminder: Notice) -> None:
         """Half the turn is gone: a DM to the player (it speaks to its reader, so it does not
@@ -46,11 +48,11 @@ class Reminders:
         text = t("timer.reminder.dm", locale, count=seconds)
         turn = view.move_count if reminder.seq is None else reminder.seq
         once = nonce(view.game_id, "reminder", turn, reminder.seat)
-        if await self.bot.preferences.load_turn_dms(seat.user_id):
+        if await self._turn_dms.load_turn_dms(seat.user_id):
             if not self._due(view, reminder):  # they moved while their settings were read
                 return
             if await self.hands.send_text(view, seat.user_id, text, nonce=once):
                 return
-        text = t("timer.reminder", self.bot.public_locale_of(view.guild_id),
+        text = t("timer.reminder", self._locales.public_locale_of(view.guild_id),
                  mention=f"<@{seat.user_id}>", count=seconds)
         self.tables.notice(view, text, nonce=once, ping=seat.user_id, turn=reminder.seq)

@@ -1,4 +1,6 @@
-"""Each player's hand on Discord: at most one live hand message per player, and their pings.
+"""Each player's hand on Discord: at most one live hand message per player, and their pings
+(the policy and the calls; which message shows which hand is `HandLedger`'s, ledger.py, and
+the DMs' channels are `DirectMessages`', dms.py).
 
 A player's hand shows in one of three places: a DM from the bot (with card buttons), the
 private answer to a slash move or to the table's My hand / Draw / Quit round (an ephemeral
@@ -9,7 +11,7 @@ that the hand moved on, the hand it showed: an earlier round's never turns into 
 one). Until that close lands, a press on the older one plays if it shows the same turn as the
 newest (the same moves on offer; the newer one is closed instead) and moves nothing if it
 shows an older state (`replaced`). Once the game is over, only the newest says so. A player
-who leaves keeps no live hand either (`close_private`, Renderer._close_for_ai).
+who leaves keeps no live hand either (`close_private`, Flush._close_for_ai).
 
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
 - a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
@@ -30,7 +32,7 @@ waits for it); closing an ephemeral is free.
 
 After a restart the stored hand DMs of every game are `recall`ed as live, so the first new
 hand of a seat closes the one from before the crash. Every DM carries the nonce the renderer
-names it by (cogs/outbox.py); a failed send or edit is told to `failed`, for a retry.
+names it by (cogs/render/outbox.py); a failed send or edit is told to `failed`, for a retry.
 """
 
 from __future__ import annotations
@@ -38,30 +40,27 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from hosting import MessageKey
+from hosting import GameService, MessageKey
+from hosting.clock import Clock
 from hosting.views import GameView, Status
+from lama.observation import Observation
 
-from . import images
-from .hand_records import HandAnswer, ShownHand, answer_out, made_by  # renderer, moves: here
+from .. import images
+from ..pings import quiet
+from ..text import jump_link, t
+from .dms import DirectMessages
+from .hand_records import HandAnswer, Pressed, ShownHand, answer_out, made_by
+from .ledger import HandLedger
 from .outbox import nonce as nonce_of
-from .pings import quiet
+from .ports import Discord, PublicLocales, TurnDms
 from .scheduler import Priority, RestBudget
-from .text import jump_link, t
-
-if TYPE_CHECKING:
-    from bot import LamaBot
-
-    from .tables import Tables
+from .tables import Tables
 
 log = logging.getLogger(__name__)
-DMS_CLOSED = 50007
-# A table player who moved or opened their hand in the game this recently is watching the
-# table: their turn DM would be one notification per turn for nothing (docs/turn-pings.md).
-AT_TABLE_FOR = 60.0
 # A deal DM this recent turns live in place when an AI's move brings its player's turn (an
 # AI opened the round at once): their phone has just buzzed for it; a second DM would buzz
 # again and leave the first one saying "Not your turn" above it.
@@ -70,133 +69,69 @@ DEAL_FRESH_FOR = 5.0
 
 class HandMessages:
     def __init__(
-        self, bot: LamaBot, budget: RestBudget, failed: Callable[[int, BaseException], None],
-        tables: Tables,
+        self, discord_: Discord, service: GameService, locales: PublicLocales,
+        turn_dms: TurnDms, clock: Clock, budget: RestBudget,
+        failed: Callable[[int, BaseException], None], tables: Tables,
     ) -> None:
-        self.bot = bot
-        self.service = bot.service
+        self._discord = discord_
+        self.service = service
+        self._locales = locales
+        self._turn_dms = turn_dms
+        self._clock = clock
         self.budget = budget
         self.tables = tables  # the channel's notices go out in turn with the table's jobs
         self.failed = failed  # (game, error): a call that showed a game failed
-        self._shown: dict[tuple[int, int], ShownHand] = {}
-        # (game, user): moved from the table or a slash command in that game, so their
-        # pings there are notification DMs; each game is the player's own choice
-        self._table_players: set[tuple[int, int]] = set()
-        self._dm_channels: dict[int, int] = {}
-        self._dms_closed: set[int] = set()
-        self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
-        self._seen: dict[tuple[int, int], float] = {}  # (game, user): their last move or look
-        self._seats: dict[tuple[int, int], int] = {}  # (game, user): the seat of a shown hand
-        # (game, seat): older live hands that show the same turn as the newest (`replaced`)
-        self._same_turn: dict[tuple[int, int], list[ShownHand]] = {}
+        self.ledger = HandLedger()
+        self.dms = DirectMessages(discord_, budget, failed, self._tell_dms_closed)
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
     async def locale(self, user_id: int, view: GameView) -> str:
-        await self.bot.preferences.load_user_choice(user_id)
-        return self.bot.preferences.dm_locale(user_id, self.bot.public_locale_of(view.guild_id))
+        return await self._locales.dm_locale(user_id, view.guild_id)
 
     # --------------------------------------------------------- bookkeeping
 
     def answered(
-        self, view: GameView, seat: int, answer: HandAnswer, obs: Any = None
+        self, view: GameView, seat: int, answer: HandAnswer, obs: Observation | None = None
     ) -> ShownHand | None:
         """An interaction shows this seat's hand now (`obs`, if known); returns the older live
         message to close."""
         interaction = answer.interaction
-        user_id = interaction.user.id
-        self._seen[(view.game_id, user_id)] = self.bot.clock.now()
-        self._seats[(view.game_id, user_id)] = seat
-        if answer.on_dm_hand:
-            self._table_players.discard((view.game_id, user_id))
-        else:
-            self._table_players.add((view.game_id, user_id))
         pressed = interaction.message
         message_id = pressed.id if answer.on_dm_hand and pressed else None
         channel_id = interaction.channel_id if answer.on_dm_hand else None
         live = view.current_seat == seat and view.round_number > 0
         redrawn = pressed is not None and (answer.on_dm_hand or pressed.flags.ephemeral)
         first_id = pressed.id if redrawn and pressed else interaction.id
+        newest = self.ledger.newest(view.game_id, seat)
         new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count,
-                        first_id, obs, made_by(answer, self._shown.get((view.game_id, seat))))
-        return self._replace(view.game_id, seat, new)
+                        first_id, obs, made_by(answer, newest))
+        return self.ledger.answered(view.game_id, seat, answer.user_id, new,
+                                    on_dm_hand=answer.on_dm_hand, seen=self._clock.now())
 
     def replaced(self, game_id: int, user_id: int, pressed: discord.Message) -> bool:
-        """Whether a press on this older hand message must move nothing: a newer message shows
-        the user's hand, and a newer state of it (the older one's buttons outlived it: a close
-        still on its way, or one that failed). An older one that shows the same turn as the
-        newest (same move, their turn) offers the same moves: the press plays, and the newer
-        one is closed instead (for free if it is private, as it is when the player looked at
-        their hand while their turn DM was live)."""
-        seat = self._seats.get((game_id, user_id))
-        if seat is None:
-            return False
-        shown = self._shown.get((game_id, seat))
-        if shown is None or pressed.id >= shown.first_id:
-            return False
-        same_turn = self._same_turn.get((game_id, seat), [])
-        return not any(hand.shown_on(pressed) and hand.moves == shown.moves >= 0
-                       for hand in same_turn)
-
-    def _replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
-        """`new` shows the seat's hand; returns the live message to close. That is the one
-        shown so far, unless `new` shows an older state than it: a DM that was on its way
-        while an interaction answered with the newer hand (a slow deal, then a slash move)
-        is the older message, whatever its id, and must not take over as live."""
-        old = self._shown.get((game_id, seat))
-        if old is not None and new.moves < old.moves and not old.same_message(new):
-            return new if new.live else None
-        self._shown[(game_id, seat)] = new
-        same_turn = [hand for hand in self._same_turn.get((game_id, seat), [])
-                     if hand.moves == new.moves and not hand.same_message(new)]
-        self._same_turn[(game_id, seat)] = same_turn
-        if old is None or not old.live or old.same_message(new):
-            return None
-        if old.moves == new.moves:
-            same_turn.append(old)
-        return old
-
-    def is_newest(self, game_id: int, seat: int, shown: ShownHand) -> bool:
-        """Whether `shown` is the seat's newest hand (again: a press on it played, while its
-        close was on its way)."""
-        newest = self._shown.get((game_id, seat))
-        return newest is not None and newest.same_message(shown)
+        """Whether a press on this hand message must move nothing (HandLedger.replaced)."""
+        return self.ledger.replaced(game_id, user_id, Pressed.of(pressed))
 
     def recall(self, game_id: int, seat: int, user_id: int, ref: tuple[int, int]) -> None:
         """After a restart: the seat's stored hand DM may still have live buttons."""
-        if (game_id, seat) not in self._shown:
-            self._shown[(game_id, seat)] = ShownHand(
-                ref[1], ref[0], None, self._now(), True, first_id=ref[1])
-        self._seats[(game_id, user_id)] = seat
-        self._dm_channels.setdefault(user_id, ref[0])
+        self.ledger.recall(game_id, seat, user_id, ref, self._now())
+        self.dms.knows(user_id, ref[0])
 
     def has_dm(self, game_id: int, seat: int) -> bool:
-        shown = self._shown.get((game_id, seat))
-        return shown is not None and shown.message_id is not None
+        return self.ledger.has_dm(game_id, seat)
 
     def is_live(self, game_id: int, seat: int) -> bool:
-        shown = self._shown.get((game_id, seat))
-        return shown is not None and shown.live
+        return self.ledger.is_live(game_id, seat)
 
     def forget_game(self, game_id: int) -> None:
-        for key in [k for k in self._shown if k[0] == game_id]:
-            del self._shown[key]
-        self._same_turn = {k: v for k, v in self._same_turn.items() if k[0] != game_id}
-        self._table_players = {k for k in self._table_players if k[0] != game_id}
-        self._told_closed = {k for k in self._told_closed if k[0] != game_id}
-        self._seen = {k: v for k, v in self._seen.items() if k[0] != game_id}
-        self._seats = {k: v for k, v in self._seats.items() if k[0] != game_id}
-
-    def _at_table(self, game_id: int, user_id: int) -> bool:
-        """Whether the player moved or looked at their hand in this game a moment ago."""
-        seen = self._seen.get((game_id, user_id))
-        return seen is not None and self.bot.clock.now() - seen < AT_TABLE_FOR
+        self.ledger.forget_game(game_id)
 
     # ------------------------------------------------------------- showing
 
     async def ping(
-        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str,
+        self, view: GameView, obs: Observation, seat: int, header: str | None = None, *, nonce: str,
         after_ai: bool = False,
     ) -> None:
         """It is this seat's turn (`after_ai`: an AI's move brought it): tell its player where
@@ -204,17 +139,18 @@ class HandMessages:
         user_id = view.seats[seat].user_id
         if user_id is None:
             return
-        shown = self._shown.get((view.game_id, seat))
+        shown = self.ledger.newest(view.game_id, seat)
         free = shown is not None and shown.token_fresh(self._now()) and shown.message_id is None
-        wants_dms = await self.bot.preferences.load_turn_dms(user_id)
-        table_player = (view.game_id, user_id) in self._table_players
-        if table_player or not wants_dms or user_id in self._dms_closed:
+        wants_dms = await self._turn_dms.load_turn_dms(user_id)
+        table_player = self.ledger.table_player(view.game_id, user_id)
+        if table_player or not wants_dms or self.dms.closed(user_id):
             if free and shown is not None:  # their ephemeral hand turns live, for free
                 await self._redraw(view, obs, seat, shown, header=header)
-            if wants_dms and user_id not in self._dms_closed:
-                if not self._at_table(view.game_id, user_id):  # else the half-time reminder
+            at_table = self.ledger.at_table(view.game_id, user_id, self._clock.now())
+            if wants_dms and not self.dms.closed(user_id):
+                if not at_table:  # else the half-time reminder
                     await self._notify(view, user_id, nonce)
-            elif user_id in self._dms_closed:
+            elif self.dms.closed(user_id):
                 self._tell_dms_closed(view, user_id)
             return
         if (after_ai and shown is not None and shown.deal
@@ -224,25 +160,25 @@ class HandMessages:
         await self.send_dm_hand(view, obs, seat, header=header, nonce=nonce)
 
     async def show(
-        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str
+        self, view: GameView, obs: Observation, seat: int, header: str | None = None, *, nonce: str
     ) -> None:
         """Show the seat's current hand where it is shown (a new round, the game's end, a
         turn lost to the timer): edit in place, or a first DM if there is none."""
-        shown = self._shown.get((view.game_id, seat))
+        shown = self.ledger.newest(view.game_id, seat)
         if shown is None:
             user_id = view.seats[seat].user_id
-            if (user_id is not None and user_id not in self._dms_closed
-                    and await self.bot.preferences.load_turn_dms(user_id)):
+            if (user_id is not None and not self.dms.closed(user_id)
+                    and await self._turn_dms.load_turn_dms(user_id)):
                 await self.send_dm_hand(view, obs, seat, header=header, nonce=nonce)
             return
         await self._redraw(view, obs, seat, shown, header=header)
 
-    async def close(self, view: GameView, obs: Any, seat: int, shown: ShownHand) -> None:
+    async def close(self, view: GameView, obs: Observation, seat: int, shown: ShownHand) -> None:
         """An older hand message: the hand it showed (else `obs`, the hand as it is), no
         buttons, a note where it went; once the game is over, only its cards: no newer message
         has buttons either, and the newest says the game is over (once is enough). One that a
         press made the newest again stays as it is."""
-        if self.is_newest(view.game_id, seat, shown):
+        if self.ledger.is_newest(view.game_id, seat, shown):
             return
         if shown.obs is not None:
             obs = shown.obs
@@ -257,7 +193,7 @@ class HandMessages:
         is a private one, shows `content` instead, without buttons, while its interaction's
         token reaches it (free). A hand DM is closed through its stored message
         (Renderer._close_for_ai)."""
-        shown = self._shown.get((view.game_id, seat))
+        shown = self.ledger.newest(view.game_id, seat)
         if (shown is None or shown.message_id is not None or shown.answer is None
                 or not shown.token_fresh(self._now()) or not shown.answer.response.is_done()):
             return
@@ -270,7 +206,7 @@ class HandMessages:
         shown.live = False
 
     async def _redraw(
-        self, view: GameView, obs: Any, seat: int, shown: ShownHand, *,
+        self, view: GameView, obs: Observation, seat: int, shown: ShownHand, *,
         header: str | None = None, note: str | None = None, keep: bool = True,
         turn: bool = True, urgent: bool = False,
     ) -> None:
@@ -290,9 +226,9 @@ class HandMessages:
                 # closing an older hand: the player's next live hand waits for it
                 priority = Priority.PING if note or urgent else Priority.TABLE
                 async with self.budget.slot(priority, shown.channel_id, "edit"):
-                    if not keep and self.is_newest(view.game_id, seat, shown):
+                    if not keep and self.ledger.is_newest(view.game_id, seat, shown):
                         return  # pressed while its close waited: the newest again
-                    partial = self.bot.get_partial_messageable(shown.channel_id)
+                    partial = self._discord.get_partial_messageable(shown.channel_id)
                     await partial.get_partial_message(shown.message_id).edit(**quiet(content))
             else:
                 return  # an ephemeral whose token expired: nothing can reach it any more
@@ -305,38 +241,8 @@ class HandMessages:
 
     # ----------------------------------------------------------------- DMs
 
-    async def _dm_channel(self, user_id: int) -> int:
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            async with self.budget.slot(Priority.PING):
-                data = await self.bot.http.start_private_message(user_id)
-            channel_id = self._dm_channels[user_id] = int(data["id"])
-        return channel_id
-
-    async def _send_dm(
-        self, game: GameView, user_id: int, *, nonce: str, **content: Any
-    ) -> discord.Message | None:
-        try:
-            channel_id = await self._dm_channel(user_id)
-            private = discord.ChannelType.private
-            channel = self.bot.get_partial_messageable(channel_id, type=private)
-            async with self.budget.slot(Priority.PING, channel_id, "create"):
-                message = await channel.send(nonce=nonce, **content)
-        except discord.Forbidden as error:
-            if error.code != DMS_CLOSED:
-                log.warning("DM to user %s refused: %s", user_id, error)
-            self._dms_closed.add(user_id)
-            self._tell_dms_closed(game, user_id)
-            return None
-        except discord.HTTPException as error:
-            log.warning("could not DM user %s: %s", user_id, error)
-            self.failed(game.game_id, error)
-            return None
-        self._dms_closed.discard(user_id)
-        return message
-
     async def send_dm_hand(
-        self, view: GameView, obs: Any, seat: int, header: str | None = None, *, nonce: str,
+        self, view: GameView, obs: Observation, seat: int, header: str | None = None, *, nonce: str,
         deal: bool = False,
     ) -> None:
         user_id = view.seats[seat].user_id
@@ -344,15 +250,14 @@ class HandMessages:
             return
         locale = await self.locale(user_id, view)
         content = await images.hand_message(view, obs, locale, header=header)
-        message = await self._send_dm(view, user_id, nonce=nonce, **content)
+        message = await self.dms.send(view, user_id, nonce=nonce, **content)
         if message is None:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
         sent = ShownHand(message.id, message.channel.id, None, self._now(), live,
                          view.move_count, message.id, obs, deal=deal)
-        stale = self._replace(view.game_id, seat, sent)
-        self._seats[(view.game_id, user_id)] = seat
-        if self._shown.get((view.game_id, seat)) is sent:
+        stale = self.ledger.sent(view.game_id, seat, user_id, sent)
+        if self.ledger.newest(view.game_id, seat) is sent:
             await self.service.remember_message(
                 view.game_id, MessageKey.hand(seat), message.channel.id, message.id)
         if stale is not None:
@@ -360,9 +265,9 @@ class HandMessages:
 
     async def send_text(self, view: GameView, user_id: int, text: str, *, nonce: str) -> bool:
         """A plain DM (e.g. the half-time reminder); False if it could not be sent."""
-        if user_id in self._dms_closed:
+        if self.dms.closed(user_id):
             return False
-        return await self._send_dm(view, user_id, content=text, nonce=nonce) is not None
+        return await self.dms.send(view, user_id, content=text, nonce=nonce) is not None
 
     async def _notify(self, view: GameView, user_id: int, nonce: str) -> None:
         """A turn ping with no buttons: it never goes stale, so nothing must close it."""
@@ -373,16 +278,15 @@ class HandMessages:
         ref = self.service.table_of_round(view.game_id, view.round_number)
         where = jump_link(view.guild_id, *(ref or (view.shown_in, None)))
         text = t("hand.turn_ping", locale, table=where)
-        await self._send_dm(view, user_id, content=text, nonce=nonce)
+        await self.dms.send(view, user_id, content=text, nonce=nonce)
 
     def _tell_dms_closed(self, view: GameView, user_id: int) -> None:
         """Once per game: say in the channel that this player's hand is behind My hand. A job
         of the game's table task: below the table this flush shows (whose My hand it means),
         however long that table waits for its slot."""
-        if (view.game_id, user_id) in self._told_closed:
+        if not self.ledger.tell_once(view.game_id, user_id):
             return
-        self._told_closed.add((view.game_id, user_id))
-        locale = self.bot.public_locale_of(view.guild_id)
+        locale = self._locales.public_locale_of(view.guild_id)
         text = t("table.dms_closed", locale, mention=f"<@{user_id}>")
         self.tables.notice(view, text, nonce=nonce_of(view.game_id, "dms-closed", user_id),
                            ping=user_id)
