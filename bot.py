@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import sys
+from typing import Any
 
 import discord
 import discord.gateway
@@ -88,7 +89,8 @@ class LamaBot(commands.AutoShardedBot):
     database_identity: str  # store.SettingsStore.identity: the suffix of every custom id
 
     def __init__(
-        self, settings: Settings, *, clock: Clock | None = None, sync: bool = False, **options
+        self, settings: Settings, *, clock: Clock | None = None, sync: bool = False,
+        **options: Any,
     ) -> None:
         options.setdefault("shard_count", settings.shard_count)
         options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)

@@ -6,14 +6,14 @@ They work in a game's channel and in a DM with the bot (routed to the caller's g
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from hosting import CardsHere
-from lama import DRAW, QUIT, Card, Play
+from hosting import CardsHere, GameUpdate
+from lama import DRAW, QUIT, Action, Card, Play
 from lama import events as ev
 
 from . import embeds, errors, images
@@ -57,7 +57,7 @@ def _hint_choice(key: str, locale: str, name: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=fit(t(key, locale, name=name), MAX_CHOICE_NAME), value=NO_CARD)
 
 
-def _action(code: str):
+def _action(code: str) -> Action:
     if code == "draw":
         return DRAW
     if code == "quitok":
@@ -74,7 +74,7 @@ class Moves(commands.Cog):
     def _locale(self, interaction: discord.Interaction) -> str:
         return self.bot.locales.locale_of(interaction)
 
-    async def _move(self, interaction: discord.Interaction, action) -> None:
+    async def _move(self, interaction: discord.Interaction, action: Action) -> None:
         """A move from a slash command: answer with the caller's fresh hand, privately."""
         locale = self._locale(interaction)
         update = await self.service.routed_move(
@@ -84,7 +84,7 @@ class Moves(commands.Cog):
         await self._answer_move(interaction, update, locale)
 
     async def _move_and_answer(
-        self, interaction: discord.Interaction, game_id: int, action, locale: str,
+        self, interaction: discord.Interaction, game_id: int, action: Action, locale: str,
         round_number: int | None = None,
     ) -> None:
         """Move, then answer privately with the mover's hand (`_answer_move`)."""
@@ -95,7 +95,7 @@ class Moves(commands.Cog):
         await self._answer_move(interaction, update, locale)
 
     async def _answer_move(
-        self, interaction: discord.Interaction, update, locale: str
+        self, interaction: discord.Interaction, update: GameUpdate, locale: str
     ) -> None:
         """The answer to a move: the mover's hand in a new ephemeral message, which becomes
         their live hand (the renderer learns it from the update, `shown_by`)."""
@@ -105,7 +105,9 @@ class Moves(commands.Cog):
             return
         await interaction.response.send_message(**content, ephemeral=True)
 
-    async def _hand_after(self, update, user_id: int, locale: str) -> dict | None:
+    async def _hand_after(
+        self, update: GameUpdate, user_id: int, locale: str
+    ) -> dict[str, Any] | None:
         """The mover's hand after their move; above it, the round's end if it just ended."""
         seat = update.view.seat_of(user_id)
         observation = update.hands.get(seat.index) if seat else None
@@ -144,7 +146,9 @@ class Moves(commands.Cog):
         await self.show_hand(interaction, game_id, self._locale(interaction))
 
     @play.autocomplete("card")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def play_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """Exactly the caller's legal cards when they have some; otherwise one choice that
         says why (its value, `NO_CARD`, gets /play's refusal). Called at every keystroke:
         read from memory (a game another process opened in the channel: once from the store,

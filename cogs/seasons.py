@@ -9,6 +9,7 @@ budget, as every post of the renderer does.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
@@ -18,6 +19,9 @@ from hosting.seasons import SeasonEnded
 from .leaderboard import COLOUR, MEDALS, rating_text, season_label
 from .render.scheduler import Priority
 from .text import t
+
+if TYPE_CHECKING:
+    from .host import LamaHost
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +45,7 @@ def season_end_embed(ended: SeasonEnded, locale: str) -> discord.Embed:
 
 
 class Seasons(commands.Cog):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: LamaHost) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -61,6 +65,10 @@ class Seasons(commands.Cog):
             channel = self.bot.get_channel(settings.games_channel_id) or (
                 await self.bot.fetch_channel(settings.games_channel_id)
             )
+            if not isinstance(channel, discord.abc.Messageable):  # a category, a forum
+                log.warning("season %s of guild %s: the games channel takes no messages",
+                            ended.season.number, guild_id)
+                return True  # retrying cannot help
             async with self.bot.renderer.budget.slot(Priority.TABLE, channel.id, "create"):
                 # its mentions are in an embed, and the client's default pings nobody
                 await channel.send(embed=season_end_embed(ended, locale))
@@ -75,5 +83,5 @@ class Seasons(commands.Cog):
         return True
 
 
-async def setup(bot) -> None:
+async def setup(bot: LamaHost) -> None:
     await bot.add_cog(Seasons(bot))

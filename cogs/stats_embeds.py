@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 import i18n
-from hosting.stats import Replay, ReplayRound, ReplaySeat
+from hosting.stats import PlayerReport, Replay, ReplayRound, ReplaySeat
 from hosting.views import ai_called
 from lama import events as ev
 from lama.cards import Card
@@ -45,7 +45,7 @@ def _variant(variant: str, locale: str) -> str:
 # ----------------------------------------------------------------------------- stats
 
 
-def stats_embed(report, name: str, locale: str) -> discord.Embed:
+def stats_embed(report: PlayerReport, name: str, locale: str) -> discord.Embed:
     """`name`: the player's display name (isolated here, `member_text`)."""
     s = report.stats
     title = t("stats.title", locale, name=member_text(name, markdown=False))
@@ -62,7 +62,8 @@ def stats_embed(report, name: str, locale: str) -> discord.Embed:
             ("stats.best_game", t("points.count", locale, count=s.best_score or 0)),
             ("stats.tokens", str(s.tokens)),
             ("stats.clean_rounds", str(s.clean_rounds)),
-            ("stats.favourite_variant", _variant(s.favourite_variant, locale)),
+            ("stats.favourite_variant",  # none only before a first game
+             _variant(s.favourite_variant, locale) if s.favourite_variant else "—"),
             ("stats.games_vs_ai", str(s.games_vs_ai)),
             ("stats.streak.current", _streak(s.current_streak, locale)),
             ("stats.streak.longest", _streak(s.longest_streak, locale)),

@@ -40,21 +40,25 @@ CHOICE_KEY_PREFIXES = (
 )
 
 
-def message_key(string: app_commands.locale_str, context) -> str | None:
+def message_key(
+    string: app_commands.locale_str, context: app_commands.TranslationContextTypes
+) -> str | None:
     """The catalogue key of one translatable string, or None when it has none."""
     explicit = string.extras.get("key")
     if explicit:
         return explicit
     where, data = context.location, context.data
-    if where in (Where.command_name, Where.group_name):
-        return f"cmd.{data.name}.name"
-    if where in (Where.command_description, Where.group_description):
-        return f"cmd.{data.name}.description"
-    if where is Where.parameter_name:
-        return f"cmd.option.{data.name}.name"
-    if where is Where.parameter_description:
-        return f"cmd.{data.command.name}.option.{data.name}.description"
-    if where is Where.choice_name:
+    if isinstance(data, app_commands.Command | app_commands.Group):
+        if where in (Where.command_name, Where.group_name):
+            return f"cmd.{data.name}.name"
+        if where in (Where.command_description, Where.group_description):
+            return f"cmd.{data.name}.description"
+    if isinstance(data, app_commands.Parameter):
+        if where is Where.parameter_name:
+            return f"cmd.option.{data.name}.name"
+        if where is Where.parameter_description:
+            return f"cmd.{data.command.name}.option.{data.name}.description"
+    if isinstance(data, app_commands.Choice) and where is Where.choice_name:
         for prefix in CHOICE_KEY_PREFIXES:
             if i18n.has_key(f"{prefix}{data.value}"):
                 return f"{prefix}{data.value}"
@@ -65,12 +69,16 @@ class LamaTranslator(app_commands.Translator):
     """Looks every string up in the i18n catalogues; None means "use the code's English"."""
 
     async def translate(
-        self, string: app_commands.locale_str, locale: Locale, context
+        self, string: app_commands.locale_str, locale: Locale,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         return translate(string, locale, context)
 
 
-def translate(string: app_commands.locale_str, locale: Locale, context) -> str | None:
+def translate(
+    string: app_commands.locale_str, locale: Locale,
+    context: app_commands.TranslationContextTypes,
+) -> str | None:
     if locale in TRANSLATED_LOCALES:
         language = TRANSLATED_LOCALES[locale]
     elif locale in ENGLISH_LOCALES and context.location is Where.choice_name:

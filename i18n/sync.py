@@ -12,7 +12,7 @@ import io
 import re
 import sys
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import write_po
 
 from i18n.catalog import po_path, read_catalog
@@ -22,11 +22,12 @@ EN_PREFIX = "en: "
 MARKERS = frozenset({"public", "addressed"})
 
 
-def _english(message) -> str:
-    return " | ".join(message.string) if isinstance(message.string, tuple) else message.string
+def _english(message: Message) -> str:
+    string = message.string  # a plural's forms, or one text
+    return " | ".join(string) if isinstance(string, tuple | list) else string or ""
 
 
-def _name(message) -> str:
+def _name(message: Message) -> str:
     key = message.id if isinstance(message.id, str) else message.id[0]
     return f"{key} ({message.context})" if message.context else key
 
