@@ -32,6 +32,7 @@ from i18n.phrases import (
     Phrase,
     card_name,
     card_phrase,
+    corner_letters,
     token_phrase,
     translate_variant,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "Phrase",
     "card_name",
     "card_phrase",
+    "corner_letters",
     "format_decimal",
     "format_duration",
     "format_list",

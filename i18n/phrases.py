@@ -99,6 +99,17 @@ def card_name(
     return translate_variant(key, variant, locale, count, case=case, value=value)
 
 
+def corner_letters(locale: str) -> dict[str, str]:
+    """The letter in the corner of each llama-like card face in this language: "llama",
+    "pink_llama" and "mosquito" (Lato z Komarami's llama) → "L", "R", "K" in Czech. Plain
+    strings, for `cardart.CornerLetters(**corner_letters(locale))`."""
+    return {
+        "llama": translate_variant("card.letter.llama", "classic", locale),
+        "pink_llama": translate_variant("card.letter.pink_llama", "party", locale),
+        "mosquito": translate_variant("card.letter.llama", "komarami", locale),
+    }
+
+
 def card_phrase(code: str, variant: str, locale: str, emoji: str = "") -> Phrase:
     """A card for a message: label "<emoji> <name>", and its name in every case."""
     forms = {case: card_name(code, variant, locale, case=case) for case in CASES}

@@ -218,6 +218,13 @@ def test_translate_variant_prefers_the_variant_key():
     assert i18n.translate_variant("card.llama.count", "komarami", "cs", count=5) == "5 komárů"
 
 
+def test_corner_letters_name_each_llama_like_face_in_the_language():
+    """The letters cardart draws in the corners: K for komár, R for růžová / rosa."""
+    assert i18n.corner_letters("en") == {"llama": "L", "pink_llama": "P", "mosquito": "M"}
+    assert i18n.corner_letters("cs") == {"llama": "L", "pink_llama": "R", "mosquito": "K"}
+    assert i18n.corner_letters("es") == {"llama": "L", "pink_llama": "R", "mosquito": "M"}
+
+
 @pytest.mark.parametrize(
     ("code", "variant", "locale", "name"),
     [
