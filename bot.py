@@ -26,6 +26,7 @@ from dotenv import load_dotenv
 
 import cardart
 from cogs.buttons import LamaButton
+from cogs.card_letters import every_language
 from cogs.emojis import CARD_EMOJIS
 from cogs.locales import Locales
 from cogs.mentions import COMMANDS
@@ -158,7 +159,8 @@ class LamaBot(commands.AutoShardedBot):
         await self.renderer.restart(await self.service.restore(shards.runs_guild),
                                     alone=not shards.split)
         await self.tournaments.resume()  # a table that ended while the bot was away
-        await asyncio.to_thread(cardart.warm_up)  # draw every card tile off the event loop
+        # draw every card tile, with every language's letters, off the event loop
+        await asyncio.to_thread(cardart.warm_up, every_language())
         await self.sync_commands_if_changed()
         await self.learn_card_emojis()
         if self.settings.web_port is not None:

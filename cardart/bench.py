@@ -41,9 +41,9 @@ def main(repeat: int = 30) -> None:
     codes = sorted(VARIANT_CODES["party"])
     hands = [rng.choices(codes, k=rng.randint(6, 12)) for _ in range(repeat)]
 
-    def hand_args(i: int) -> tuple[list[str], set[str], str, str]:
+    def hand_args(i: int) -> tuple[list[str], set[str], str, tiles.CornerLetters]:
         hand = hands[i % len(hands)]
-        return hand, set(hand[::2]), "party", "en"
+        return hand, set(hand[::2]), "party", tiles.ENGLISH
 
     cold = []
     for i in range(repeat):

@@ -33,7 +33,15 @@ from cardart.table import (
     _layers,
     _table_base_rgb,
 )
-from cardart.tiles import INK, card_back, card_face, card_size, face_tile
+from cardart.tiles import (
+    ENGLISH,
+    INK,
+    CornerLetters,
+    card_back,
+    card_face,
+    card_size,
+    face_tile,
+)
 
 CARD_W = 150
 CARD_H = card_size(CARD_W)[1]
@@ -256,14 +264,15 @@ def compose_hand(faces: tuple[tuple[str, ...], ...], states: tuple[str, ...]) ->
 
 
 def _hand_key(
-    cards: Iterable[str], playable: Iterable[str], variant: str, locale: str, highlight: bool
+    cards: Iterable[str], playable: Iterable[str], variant: str, letters: CornerLetters,
+    highlight: bool,
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     hand = tuple(cards)
     can_play = frozenset(playable)
     for code in can_play:
         check_code(code, variant)
     # Keyed by what is drawn, so e.g. the same numbers in two variants share one image.
-    faces = tuple(card_face(code, variant, locale) for code in hand)
+    faces = tuple(card_face(code, variant, letters) for code in hand)
     if highlight:
         states = tuple(PLAYABLE if code in can_play else DIMMED for code in hand)
     else:
@@ -275,7 +284,7 @@ def render_hand(
     cards: Iterable[str],
     playable: Iterable[str],
     variant: str,
-    locale: str = "en",
+    letters: CornerLetters = ENGLISH,
     *,
     highlight: bool = True,
 ) -> bytes:
@@ -284,7 +293,7 @@ def render_hand(
 
     Same arguments → the same bytes, rendered once. Unknown codes or variant → ValueError.
     """
-    key = _hand_key(cards, playable, variant, locale, highlight)
+    key = _hand_key(cards, playable, variant, letters, highlight)
     png = HAND_PNGS.get(key)
     if png is None:
         png = HAND_PNGS.put(key, _png(compose_hand(*key)))
@@ -295,13 +304,13 @@ def cached_hand(
     cards: Iterable[str],
     playable: Iterable[str],
     variant: str,
-    locale: str = "en",
+    letters: CornerLetters = ENGLISH,
     *,
     highlight: bool = True,
 ) -> bytes | None:
     """`render_hand`'s PNG if it is already cached, else None (never draws: cheap enough for
     the event loop)."""
-    return HAND_PNGS.get(_hand_key(cards, playable, variant, locale, highlight))
+    return HAND_PNGS.get(_hand_key(cards, playable, variant, letters, highlight))
 
 
 # ---- table (its pieces are drawn in cardart/table.py) ------------------------------------
@@ -326,9 +335,9 @@ def compose_table(top: tuple[str, ...], draw_pile: int, discard: int) -> Image.I
 
 
 def _table_key(
-    top_card: str, draw_pile_size: int, discard_size: int, variant: str, locale: str
+    top_card: str, draw_pile_size: int, discard_size: int, variant: str, letters: CornerLetters
 ) -> tuple[tuple[str, ...], int, int]:
-    face = card_face(top_card, variant, locale)
+    face = card_face(top_card, variant, letters)
     if draw_pile_size < 0 or discard_size < 1:
         raise ValueError("draw pile size must be >= 0 and discard size >= 1 (the top card)")
     return face, int(draw_pile_size), int(discard_size)
@@ -339,11 +348,11 @@ def render_table(
     draw_pile_size: int,
     discard_size: int,
     variant: str,
-    locale: str = "en",
+    letters: CornerLetters = ENGLISH,
 ) -> bytes:
     """PNG of the table: the draw pile (a stack with its count) and the discard pile with the
     top card large and the pile's count. Same arguments → the same bytes, rendered once."""
-    key = _table_key(top_card, draw_pile_size, discard_size, variant, locale)
+    key = _table_key(top_card, draw_pile_size, discard_size, variant, letters)
     png = TABLE_PNGS.get(key)
     if png is None:
         png = TABLE_PNGS.put(key, _png(compose_table(*key)))
@@ -351,20 +360,23 @@ def render_table(
 
 
 def cached_table(
-    top_card: str, draw_pile_size: int, discard_size: int, variant: str, locale: str = "en"
+    top_card: str, draw_pile_size: int, discard_size: int, variant: str,
+    letters: CornerLetters = ENGLISH,
 ) -> bytes | None:
     """`render_table`'s PNG if it is already cached, else None (never draws)."""
-    return TABLE_PNGS.get(_table_key(top_card, draw_pile_size, discard_size, variant, locale))
+    return TABLE_PNGS.get(_table_key(top_card, draw_pile_size, discard_size, variant, letters))
 
 
-def warm_up(locales: Iterable[str] = ("en", "cs", "es")) -> None:
+def warm_up(letters: Iterable[CornerLetters] = (ENGLISH,)) -> None:
     """Draw every piece once (about half a second), e.g. in the bot's setup_hook (in a thread),
-    so no player ever waits for a cold tile."""
+    so no player ever waits for a cold tile: every card of every variant with each of these
+    corner letters (the bot passes those of every language it speaks)."""
     palette()
+    every = tuple(letters)  # read once per variant
     for variant, codes in VARIANT_CODES.items():
-        for locale in locales:
+        for each in every:
             for code in codes:
-                face = card_face(code, variant, locale)
+                face = card_face(code, variant, each)
                 face_tile(face, TOP_W)
                 for state in STATES:
                     _cell(face, state)

@@ -11,11 +11,11 @@ Tiles are drawn at twice the size and shrunk once (smooth edges), then cached.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-import i18n
 from cardart import shapes
 from cardart.codes import PINK_LLAMA, check_code, value_of
 
@@ -43,21 +43,38 @@ def card_size(width: int) -> tuple[int, int]:
     return width, round(width * ASPECT)
 
 
-def card_face(code: str, variant: str, locale: str = "en") -> tuple[str, ...]:
+@dataclass(frozen=True)
+class CornerLetters:
+    """The letter in the corner of each face that has no number, in the reader's language.
+    The default is English; the bot asks i18n for the others (`i18n.corner_letters`)."""
+
+    llama: str = "L"
+    pink_llama: str = "P"
+    mosquito: str = "M"  # the llama of Lato z Komarami
+
+
+ENGLISH = CornerLetters()
+
+
+def card_face(code: str, variant: str, letters: CornerLetters = ENGLISH) -> tuple[str, ...]:
     """What the card looks like, as a hashable key: number cards look the same in every
-    variant and language, so they share one cached tile."""
+    variant and language, so they share one cached tile, and a llama-like card is keyed by
+    its letter only, so languages with the same letter share it too."""
     check_code(code, variant)
     if value_of(code) is not None:
         return ("number", code)
     if code == PINK_LLAMA:
-        return ("pink_llama", _letter("card.letter.pink_llama", variant, locale))
-    kind = "mosquito" if variant == "komarami" else "llama"
-    return (kind, _letter("card.letter.llama", variant, locale))
+        return ("pink_llama", letters.pink_llama)
+    if variant == "komarami":
+        return ("mosquito", letters.mosquito)
+    return ("llama", letters.llama)
 
 
-def card_tile(code: str, variant: str, locale: str = "en", width: int = 150) -> Image.Image:
+def card_tile(
+    code: str, variant: str, letters: CornerLetters = ENGLISH, width: int = 150
+) -> Image.Image:
     """The card as an RGBA image ``width`` pixels wide. Cached: do not modify the result."""
-    return face_tile(card_face(code, variant, locale), width)
+    return face_tile(card_face(code, variant, letters), width)
 
 
 @lru_cache(maxsize=128)
@@ -107,10 +124,6 @@ def card_back(width: int = 150) -> Image.Image:
     # Box-average the 2x drawing down: smooth edges; the outline is dark, so the dark fringe
     # that averaging against transparent black leaves is invisible.
     return img.reduce(SUPERSAMPLE)
-
-
-def _letter(key: str, variant: str, locale: str) -> str:
-    return i18n.translate_variant(key, variant, locale)
 
 
 def _frame(draw: ImageDraw.ImageDraw, w: int, h: int, band: str, ink: str) -> tuple[float, ...]:

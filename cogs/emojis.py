@@ -26,6 +26,8 @@ import cardart
 from cardart.codes import VARIANT_CODES
 from cardart.tiles import card_face
 
+from .card_letters import corner_letters
+
 log = logging.getLogger(__name__)
 
 PREFIX = "lamacard_"
@@ -41,7 +43,7 @@ def _name(face: tuple[str, ...]) -> str:
 def _faces() -> dict[tuple[str, str], tuple[str, ...]]:
     """(code, variant) → the card's face, for every card of every variant (English letters:
     an emoji is the same in every language)."""
-    return {(code, variant): card_face(code, variant, "en")
+    return {(code, variant): card_face(code, variant, corner_letters("en"))
             for variant, codes in VARIANT_CODES.items() for code in sorted(codes)}
 
 

@@ -34,6 +34,7 @@ from hosting.views import GameView, Status
 from lama.observation import Observation
 
 from . import embeds
+from .card_letters import corner_letters
 from .components import hand_view
 from .emojis import CARD_EMOJIS
 from .text import t
@@ -66,7 +67,8 @@ async def hand_png(view: GameView, obs: Observation, locale: str) -> bytes:
     started = time.perf_counter()
     png = await _draw(
         cardart.render_hand, cardart.cached_hand,
-        [c.code for c in obs.hand], playable, view.options.variant, locale, highlight=highlight,
+        [c.code for c in obs.hand], playable, view.options.variant, corner_letters(locale),
+        highlight=highlight,
     )
     log.debug("hand of %d cards ready in %.1f ms", len(obs.hand),
               (time.perf_counter() - started) * 1000)
@@ -89,7 +91,7 @@ async def table_file(view: GameView, locale: str) -> discord.File | None:
         png = await _draw(
             cardart.render_table, cardart.cached_table,
             view.top_card, view.draw_pile_size, max(1, view.discard_size),
-            view.options.variant, locale,
+            view.options.variant, corner_letters(locale),
         )
     except Exception:
         log.warning("could not draw the table of game %s", view.game_id, exc_info=True)

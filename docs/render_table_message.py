@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cardart
+from cogs.card_letters import corner_letters
 from cogs.table_view import table_layout
 from hosting.views import GameOptions, GameView, RecentEvent, SeatView, Status
 from lama import Card
@@ -63,7 +64,7 @@ def main() -> None:
     view = sample()
     layout = table_layout(view, "en", picture=True)
     box = layout.children[0]
-    png = cardart.render_table("5", 31, 9, "classic", "en")
+    png = cardart.render_table("5", 31, 9, "classic", corner_letters("en"))
     picture = Image.open(io.BytesIO(png)).convert("RGB")
     picture.thumbnail((520, 400))
     width, x = 600, 36

@@ -184,6 +184,22 @@ def test_the_layers_point_one_way():
     assert not discord_users
 
 
+def _imports_from(package: str, *others: str) -> list[str]:
+    return [
+        f"{module} imports {other}"
+        for module, imports in import_graph().items() if module.split(".")[0] == package
+        for other in imports if other.split(".")[0] in others
+    ]
+
+
+def test_the_card_art_and_the_languages_stand_alone():
+    """cardart draws cards from their codes and the corner letters it is handed: it imports
+    nothing else of ours (the callers ask i18n for the letters), and i18n knows no pictures."""
+    ours = {module.split(".")[0] for module in import_graph()} - {"cardart"}
+    assert not _imports_from("cardart", *ours)
+    assert not _imports_from("i18n", "cardart")
+
+
 def test_no_test_module_imports_another():
     """Helpers live in support modules and fixtures in conftest.py, so a test module can be
     read, moved or deleted on its own."""

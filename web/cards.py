@@ -14,7 +14,7 @@ from aiohttp import web
 from PIL import Image
 
 import i18n
-from cardart import card_tile
+from cardart import CornerLetters, card_tile
 from cardart.codes import VARIANT_CODES
 from cardart.tiles import card_back
 
@@ -33,7 +33,8 @@ def code_of(slug_: str) -> str:
 
 @cache
 def card_png(code: str, variant: str, locale: str) -> bytes:
-    return _png(card_tile(code, variant, locale, WIDTH))
+    letters = CornerLetters(**i18n.corner_letters(locale))  # cardart knows no languages
+    return _png(card_tile(code, variant, letters, WIDTH))
 
 
 @cache

@@ -8,10 +8,14 @@ import pytest
 from PIL import Image
 
 import cardart
-from cardart import layout
+from cardart import CornerLetters, layout
 from cardart import table as table_art
 from cardart.codes import VARIANT_CODES
 
+# cardart is handed its corner letters (the bot asks i18n for them); these are Czech's and
+# Spanish's, written out so that these tests need nothing but cardart.
+CZECH = CornerLetters(llama="L", pink_llama="R", mosquito="K")
+SPANISH = CornerLetters(llama="L", pink_llama="R", mosquito="M")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ALL_CODES = [(v, c) for v, codes in VARIANT_CODES.items() for c in sorted(codes)]
 
@@ -85,7 +89,7 @@ def test_different_inputs_give_different_images():
         cardart.render_hand(["3", "2", "1"], ["2"], "classic"),
         cardart.render_hand(["L"], [], "classic"),
         cardart.render_hand(["L"], [], "komarami"),        # a mosquito
-        cardart.render_hand(["L"], [], "komarami", "cs"),  # K for komár
+        cardart.render_hand(["L"], [], "komarami", CZECH),  # K for komár
         cardart.render_hand(["3+"], [], "party"),
         cardart.render_hand(["P"], [], "party"),
     }
@@ -102,10 +106,10 @@ def test_different_inputs_give_different_images():
 
 
 def test_same_inputs_hit_the_cache():
-    args = (["6", "L", "1", "1"], {"6", "L"}, "classic", "es")
+    args = (["6", "L", "1", "1"], {"6", "L"}, "classic", SPANISH)
     first = cardart.render_hand(*args)
     hits = layout.HAND_PNGS.hits
-    again = cardart.render_hand(list(args[0]), list(args[1]), "classic", "es")
+    again = cardart.render_hand(list(args[0]), list(args[1]), "classic", SPANISH)
     assert again is first
     assert layout.HAND_PNGS.hits == hits + 1
     assert cardart.cached_hand(*args) is first
@@ -115,7 +119,7 @@ def test_same_inputs_hit_the_cache():
 
 
 def test_cached_lookups_never_draw():
-    args = (["5", "5", "4", "3+", "P", "2"], {"4"}, "party", "cs")
+    args = (["5", "5", "4", "3+", "P", "2"], {"4"}, "party", CZECH)
     assert cardart.cached_hand(*args) is None
     png = cardart.render_hand(*args)
     assert cardart.cached_hand(*args) is png
@@ -138,11 +142,11 @@ def test_a_hand_is_its_cards_cells_pasted_in_place():
     """One shared palette, no per-picture quantise: each card's pre-drawn cell, at its slot."""
     cards = ["1", "2", "3+", "L", "P", "6", "6", "4", "5", "1+"]  # two rows
     playable = {"3+", "P", "1+"}
-    img = _open(cardart.render_hand(cards, playable, "party", "es"))
+    img = _open(cardart.render_hand(cards, playable, "party", SPANISH))
     assert img.mode == "P"
     assert img.getpalette() == layout.palette().getpalette()
     for i, code in enumerate(cards):
-        face = cardart.tiles.card_face(code, "party", "es")
+        face = cardart.tiles.card_face(code, "party", SPANISH)
         state = layout.PLAYABLE if code in playable else layout.DIMMED
         x, top = layout.card_origin(i)
         box = (x - layout.CELL_PAD, top - layout.CELL_PAD)
@@ -156,7 +160,7 @@ def test_a_hand_is_its_cards_cells_pasted_in_place():
 
 def test_output_is_deterministic_from_scratch():
     """The palette is built from a fixed set of cards, so a fresh process draws the same bytes."""
-    args = (["2", "L", "6+", "P"], {"L", "P"}, "party", "cs")
+    args = (["2", "L", "6+", "P"], {"L", "P"}, "party", CZECH)
     first = cardart.render_hand(*args)
     table = cardart.render_table("P", 7, 3, "party")
     for fn in (layout._cell, layout._felt_index, layout._empty_hand, layout._table_base):
@@ -190,9 +194,9 @@ def test_pictures_stay_small():
 def test_number_cards_look_the_same_in_every_variant_and_language():
     # Keyed by what is drawn: one tile and one cached image serve them all.
     assert cardart.render_hand(["1", "5"], ["5"], "classic") is cardart.render_hand(
-        ["1", "5"], ["5"], "komarami", "cs"
+        ["1", "5"], ["5"], "komarami", CZECH
     )
-    assert cardart.card_tile("6", "classic") is cardart.card_tile("6", "party", "es")
+    assert cardart.card_tile("6", "classic") is cardart.card_tile("6", "party", SPANISH)
 
 
 def test_playable_cards_are_raised_and_framed():
@@ -219,8 +223,29 @@ def test_plain_hand_marks_nothing():
 
 
 def test_warm_up_fills_the_tile_cache():
-    cardart.warm_up()
+    cardart.warm_up(letters for letters in (CZECH, SPANISH))  # any iterable, even a generator
     before = cardart.tiles.face_tile.cache_info().misses
-    cardart.render_hand(["1", "2", "3+", "P", "L"], ["P"], "party", "cs")
-    cardart.render_table("L", 0, 30, "komarami", "es")
+    cardart.render_hand(["1", "2", "3+", "P", "L"], ["P"], "party", CZECH)
+    cardart.render_table("L", 0, 30, "komarami", SPANISH)
     assert cardart.tiles.face_tile.cache_info().misses == before
+
+
+def test_the_corner_letters_are_the_ones_handed_in():
+    """The default is English; other letters draw other llamas, the same letters the same."""
+    english = cardart.render_hand(["L"], [], "komarami")
+    assert english is cardart.render_hand(["L"], [], "komarami", CornerLetters())
+    assert cardart.render_hand(["L"], [], "komarami", CZECH) != english  # K, not M
+    assert cardart.tiles.card_face("L", "komarami", CZECH) == ("mosquito", "K")
+    assert cardart.tiles.card_face("P", "party", CZECH) == ("pink_llama", "R")
+    assert cardart.tiles.card_face("L", "party", CZECH) == ("llama", "L")
+
+
+def test_languages_with_the_same_letters_share_their_pictures():
+    """Keyed by the letters drawn, not by who asked: Spanish's mosquito is English's M."""
+    assert cardart.render_hand(["L", "2"], ["2"], "komarami", SPANISH) is cardart.render_hand(
+        ["L", "2"], ["2"], "komarami", CornerLetters(mosquito="M")
+    )
+    assert cardart.render_table("P", 3, 4, "party", SPANISH) is cardart.render_table(
+        "P", 3, 4, "party", CZECH
+    )
+    assert cardart.cached_table("P", 3, 4, "party", CornerLetters(pink_llama="R")) is not None

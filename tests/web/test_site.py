@@ -5,17 +5,21 @@ port and is read with an HTTP client (the browser tests are in test_web_browser.
 from __future__ import annotations
 
 import html
+import io
 import re
 from dataclasses import replace
 
 import aiohttp
 import pytest
+from PIL import Image
 
+import cardart
 from hosting.stats import Period
 from store import RESULT_SORTS, LeaderboardSort
 from store.rating_records import PlayerRating, Season
 from tests.support.web import GUILD, HOSTILE, OTHER_GUILD, open_world, play_game, serving
 from web import Paths
+from web.cards import WIDTH
 
 ALICE, BOB, CAROL, DAVE = (1, "Alice"), (2, HOSTILE), (3, "Carol"), (4, "Dave")
 
@@ -261,6 +265,20 @@ async def test_card_pictures_are_the_bots_card_art(site):
         assert response.status == 200 and response.content_type == "image/png"
         assert "immutable" in response.headers["Cache-Control"]
         assert (await response.read())[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_a_card_picture_carries_its_languages_corner_letter(site):
+    """The Czech mosquito says K (komár), the English one M: the page hands cardart the
+    letters of the language in its address."""
+    pictures = {}
+    for locale in ("cs", "en"):
+        async with site.get(f"/cards/komarami/{locale}/L.png") as response:
+            assert response.status == 200
+            pictures[locale] = Image.open(io.BytesIO(await response.read())).convert("RGBA")
+    komar = cardart.card_tile("L", "komarami", cardart.CornerLetters(mosquito="K"), WIDTH)
+    assert pictures["cs"].tobytes() == komar.tobytes()
+    assert pictures["en"].tobytes() == cardart.card_tile("L", "komarami", width=WIDTH).tobytes()
+    assert pictures["cs"].tobytes() != pictures["en"].tobytes()
 
 
 async def test_a_replay_reads_as_the_language_writes_it(world, site, caplog):
