@@ -31,20 +31,22 @@ os.environ[ENV_FILE_VARIABLE] = ""
 for _name in [n for n in os.environ if n.startswith(BOT_SETTING_PREFIXES)]:
     del os.environ[_name]
 
-# Tests that start bot processes of their own (kills, restarts, two processes on one
-# database): with `--dist loadgroup` (`make test`) each group runs on one xdist worker, so at
-# most two such bots fight the in-process tests for the machine's two cores.
-PROCESS_GROUPS = {
+# With `--dist loadgroup` (`make test`) each group runs on one xdist worker. Tests that start
+# bot processes of their own (kills, restarts, two processes on one database): so at most two
+# such bots fight the in-process tests for the machine's two cores. The browser tests: so
+# each module's browser and served world (module fixtures) are made once, not per worker.
+WORKER_GROUPS = {
     "e2e/test_crash.py": "kills", "e2e/test_crash_random.py": "kills",
     "e2e/test_restart.py": "kills", "bot/test_startup.py": "kills",
     "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "processes",
+    "web/test_browser.py": "browser", "web/test_browser_names.py": "browser",
 }
 TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        group = PROCESS_GROUPS.get(item.path.relative_to(TESTS).as_posix())
+        group = WORKER_GROUPS.get(item.path.relative_to(TESTS).as_posix())
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
 
