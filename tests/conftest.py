@@ -33,13 +33,15 @@ for _name in [n for n in os.environ if n.startswith(BOT_SETTING_PREFIXES)]:
 
 # With `--dist loadgroup` (`make test`) each group runs on one xdist worker. Tests that start
 # bot processes of their own (kills, restarts, two processes on one database): so at most two
-# such bots fight the in-process tests for the machine's two cores. The browser tests: so
-# each module's browser and served world (module fixtures) are made once, not per worker.
+# such bots fight the in-process tests for the machine's two cores. The web page tests
+# with a module-wide served world (and browser): so
+# each module's world is made once, not once per worker.
 WORKER_GROUPS = {
     "e2e/test_crash.py": "kills", "e2e/test_crash_random.py": "kills",
     "e2e/test_restart.py": "kills", "bot/test_startup.py": "kills",
     "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "processes",
     "web/test_browser.py": "browser", "web/test_browser_names.py": "browser",
+    "web/test_odd_requests.py": "web", "web/test_text.py": "web",
 }
 TESTS = Path(__file__).resolve().parent
 
