@@ -31,11 +31,11 @@ os.environ[ENV_FILE_VARIABLE] = ""
 for _name in [n for n in os.environ if n.startswith(BOT_SETTING_PREFIXES)]:
     del os.environ[_name]
 
-# With `--dist loadgroup` (`make test`) each group runs on one xdist worker. Tests that start
-# bot processes of their own (kills, restarts, two processes on one database): so at most two
-# such bots fight the in-process tests for the machine's two cores. The web page tests
-# with a module-wide served world (and browser): so
-# each module's world is made once, not once per worker.
+# With `--dist loadgroup` (`make test`) each group runs on one xdist worker. The tests that
+# start bot processes of their own (kills, restarts, two processes on one database): so at
+# most two such bots fight the in-process tests for the machine's two cores. The web tests
+# with a module-wide world (and browser): so each module's world is made once, not once in
+# every worker.
 WORKER_GROUPS = {
     "e2e/test_crash.py": "kills", "e2e/test_crash_random.py": "kills",
     "e2e/test_restart.py": "kills", "bot/test_startup.py": "kills",
