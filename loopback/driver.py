@@ -210,11 +210,12 @@ class Driver(DriverHost):
                 raise PermissionError(f"{user.name} cannot see /{name} (needs {required})")
         leaf = registered
         for word in path:
-            leaf = next((o for o in leaf.get("options") or []
-                         if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
-                        None)
-            if leaf is None:
+            sub = next((o for o in leaf.get("options") or []
+                        if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
+                       None)
+            if sub is None:
                 raise LookupError(f"/{command}: no subcommand {word!r}")
+            leaf = sub
         if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in leaf.get("options") or []):
             raise LookupError(f"/{command} needs a subcommand")
         return registered, leaf, [(w, _option_type(registered, path[: i + 1]))
@@ -337,7 +338,8 @@ class Driver(DriverHost):
         await session.dispatch("INTERACTION_CREATE", payload)
         result = InteractionResult(self, record)
         try:
-            await result.wait_for(lambda: record.response_type is not None or record.refused)
+            await result.wait_for(
+                lambda: record.response_type is not None or record.refused is not None)
         except TimeoutError:
             raise AssertionError(
                 f"the bot did not answer interaction {data.get('name') or data.get('custom_id')!r}"

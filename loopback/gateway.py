@@ -229,7 +229,7 @@ class Gateway:
             self._changed.notify_all()
 
     async def _on_payload(self, connection: Connection, payload: dict[str, Any]) -> None:
-        op, data = payload.get("op"), payload.get("d")
+        op, data = payload.get("op"), payload.get("d") or {}
         if op == HEARTBEAT:
             await connection.send({"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:

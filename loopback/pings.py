@@ -66,10 +66,10 @@ def resolve(
     text = _text(message, body, created)
     if text is None:
         return None
-    allowed = body.get("allowed_mentions")
-    explicit = isinstance(allowed, dict)
-    if not explicit:
-        allowed = {"parse": ["users"] if call.path.startswith(_TOKEN_PATHS) else list(TYPES)}
+    given = body.get("allowed_mentions")
+    explicit = isinstance(given, dict)
+    allowed: dict[str, Any] = given if isinstance(given, dict) else {
+        "parse": ["users"] if call.path.startswith(_TOKEN_PATHS) else list(TYPES)}
     parse = set(allowed.get("parse") or [])
     guild = fake.guilds.get(message.guild_id) if message.guild_id is not None else None
     may_everyone = False

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits, ratelimits
 from .records import DiscordError, RestCall, UploadedFile
@@ -82,7 +82,9 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         body, files = None, []
         reader = await request.multipart()
         async for part in reader:
-            data = await part.read()  # type: ignore[union-attr]
+            if not isinstance(part, BodyPartReader):  # discord.py nests no multipart
+                continue
+            data = await part.read()
             if part.name == "payload_json":
                 body = json.loads(data)
             else:
