@@ -9,23 +9,21 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from .interactions import (
+from .model import FakeAttachment, FakeMessage, FakeRole, FakeUser
+from .places import FakeChannel, FakeGuild
+from .records import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     InteractionRecord,
 )
-from .model import FakeAttachment, FakeMessage, FakeRole, FakeUser
-from .places import FakeChannel
 from .results import InteractionResult
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .world import World
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
@@ -36,18 +34,28 @@ DM_APP_PERMISSIONS = discord.Permissions(
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
-class Driver:
-    """Mixed into :class:`FakeDiscord`: the actions of users and what they can see."""
+class DriverHost(World, Protocol):
+    """What the driver needs of the class it is mixed into: the world, and the first guild,
+    the DM channels and the attachments users upload."""
+
+    guild: FakeGuild  # the first guild: a channel named by a string is one of its
+    dm_channels: dict[int, FakeChannel]  # user id → their DM channel, once opened
+    uploads: dict[int, FakeAttachment]  # attachment options users sent, by id
+
+
+class Driver(DriverHost):
+    """Mixed into :class:`FakeDiscord` (which is the host it declares): the actions of users
+    and what they can see."""
 
     # ---- what users see -----------------------------------------------------------------
-    def dms(self: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
         channel = self.dm_channels.get(user.id)
         return channel.visible_messages() if channel else []
 
-    def public_messages(self: FakeDiscord, channel: FakeChannel | str) -> list[FakeMessage]:
+    def public_messages(self, channel: FakeChannel | str) -> list[FakeMessage]:
         return self._channel(channel).visible_messages()
 
-    def ephemeral_messages(self: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    def ephemeral_messages(self, user: FakeUser) -> list[FakeMessage]:
         found = []
         for record in self.interactions_by_token.values():
             if record.user.id == user.id:
@@ -55,13 +63,13 @@ class Driver:
                           if m is not None and m.ephemeral and not m.deleted and m not in found]
         return found
 
-    def rest_calls(self: FakeDiscord, route: str | None = None):
+    def rest_calls(self, route: str | None = None):
         """Every REST call so far (``route`` like "POST /channels/{channel_id}/messages")."""
         return [c for c in self.calls if route is None or c.route == route]
 
     # ---- what users do ------------------------------------------------------------------
     async def slash(
-        self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str,
+        self, user: FakeUser, channel: FakeChannel | str | None, command: str,
         /, **options: Any,
     ) -> InteractionResult:
         """Use ``/command`` (subcommands separated by spaces) and wait for the first answer.
@@ -78,7 +86,7 @@ class Driver:
         return await self._interact(user, channel, APPLICATION_COMMAND, data)
 
     async def autocomplete(
-        self: FakeDiscord, user: FakeUser, channel: FakeChannel | str | None, command: str, /, *,
+        self, user: FakeUser, channel: FakeChannel | str | None, command: str, /, *,
         focused: str, **options: Any,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` of ``/command``; returns the bot's choices."""
@@ -91,13 +99,13 @@ class Driver:
         return result.choices or []
 
     async def click(
-        self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str
+        self, user: FakeUser, message: FakeMessage, custom_id: str
     ) -> InteractionResult:
         """Press a button, found by ``custom_id`` or, failing that, by its label."""
         return await self._component(user, message, _press(message, custom_id))
 
     async def click_from(
-        self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str,
+        self, user: FakeUser, message: FakeMessage, custom_id: str,
         place: FakeChannel | str | None,
     ) -> InteractionResult:
         """Press a button of ``message`` in an interaction that says it comes from ``place``
@@ -111,7 +119,7 @@ class Driver:
                                      self._channel(place, user))
 
     async def select(
-        self: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
     ) -> InteractionResult:
         component = message.component(custom_id)
         if component is None or component.get("type") not in (3, 5, 6, 7, 8):
@@ -125,7 +133,7 @@ class Driver:
         return await self._component(user, message, data)
 
     async def submit_modal(
-        self: FakeDiscord, user: FakeUser, opened: InteractionResult, **values: str
+        self, user: FakeUser, opened: InteractionResult, **values: str
     ) -> InteractionResult:
         """Fill in and submit the modal the bot opened (response type 9), by text-input
         custom_id. Inputs left out are sent empty; a required one left out raises."""
@@ -160,7 +168,7 @@ class Driver:
 
     # ---- building interactions ----------------------------------------------------------
     async def _component(
-        self: FakeDiscord, user: FakeUser, message: FakeMessage, data: dict[str, Any],
+        self, user: FakeUser, message: FakeMessage, data: dict[str, Any],
         place: FakeChannel | None = None,
     ) -> InteractionResult:
         if message.deleted:
@@ -176,14 +184,14 @@ class Driver:
                                     shown=message)
 
     def _channel(
-        self: FakeDiscord, channel: FakeChannel | str | None, user: FakeUser | None = None
+        self, channel: FakeChannel | str | None, user: FakeUser | None = None
     ) -> FakeChannel:
         if channel is None:
             assert user is not None, "a DM needs the user"
             return self.dm_channel(user)
         return self.guild.channel(channel) if isinstance(channel, str) else channel
 
-    def _find_command(self: FakeDiscord, user: FakeUser, channel: FakeChannel, command: str):
+    def _find_command(self, user: FakeUser, channel: FakeChannel, command: str):
         name, *path = command.lstrip("/").split()
         scopes = [None] if channel.is_dm else [channel.guild_id, None]
         registered = next((c for scope in scopes for c in self.commands.get(scope, [])
@@ -202,18 +210,19 @@ class Driver:
                 raise PermissionError(f"{user.name} cannot see /{name} (needs {required})")
         leaf = registered
         for word in path:
-            leaf = next((o for o in leaf.get("options") or []
-                         if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
-                        None)
-            if leaf is None:
+            sub = next((o for o in leaf.get("options") or []
+                        if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
+                       None)
+            if sub is None:
                 raise LookupError(f"/{command}: no subcommand {word!r}")
+            leaf = sub
         if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in leaf.get("options") or []):
             raise LookupError(f"/{command} needs a subcommand")
         return registered, leaf, [(w, _option_type(registered, path[: i + 1]))
                                   for i, w in enumerate(path)]
 
     def _options(
-        self: FakeDiscord, leaf: dict[str, Any], given: dict[str, Any],
+        self, leaf: dict[str, Any], given: dict[str, Any],
         resolved: dict[str, dict[str, Any]], channel: FakeChannel, focused: str | None,
     ) -> list[dict[str, Any]]:
         declared = {o["name"]: o for o in leaf.get("options") or []}
@@ -238,7 +247,7 @@ class Driver:
                 raise TypeError(f"required options missing: {missing}")
         return out
 
-    def _value(self: FakeDiscord, option, value, resolved, channel: FakeChannel) -> Any:
+    def _value(self, option, value, resolved, channel: FakeChannel) -> Any:
         kind, name = option["type"], option["name"]
         if kind in (STRING, INTEGER, NUMBER):
             value = {STRING: str, INTEGER: int, NUMBER: float}[kind](value)
@@ -284,7 +293,7 @@ class Driver:
         raise TypeError(f"option {name!r} (type {kind}) cannot take {value!r}")
 
     async def _interact(
-        self: FakeDiscord, user: FakeUser, channel: FakeChannel, kind: int,
+        self, user: FakeUser, channel: FakeChannel, kind: int,
         data: dict[str, Any], message: FakeMessage | None = None,
         shown: FakeMessage | None = None,
     ) -> InteractionResult:
@@ -329,7 +338,8 @@ class Driver:
         await session.dispatch("INTERACTION_CREATE", payload)
         result = InteractionResult(self, record)
         try:
-            await result.wait_for(lambda: record.response_type is not None or record.refused)
+            await result.wait_for(
+                lambda: record.response_type is not None or record.refused is not None)
         except TimeoutError:
             raise AssertionError(
                 f"the bot did not answer interaction {data.get('name') or data.get('custom_id')!r}"

@@ -12,12 +12,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .rest import DiscordError, Reply, RestCall, handles
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .records import DiscordError, RestCall
+from .rest import Reply, handles
+from .world import World
 
 NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 MAX_IMAGE_BYTES = 256 * 1024
@@ -25,19 +24,19 @@ MAX_EMOJIS = 2000
 DATA_URI = re.compile(r"data:image/(png|jpeg|gif|webp|avif);base64,(?P<data>.+)", re.DOTALL)
 
 
-def emoji_json(fake: FakeDiscord, emoji_id: int, name: str) -> dict[str, Any]:
+def emoji_json(fake: World, emoji_id: int, name: str) -> dict[str, Any]:
     return {
         "id": str(emoji_id), "name": name, "roles": [], "user": fake.bot.to_json(),
         "require_colons": True, "managed": False, "animated": False, "available": True,
     }
 
 
-def _check_application(fake: FakeDiscord, call: RestCall) -> None:
+def _check_application(fake: World, call: RestCall) -> None:
     if int(call.params["application_id"]) != fake.application_id:
         raise DiscordError(403, 50001, "Missing Access")
 
 
-def _invalid(fake: FakeDiscord, call: RestCall, field: str, code: str, message: str
+def _invalid(fake: World, call: RestCall, field: str, code: str, message: str
              ) -> DiscordError:
     """Refused as Discord refuses it, and recorded: the bot sent what Discord would refuse."""
     fake.record_error("invalid_body", f"{call.route}: {field}: {message}", call)
@@ -45,7 +44,7 @@ def _invalid(fake: FakeDiscord, call: RestCall, field: str, code: str, message: 
                         {field: {"_errors": [{"code": code, "message": message}]}})
 
 
-def _emoji(fake: FakeDiscord, call: RestCall) -> dict[str, Any]:
+def _emoji(fake: World, call: RestCall) -> dict[str, Any]:
     _check_application(fake, call)
     emoji = fake.application_emojis.get(int(call.params["emoji_id"]))
     if emoji is None:
@@ -54,7 +53,7 @@ def _emoji(fake: FakeDiscord, call: RestCall) -> dict[str, Any]:
 
 
 def _check_name(
-    fake: FakeDiscord, call: RestCall, name: Any, except_id: str | None = None
+    fake: World, call: RestCall, name: Any, except_id: str | None = None
 ) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise _invalid(fake, call, "name", "STRING_TYPE_REGEX",
@@ -65,7 +64,7 @@ def _check_name(
     return name
 
 
-def _check_image(fake: FakeDiscord, call: RestCall, image: Any) -> bytes:
+def _check_image(fake: World, call: RestCall, image: Any) -> bytes:
     match = DATA_URI.fullmatch(image) if isinstance(image, str) else None
     try:
         data = base64.b64decode(match["data"], validate=True) if match else b""
@@ -80,13 +79,13 @@ def _check_image(fake: FakeDiscord, call: RestCall, image: Any) -> bytes:
 
 
 @handles("list_application_emojis")
-async def list_emojis(fake: FakeDiscord, call: RestCall) -> Any:
+async def list_emojis(fake: World, call: RestCall) -> Any:
     _check_application(fake, call)
     return {"items": list(fake.application_emojis.values())}
 
 
 @handles("create_application_emoji")
-async def create_emoji(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_emoji(fake: World, call: RestCall) -> Any:
     _check_application(fake, call)
     body = call.body if isinstance(call.body, dict) else {}
     name = _check_name(fake, call, body.get("name"))
@@ -99,12 +98,12 @@ async def create_emoji(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("get_application_emoji")
-async def get_emoji(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_emoji(fake: World, call: RestCall) -> Any:
     return _emoji(fake, call)
 
 
 @handles("update_application_emoji")
-async def update_emoji(fake: FakeDiscord, call: RestCall) -> Any:
+async def update_emoji(fake: World, call: RestCall) -> Any:
     emoji = _emoji(fake, call)
     body = call.body if isinstance(call.body, dict) else {}
     if "name" in body:
@@ -113,7 +112,7 @@ async def update_emoji(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("delete_application_emoji")
-async def delete_emoji(fake: FakeDiscord, call: RestCall) -> Any:
+async def delete_emoji(fake: World, call: RestCall) -> Any:
     emoji = _emoji(fake, call)
     del fake.application_emojis[int(emoji["id"])]
     return None

@@ -18,12 +18,13 @@ import logging
 import secrets
 import zlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .model import FakeUser
+from .places import FakeGuild
+from .records import RestCall
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,22 @@ CLOSE_INVALID_SHARD = 4010
 CLOSE_DISALLOWED_INTENTS = 4014
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
 CLOSE_UNKNOWN_ERROR = 4000
+
+
+class GatewayHost(Protocol):
+    """What the gateway needs of the fake (`FakeDiscord`; `world.World` extends it)."""
+
+    bot: FakeUser
+    application_id: int
+    guilds: dict[int, FakeGuild]
+    privileged_intents: int  # the privileged intents the "developer portal" enabled
+
+    @property
+    def ws_url(self) -> str: ...
+
+    def token_ok(self, token: str | None) -> bool: ...
+
+    def record_error(self, kind: str, message: str, call: RestCall | None = None) -> None: ...
 
 
 class Connection:
@@ -108,7 +125,7 @@ def parse_shard(value: Any) -> tuple[int, int] | None:
 
 
 class Gateway:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: GatewayHost) -> None:
         self.fake = fake
         self.sessions: list[Session] = []
         self.connections: set[Connection] = set()
@@ -212,7 +229,7 @@ class Gateway:
             self._changed.notify_all()
 
     async def _on_payload(self, connection: Connection, payload: dict[str, Any]) -> None:
-        op, data = payload.get("op"), payload.get("d")
+        op, data = payload.get("op"), payload.get("d") or {}
         if op == HEARTBEAT:
             await connection.send({"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:

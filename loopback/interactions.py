@@ -4,21 +4,25 @@ answer within 3 s, answer once, the token lives 15 minutes, response types fit t
 
 from __future__ import annotations
 
-import asyncio
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import limits
 from .messages import announce, apply_edit, delete, new_message
-from .model import EPHEMERAL, LOADING, FakeMessage, FakeUser
-from .places import FakeChannel
-from .rest import REFUSAL_HOOKS, DiscordError, Reply, RestCall, handles, unknown
+from .model import EPHEMERAL, LOADING, FakeMessage
+from .records import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    DiscordError,
+    InteractionRecord,
+    RestCall,
+    unknown,
+)
+from .rest import REFUSAL_HOOKS, Reply, handles
+from .world import World
 
-if TYPE_CHECKING:
-    from .server import FakeDiscord
-
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 REPLY, DEFER, DEFER_UPDATE, UPDATE, CHOICES, MODAL = 4, 5, 6, 7, 8, 9
 ALLOWED_RESPONSES = {
     APPLICATION_COMMAND: {REPLY, DEFER, MODAL},
@@ -29,40 +33,7 @@ ALLOWED_RESPONSES = {
 TOKEN_LIFETIME = 15 * 60
 
 
-@dataclass
-class InteractionRecord:
-    """Discord's side of one interaction: what was sent to the bot and what it answered."""
-
-    id: int
-    token: str
-    type: int
-    user: FakeUser
-    channel: FakeChannel
-    payload: dict[str, Any]
-    created_at: float  # the fake's clock
-    source_message: FakeMessage | None = None  # the message whose component was used
-    response_type: int | None = None
-    original: FakeMessage | None = None
-    followups: list[FakeMessage] = field(default_factory=list)
-    choices: list[dict[str, Any]] | None = None
-    modal: dict[str, Any] | None = None
-    refused: DiscordError | None = None  # why the first answer was refused, if it was
-    answered_after: float | None = None  # real seconds from dispatch to first answer
-    edits_at_answer: int = 0  # the response message's edit count right after the answer
-    started: float = field(default_factory=time.perf_counter)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def message_type(self) -> int:
-        # CHAT_INPUT_COMMAND for slash-command replies, DEFAULT for component replies
-        return 20 if self.type == APPLICATION_COMMAND else 0
-
-    def touch(self) -> None:
-        self.changed.set()
-        self.changed = asyncio.Event()
-
-
-def _record(fake: FakeDiscord, call: RestCall, *, id_param: str | None) -> InteractionRecord:
+def _record(fake: World, call: RestCall, *, id_param: str | None) -> InteractionRecord:
     token = call.params.get("interaction_token") or call.params["webhook_token"]
     record = fake.interactions_by_token.get(token)
     if record is None or (id_param and str(record.id) != call.params[id_param]):
@@ -80,14 +51,14 @@ def _note_refusal(record: InteractionRecord, error: DiscordError) -> None:
 
 
 def _refuse(
-    fake: FakeDiscord, record: InteractionRecord, call: RestCall, kind: str, error: DiscordError
+    fake: World, record: InteractionRecord, call: RestCall, kind: str, error: DiscordError
 ) -> DiscordError:
     fake.record_error(kind, f"{call.route}: {error.message}", call)
     _note_refusal(record, error)
     return error
 
 
-def _refused_by_validation(fake: FakeDiscord, call: RestCall, error: DiscordError) -> None:
+def _refused_by_validation(fake: World, call: RestCall, error: DiscordError) -> None:
     record = fake.interactions_by_token.get(call.params["interaction_token"])
     if record is not None:
         _note_refusal(record, error)
@@ -97,7 +68,7 @@ REFUSAL_HOOKS["create_interaction_response"] = _refused_by_validation
 
 
 @handles("create_interaction_response")
-async def create_interaction_response(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_interaction_response(fake: World, call: RestCall) -> Any:
     record = _record(fake, call, id_param="interaction_id")
     body = call.body or {}
     kind, data = body.get("type"), body.get("data") or {}
@@ -142,7 +113,7 @@ async def create_interaction_response(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 async def _perform(
-    fake: FakeDiscord, record: InteractionRecord, kind: int, data: dict[str, Any], call: RestCall
+    fake: World, record: InteractionRecord, kind: int, data: dict[str, Any], call: RestCall
 ) -> FakeMessage | None:
     if kind in (REPLY, DEFER):
         flags = (data.get("flags") or 0) & EPHEMERAL
@@ -168,7 +139,7 @@ async def _perform(
     return None
 
 
-def _metadata(fake: FakeDiscord, record: InteractionRecord) -> dict[str, Any]:
+def _metadata(fake: World, record: InteractionRecord) -> dict[str, Any]:
     owners = ({"0": str(record.channel.guild_id)} if record.channel.guild_id
               else {"1": str(record.user.id)})
     metadata = {"id": str(record.id), "type": record.type, "user": record.user.to_json(),
@@ -178,7 +149,7 @@ def _metadata(fake: FakeDiscord, record: InteractionRecord) -> dict[str, Any]:
     return metadata
 
 
-def _webhook_record(fake: FakeDiscord, call: RestCall) -> InteractionRecord:
+def _webhook_record(fake: World, call: RestCall) -> InteractionRecord:
     if int(call.params["webhook_id"]) != fake.application_id:
         raise unknown("Webhook", 10015)
     record = _record(fake, call, id_param=None)
@@ -191,7 +162,7 @@ def _webhook_record(fake: FakeDiscord, call: RestCall) -> InteractionRecord:
     return record
 
 
-def _webhook_message(fake: FakeDiscord, call: RestCall) -> tuple[InteractionRecord, FakeMessage]:
+def _webhook_message(fake: World, call: RestCall) -> tuple[InteractionRecord, FakeMessage]:
     record = _webhook_record(fake, call)
     message_id = call.params.get("message_id")
     candidates = [record.original] if message_id is None else [
@@ -203,7 +174,7 @@ def _webhook_message(fake: FakeDiscord, call: RestCall) -> tuple[InteractionReco
 
 
 @handles("execute_webhook")
-async def execute_webhook(fake: FakeDiscord, call: RestCall) -> Any:
+async def execute_webhook(fake: World, call: RestCall) -> Any:
     record = _webhook_record(fake, call)
     body = call.body or {}
     original = record.original
@@ -227,12 +198,12 @@ async def execute_webhook(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("get_original_webhook_message", "get_webhook_message")
-async def get_webhook_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_webhook_message(fake: World, call: RestCall) -> Any:
     return _webhook_message(fake, call)[1].to_json()
 
 
 @handles("update_original_webhook_message", "update_webhook_message")
-async def update_webhook_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def update_webhook_message(fake: World, call: RestCall) -> Any:
     record, message = _webhook_message(fake, call)
     apply_edit(fake, call, message, call.body, call.files)
     await announce(fake, "MESSAGE_UPDATE", message)
@@ -241,7 +212,7 @@ async def update_webhook_message(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("delete_original_webhook_message", "delete_webhook_message")
-async def delete_webhook_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def delete_webhook_message(fake: World, call: RestCall) -> Any:
     record, message = _webhook_message(fake, call)
     await delete(fake, message)
     record.touch()

@@ -140,8 +140,9 @@ def message_problems(body: Any) -> list[BodyProblem]:
     if isinstance(body.get("embeds"), list):
         problems.extend(embed_problems(body["embeds"]))
     if isinstance(body.get("components"), list):
-        flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
-        problems.extend(component_problems(body["components"], flags))
+        flags = body.get("flags")
+        problems.extend(component_problems(body["components"],
+                                           flags if isinstance(flags, int) else 0))
     problems.extend(allowed_mentions_problems(body.get("allowed_mentions")))
     return problems
 
@@ -198,7 +199,8 @@ def components_v2_problems(
     `flags` is what the message will have, `was_v2` whether it had the flag before (an edit),
     `attachment_names` the files the message will carry (uploaded now or kept).
     """
-    components = body.get("components") if isinstance(body.get("components"), list) else []
+    given = body.get("components")
+    components: list[Any] = given if isinstance(given, list) else []
     if was_v2 and "flags" in body and body["flags"] is not None and not flags & IS_COMPONENTS_V2:
         return [BodyProblem(("flags",), "The IS_COMPONENTS_V2 flag cannot be removed")]
     if not flags & IS_COMPONENTS_V2 and not was_v2:

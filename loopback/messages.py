@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mimetypes
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -13,10 +13,9 @@ from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
 from .ids import iso_now
 from .model import EPHEMERAL, IS_COMPONENTS_V2, LOADING, FakeAttachment, FakeMessage
 from .places import FakeChannel
-from .rest import DiscordError, RestCall, UploadedFile, handles, unknown
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .records import DiscordError, RestCall, UploadedFile, unknown
+from .rest import handles
+from .world import World
 
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
@@ -30,7 +29,7 @@ NONCE_WINDOW = 120.0  # seconds Discord remembers an enforced nonce ("a few minu
 
 
 def _attachments(
-    fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any], files: list[UploadedFile]
+    fake: World, channel: FakeChannel, body: dict[str, Any], files: list[UploadedFile]
 ) -> list[FakeAttachment]:
     """New attachments: ``files[n]`` parts, described by ``attachments[{id: n, ...}]``."""
     described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
@@ -58,7 +57,7 @@ def _uploaded_names(body: dict[str, Any], files: list[UploadedFile]) -> set[str]
 
 
 def check_components_v2(
-    fake: FakeDiscord, body: dict[str, Any], files: list[UploadedFile],
+    fake: World, body: dict[str, Any], files: list[UploadedFile],
     existing: FakeMessage | None = None,
 ) -> None:
     """Refuse (400, 50035) what Discord refuses about Components V2 messages."""
@@ -81,7 +80,7 @@ def check_components_v2(
 
 
 def new_message(
-    fake: FakeDiscord, call: RestCall, channel: FakeChannel, body: dict[str, Any],
+    fake: World, call: RestCall, channel: FakeChannel, body: dict[str, Any],
     files: list[UploadedFile], **extra: Any,
 ) -> FakeMessage:
     """A message `call` made from `body`, its mentions resolved (pings.py)."""
@@ -104,7 +103,7 @@ def _embeds(embeds: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
 
 
 def apply_edit(
-    fake: FakeDiscord, call: RestCall, message: FakeMessage, body: dict[str, Any],
+    fake: World, call: RestCall, message: FakeMessage, body: dict[str, Any],
     files: list[UploadedFile],
 ) -> None:
     """Discord's PATCH semantics: fields present replace, absent ones stay; an edit of the
@@ -131,7 +130,7 @@ def apply_edit(
     pings.resolve(fake, call, message, body, created=False)
 
 
-def _event(fake: FakeDiscord, message: FakeMessage) -> tuple[dict[str, Any], int]:
+def _event(fake: World, message: FakeMessage) -> tuple[dict[str, Any], int]:
     data = message.to_json(with_guild=True)
     if message.guild_id is not None:
         member = fake.guilds[message.guild_id].member_json(message.author)
@@ -141,7 +140,7 @@ def _event(fake: FakeDiscord, message: FakeMessage) -> tuple[dict[str, Any], int
     return data, INTENT_DIRECT_MESSAGES
 
 
-async def announce(fake: FakeDiscord, event: str, message: FakeMessage) -> None:
+async def announce(fake: World, event: str, message: FakeMessage) -> None:
     """MESSAGE_CREATE/UPDATE to the bot; ephemeral messages are never dispatched."""
     if message.ephemeral:
         return
@@ -149,7 +148,7 @@ async def announce(fake: FakeDiscord, event: str, message: FakeMessage) -> None:
     await fake.gateway.broadcast(event, data, intent=intent, guild_id=message.guild_id)
 
 
-def _sendable(fake: FakeDiscord, channel: FakeChannel, files: list[UploadedFile]) -> None:
+def _sendable(fake: World, channel: FakeChannel, files: list[UploadedFile]) -> None:
     if channel.is_dm:
         assert channel.recipient is not None
         if not channel.recipient.dms_open:
@@ -166,7 +165,7 @@ def _sendable(fake: FakeDiscord, channel: FakeChannel, files: list[UploadedFile]
 
 
 @handles("create_dm")
-async def create_dm(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_dm(fake: World, call: RestCall) -> Any:
     user = fake.users_by_id.get(int(call.body.get("recipient_id") or 0))
     if user is None:
         raise unknown("User", 10013)
@@ -176,7 +175,7 @@ async def create_dm(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("create_message")
-async def create_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_message(fake: World, call: RestCall) -> Any:
     channel = fake.channel_or_404(call.params["channel_id"])
     _sendable(fake, channel, call.files)
     body = call.body or {}
@@ -199,7 +198,7 @@ async def create_message(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 def _sent_with_nonce(
-    fake: FakeDiscord, channel: FakeChannel, body: dict[str, Any]
+    fake: World, channel: FakeChannel, body: dict[str, Any]
 ) -> FakeMessage | None:
     """Discord's `enforce_nonce`: a message created with the same nonce in the last few
     minutes is returned instead of creating another (a retried send posts once)."""
@@ -214,7 +213,7 @@ def _sent_with_nonce(
     return sent[1]
 
 
-def _message(fake: FakeDiscord, call: RestCall) -> tuple[FakeChannel, FakeMessage]:
+def _message(fake: World, call: RestCall) -> tuple[FakeChannel, FakeMessage]:
     channel = fake.channel_or_404(call.params["channel_id"])
     wanted = int(call.params["message_id"])
     for message in channel.messages:
@@ -224,7 +223,7 @@ def _message(fake: FakeDiscord, call: RestCall) -> tuple[FakeChannel, FakeMessag
 
 
 @handles("get_message")
-async def get_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_message(fake: World, call: RestCall) -> Any:
     """In a server, Discord shows a message only to who may see the channel and read its
     history (else 403: 50001 Missing Access, 50013 Missing Permissions)."""
     channel, message = _message(fake, call)
@@ -238,7 +237,7 @@ async def get_message(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("list_messages")
-async def list_messages(fake: FakeDiscord, call: RestCall) -> Any:
+async def list_messages(fake: World, call: RestCall) -> Any:
     channel = fake.channel_or_404(call.params["channel_id"])
     messages = channel.visible_messages()
     if "before" in call.query:
@@ -250,7 +249,7 @@ async def list_messages(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("update_message")
-async def update_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def update_message(fake: World, call: RestCall) -> Any:
     _, message = _message(fake, call)
     if message.author.id != fake.bot.id:
         raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
@@ -260,14 +259,14 @@ async def update_message(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("delete_message")
-async def delete_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def delete_message(fake: World, call: RestCall) -> Any:
     channel, message = _message(fake, call)
     if message.author.id != fake.bot.id and channel.is_dm:
         raise DiscordError(403, 50003, "Cannot execute action on a DM channel")
     await delete(fake, message)
 
 
-async def delete(fake: FakeDiscord, message: FakeMessage) -> None:
+async def delete(fake: World, message: FakeMessage) -> None:
     message.deleted = True
     if message.ephemeral:
         return

@@ -23,43 +23,19 @@ ping, which is the safe side for a test that asserts there is none.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from .model import FakeMessage
-
-if TYPE_CHECKING:
-    from .rest import RestCall
-    from .server import FakeDiscord
+from .records import Pings, RestCall
+from .world import World
 
 USER = re.compile(r"<@!?(\d+)>")
 ROLE = re.compile(r"<@&(\d+)>")
 TYPES = ("everyone", "users", "roles")
 _TOKEN_PATHS = ("/interactions/", "/webhooks/")  # Discord's default there: users only
 _TEXT_DISPLAY = 10
-
-
-@dataclass(frozen=True)
-class Pings:
-    """What one request body made Discord resolve in its message: who a new message notifies,
-    whom an edit mentions anew."""
-
-    route: str
-    message_id: int
-    channel_id: int
-    text: str  # what it was resolved from
-    explicit: bool  # the body carried `allowed_mentions` (else Discord's default applied)
-    everyone: bool  # @everyone
-    here: bool  # @here
-    roles: frozenset[int]
-    users: frozenset[int]
-
-    @property
-    def mass(self) -> bool:
-        """It notifies more than named users: everyone, whoever is here, or a role."""
-        return self.everyone or self.here or bool(self.roles)
 
 
 def _text(message: FakeMessage, body: dict[str, Any], created: bool) -> str | None:
@@ -80,7 +56,7 @@ def _ids(allowed: dict[str, Any], kind: str) -> set[int]:
 
 
 def resolve(
-    fake: FakeDiscord, call: RestCall, message: FakeMessage, body: dict[str, Any] | None, *,
+    fake: World, call: RestCall, message: FakeMessage, body: dict[str, Any] | None, *,
     created: bool,
 ) -> Pings | None:
     """Resolve the mentions of `message` after `body` was applied (`created`: it made the
@@ -90,10 +66,10 @@ def resolve(
     text = _text(message, body, created)
     if text is None:
         return None
-    allowed = body.get("allowed_mentions")
-    explicit = isinstance(allowed, dict)
-    if not explicit:
-        allowed = {"parse": ["users"] if call.path.startswith(_TOKEN_PATHS) else list(TYPES)}
+    given = body.get("allowed_mentions")
+    explicit = isinstance(given, dict)
+    allowed: dict[str, Any] = given if isinstance(given, dict) else {
+        "parse": ["users"] if call.path.startswith(_TOKEN_PATHS) else list(TYPES)}
     parse = set(allowed.get("parse") or [])
     guild = fake.guilds.get(message.guild_id) if message.guild_id is not None else None
     may_everyone = False

@@ -11,69 +11,17 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits, ratelimits
+from .records import DiscordError, RestCall, UploadedFile
 from .spec import Operation
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .world import World
 
 API_PREFIX = "/api/v10"
 JSON = "application/json"  # exactly: discord.py parses nothing else as JSON
-
-
-class DiscordError(Exception):
-    """Raised by a handler to answer the way Discord answers a refused request."""
-
-    def __init__(self, status: int, code: int, message: str, errors: dict | None = None) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status, self.code, self.message, self.errors = status, code, message, errors
-
-    def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"message": self.message, "code": self.code}
-        if self.errors is not None:
-            body["errors"] = self.errors
-        return body
-
-
-def unknown(what: str, code: int) -> DiscordError:
-    return DiscordError(404, code, f"Unknown {what}")
-
-
-@dataclass
-class UploadedFile:
-    field: str  # "files[0]"
-    filename: str
-    data: bytes
-    content_type: str | None
-
-
-@dataclass
-class RestCall:
-    """One REST request as the bot made it (tests count these to price a move)."""
-
-    method: str
-    route: str  # "POST /channels/{channel_id}/messages", or the raw path if unknown
-    path: str
-    params: dict[str, str]
-    query: dict[str, str]
-    body: Any
-    files: list[UploadedFile]
-    time: float  # the fake's clock
-    status: int = 0
-
-    @property
-    def rate_limited(self) -> bool:
-        """Counts against Discord's rate limits (everything but the interaction endpoints:
-        callbacks, follow-ups and edits through the interaction token)."""
-        return ratelimits.is_rate_limited(self.path)
-
-    @property
-    def filenames(self) -> list[str]:
-        return [f.filename for f in self.files]
 
 
 DROPPED = 0  # a fault's status: the connection closes instead of any reply
@@ -86,10 +34,10 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-Handler = Callable[["FakeDiscord", RestCall], Awaitable[Any]]
+Handler = Callable[[World, RestCall], Awaitable[Any]]
 HANDLERS: dict[str, Handler] = {}
 # Told when a request is refused before its handler runs (e.g. an invalid interaction reply).
-REFUSAL_HOOKS: dict[str, Callable[[FakeDiscord, RestCall, DiscordError], None]] = {}
+REFUSAL_HOOKS: dict[str, Callable[[World, RestCall, DiscordError], None]] = {}
 
 # Routes authenticated by the token in the path instead of the Authorization header.
 _TOKEN_ROUTES = ("/interactions/", "/webhooks/")
@@ -134,7 +82,9 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         body, files = None, []
         reader = await request.multipart()
         async for part in reader:
-            data = await part.read()  # type: ignore[union-attr]
+            if not isinstance(part, BodyPartReader):  # discord.py nests no multipart
+                continue
+            data = await part.read()
             if part.name == "payload_json":
                 body = json.loads(data)
             else:
@@ -158,7 +108,7 @@ def _fault_reply(fault: dict[str, Any], route: str) -> Reply:
     return Reply(fault["status"], {"message": "500: Internal Server Error", "code": 0})
 
 
-async def dispatch(fake: FakeDiscord, request: web.Request) -> web.Response:
+async def dispatch(fake: World, request: web.Request) -> web.Response:
     path = request.path[len(API_PREFIX):] or "/"
     operation: Operation | None = fake.spec.match(request.method, path)
     body, files = await _read_body(request)
@@ -178,7 +128,7 @@ async def dispatch(fake: FakeDiscord, request: web.Request) -> web.Response:
 
 
 async def _answer(
-    fake: FakeDiscord, request: web.Request, operation: Operation | None, call: RestCall,
+    fake: World, request: web.Request, operation: Operation | None, call: RestCall,
     limit_headers: dict[str, str],
 ) -> Reply:
     if operation is None:

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .rest import DiscordError, RestCall, handles, unknown
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .records import DiscordError, RestCall, unknown
+from .rest import handles
+from .world import World
 
 
 @handles("get_my_user")
-async def get_my_user(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_my_user(fake: World, call: RestCall) -> Any:
     return {**fake.bot.to_json(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
 
 @handles("get_my_oauth2_application")
-async def get_my_application(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_my_application(fake: World, call: RestCall) -> Any:
     return {
         "id": str(fake.application_id), "name": fake.bot.name, "icon": None,
         "description": "LAMA for whole servers", "summary": "", "type": None,
@@ -28,7 +27,7 @@ async def get_my_application(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("get_bot_gateway")
-async def get_bot_gateway(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_bot_gateway(fake: World, call: RestCall) -> Any:
     return {
         "url": fake.ws_url, "shards": fake.shard_count,
         "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000,
@@ -37,13 +36,13 @@ async def get_bot_gateway(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("get_gateway")
-async def get_gateway(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_gateway(fake: World, call: RestCall) -> Any:
     return {"url": fake.ws_url}
 
 
 # ---- application commands -------------------------------------------------------------
 
-def _check_application(fake: FakeDiscord, call: RestCall) -> int | None:
+def _check_application(fake: World, call: RestCall) -> int | None:
     if int(call.params["application_id"]) != fake.application_id:
         raise DiscordError(403, 50001, "Missing Access")
     guild_id = call.params.get("guild_id")
@@ -52,7 +51,7 @@ def _check_application(fake: FakeDiscord, call: RestCall) -> int | None:
     return int(guild_id) if guild_id else None
 
 
-def _command(fake: FakeDiscord, body: dict[str, Any], guild_id: int | None) -> dict[str, Any]:
+def _command(fake: World, body: dict[str, Any], guild_id: int | None) -> dict[str, Any]:
     existing = next(
         (c for c in fake.commands.get(guild_id, [])
          if c["name"] == body["name"] and c["type"] == body.get("type", 1)),
@@ -72,7 +71,7 @@ def _command(fake: FakeDiscord, body: dict[str, Any], guild_id: int | None) -> d
 
 
 @handles("bulk_set_application_commands", "bulk_set_guild_application_commands")
-async def bulk_set_commands(fake: FakeDiscord, call: RestCall) -> Any:
+async def bulk_set_commands(fake: World, call: RestCall) -> Any:
     guild_id = _check_application(fake, call)
     commands = [_command(fake, body, guild_id) for body in call.body or []]
     names = [(c["type"], c["name"]) for c in commands]
@@ -85,12 +84,12 @@ async def bulk_set_commands(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("list_application_commands", "list_guild_application_commands")
-async def list_commands(fake: FakeDiscord, call: RestCall) -> Any:
+async def list_commands(fake: World, call: RestCall) -> Any:
     return fake.commands.get(_check_application(fake, call), [])
 
 
 @handles("create_application_command", "create_guild_application_command")
-async def create_command(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_command(fake: World, call: RestCall) -> Any:
     guild_id = _check_application(fake, call)
     command = _command(fake, call.body, guild_id)
     commands = [c for c in fake.commands.get(guild_id, []) if c["id"] != command["id"]]
@@ -98,7 +97,7 @@ async def create_command(fake: FakeDiscord, call: RestCall) -> Any:
     return command
 
 
-def _find_command(fake: FakeDiscord, call: RestCall) -> tuple[int | None, dict[str, Any]]:
+def _find_command(fake: World, call: RestCall) -> tuple[int | None, dict[str, Any]]:
     guild_id = _check_application(fake, call)
     for command in fake.commands.get(guild_id, []):
         if command["id"] == call.params["command_id"]:
@@ -107,26 +106,26 @@ def _find_command(fake: FakeDiscord, call: RestCall) -> tuple[int | None, dict[s
 
 
 @handles("get_application_command", "get_guild_application_command")
-async def get_command(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_command(fake: World, call: RestCall) -> Any:
     return _find_command(fake, call)[1]
 
 
 @handles("update_application_command", "update_guild_application_command")
-async def update_command(fake: FakeDiscord, call: RestCall) -> Any:
+async def update_command(fake: World, call: RestCall) -> Any:
     _, command = _find_command(fake, call)
     command.update(call.body or {})
     return command
 
 
 @handles("delete_application_command", "delete_guild_application_command")
-async def delete_command(fake: FakeDiscord, call: RestCall) -> Any:
+async def delete_command(fake: World, call: RestCall) -> Any:
     guild_id, command = _find_command(fake, call)
     fake.commands[guild_id].remove(command)
 
 
 # ---- guild, users, channels -----------------------------------------------------------
 
-def _guild(fake: FakeDiscord, call: RestCall):
+def _guild(fake: World, call: RestCall):
     guild = fake.guilds.get(int(call.params["guild_id"]))
     if guild is None:
         raise unknown("Guild", 10004)
@@ -134,22 +133,22 @@ def _guild(fake: FakeDiscord, call: RestCall):
 
 
 @handles("get_guild")
-async def get_guild(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_guild(fake: World, call: RestCall) -> Any:
     return _guild(fake, call).to_json()
 
 
 @handles("list_guild_channels")
-async def list_guild_channels(fake: FakeDiscord, call: RestCall) -> Any:
+async def list_guild_channels(fake: World, call: RestCall) -> Any:
     return [c.to_json() for c in _guild(fake, call).channels.values()]
 
 
 @handles("list_guild_roles")
-async def list_guild_roles(fake: FakeDiscord, call: RestCall) -> Any:
+async def list_guild_roles(fake: World, call: RestCall) -> Any:
     return [r.to_json() for r in _guild(fake, call).roles.values()]
 
 
 @handles("get_guild_member")
-async def get_guild_member(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_guild_member(fake: World, call: RestCall) -> Any:
     guild = _guild(fake, call)
     member = guild.members.get(int(call.params["user_id"]))
     if member is None:
@@ -158,19 +157,19 @@ async def get_guild_member(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("get_my_guild_member")
-async def get_my_guild_member(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_my_guild_member(fake: World, call: RestCall) -> Any:
     return _guild(fake, call).member_json(fake.bot)
 
 
 @handles("list_my_guilds")
-async def list_my_guilds(fake: FakeDiscord, call: RestCall) -> Any:
+async def list_my_guilds(fake: World, call: RestCall) -> Any:
     return [{"id": str(g.id), "name": g.name, "icon": None, "owner": False,
              "permissions": str(g.base_permissions(fake.bot)), "features": []}
             for g in fake.guilds.values()]
 
 
 @handles("get_user")
-async def get_user(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_user(fake: World, call: RestCall) -> Any:
     user = fake.users_by_id.get(int(call.params["user_id"]))
     if user is None:
         raise unknown("User", 10013)
@@ -178,11 +177,11 @@ async def get_user(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("get_channel")
-async def get_channel(fake: FakeDiscord, call: RestCall) -> Any:
+async def get_channel(fake: World, call: RestCall) -> Any:
     return fake.channel_or_404(call.params["channel_id"]).to_json()
 
 
 @handles("trigger_typing_indicator", "add_my_message_reaction", "delete_my_message_reaction")
-async def accept_quietly(fake: FakeDiscord, call: RestCall) -> Any:
+async def accept_quietly(fake: World, call: RestCall) -> Any:
     fake.channel_or_404(call.params["channel_id"])
     return None

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .interactions import DEFER, DEFER_UPDATE, InteractionRecord
+from .interactions import DEFER, DEFER_UPDATE
 from .model import FakeMessage
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .records import InteractionRecord
+from .world import World
 
 
 class InteractionResult:
     """What Discord showed for one interaction; properties read the *current* state."""
 
-    def __init__(self, fake: FakeDiscord, record: InteractionRecord) -> None:
+    def __init__(self, fake: World, record: InteractionRecord) -> None:
         self.fake, self.record = fake, record
 
     def __repr__(self) -> str:

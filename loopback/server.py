@@ -13,7 +13,6 @@ from .driver import Driver
 from .gateway import INTENT_GUILDS, Gateway, shard_of
 from .hook import gateway_url_for
 from .ids import Clock, Snowflakes
-from .interactions import InteractionRecord
 from .model import (
     BOT_ROLE_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -22,10 +21,10 @@ from .model import (
     FakeRole,
     FakeUser,
 )
-from .pings import Pings
 from .places import FakeChannel, FakeGuild
 from .ratelimits import RateLimits
-from .rest import RestCall, dispatch, unknown
+from .records import InteractionRecord, Pings, RestCall, unknown
+from .rest import dispatch
 from .spec import OpenApiSpec, load_spec
 
 BAD_TOKEN = "bad-token"

@@ -12,7 +12,7 @@ thread carries the thread's channel_id (see driver.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -20,10 +20,9 @@ from .gateway import INTENT_GUILDS
 from .ids import iso_now
 from .model import FakeMessage
 from .places import FakeChannel, ThreadState
-from .rest import DiscordError, RestCall, handles, unknown
-
-if TYPE_CHECKING:
-    from .server import FakeDiscord
+from .records import DiscordError, RestCall, unknown
+from .rest import handles
+from .world import World
 
 PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 HAS_THREAD = 1 << 5
@@ -32,7 +31,7 @@ ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 MISSING_PERMISSIONS = DiscordError(403, 50013, "Missing Permissions")
 
 
-def _parent(fake: FakeDiscord, call: RestCall) -> FakeChannel:
+def _parent(fake: World, call: RestCall) -> FakeChannel:
     channel = fake.channel_or_404(call.params["channel_id"])
     if channel.is_dm or channel.is_thread:
         raise DiscordError(400, 50024, "Cannot execute action on this channel type")
@@ -42,7 +41,7 @@ def _parent(fake: FakeDiscord, call: RestCall) -> FakeChannel:
     return channel
 
 
-def _checked_name(fake: FakeDiscord, call: RestCall) -> str:
+def _checked_name(fake: World, call: RestCall) -> str:
     name = (call.body or {}).get("name") or ""
     if not 1 <= len(name) <= 100:
         fake.record_error("invalid_body", f"{call.route}: thread name of {len(name)} chars", call)
@@ -51,7 +50,7 @@ def _checked_name(fake: FakeDiscord, call: RestCall) -> str:
 
 
 def _new_thread(
-    fake: FakeDiscord, parent: FakeChannel, thread_id: int, name: str, body: dict[str, Any],
+    fake: World, parent: FakeChannel, thread_id: int, name: str, body: dict[str, Any],
     kind: int = PUBLIC_THREAD,
 ) -> FakeChannel:
     duration = body.get("auto_archive_duration") or 1440
@@ -65,13 +64,13 @@ def _new_thread(
     return thread
 
 
-async def _announce(fake: FakeDiscord, event: str, thread: FakeChannel, **extra: Any) -> None:
+async def _announce(fake: World, event: str, thread: FakeChannel, **extra: Any) -> None:
     await fake.gateway.broadcast(event, {**thread.to_json(), **extra}, intent=INTENT_GUILDS,
                                  guild_id=thread.guild_id)
 
 
 @handles("create_thread_from_message")
-async def create_thread_from_message(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_thread_from_message(fake: World, call: RestCall) -> Any:
     parent = _parent(fake, call)
     wanted = int(call.params["message_id"])
     starter = next((m for m in parent.messages
@@ -87,7 +86,7 @@ async def create_thread_from_message(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("create_thread")
-async def create_thread(fake: FakeDiscord, call: RestCall) -> Any:
+async def create_thread(fake: World, call: RestCall) -> Any:
     parent = _parent(fake, call)
     body = call.body or {}
     kind = body.get("type", PRIVATE_THREAD)  # Discord's default, for historical reasons
@@ -105,7 +104,7 @@ async def create_thread(fake: FakeDiscord, call: RestCall) -> Any:
 
 
 @handles("update_channel")
-async def update_channel(fake: FakeDiscord, call: RestCall) -> Any:
+async def update_channel(fake: World, call: RestCall) -> Any:
     channel = fake.channel_or_404(call.params["channel_id"])
     if channel.thread is None:
         raise MISSING_PERMISSIONS  # the bot manages no channels, only its threads
@@ -126,7 +125,7 @@ async def update_channel(fake: FakeDiscord, call: RestCall) -> Any:
     return channel.to_json()
 
 
-async def reopen_for_message(fake: FakeDiscord, channel: FakeChannel) -> None:
+async def reopen_for_message(fake: World, channel: FakeChannel) -> None:
     """Sending to an archived thread reopens it (a locked one refuses: see messages.py)."""
     if channel.thread is not None and channel.thread.archived:
         channel.thread.archived, channel.thread.archived_at = False, iso_now()
