@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 # pytest-xdist workers: most of a test's time is spent waiting (the loopback Discord, the
 # PostgreSQL server, the bot's own timers), so more workers than cores keep both cores busy.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 6
 
 .PHONY: run test lint bench sync clean chromium postgres screenshots
 
