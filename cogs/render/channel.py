@@ -15,7 +15,7 @@ from hosting.views import GameView
 
 from ..pings import quiet
 from .game_end import game_end_post
-from .outbox import nonce
+from .outbox import CALL_FAILED, nonce
 from .ports import Discord, PlayedAsLookup
 from .scheduler import Priority, RestBudget
 
@@ -53,7 +53,7 @@ class GameChannel:
             await partial.get_partial_message(message_id).edit(**quiet(content))
         except discord.NotFound:
             log.info("the %s message of game %s is gone", key.kind, game.game_id)
-        except discord.HTTPException as error:
+        except CALL_FAILED as error:
             log.warning("could not edit the %s of game %s: %s", key.kind, game.game_id, error)
             self._failed(game.game_id, error)
 
@@ -63,7 +63,7 @@ class GameChannel:
             async with self._budget.slot(Priority.TABLE, game.shown_in, "create"):
                 channel = self._discord.get_partial_messageable(game.shown_in)
                 return await channel.send(nonce=nonce, **content)
-        except discord.HTTPException as error:
+        except CALL_FAILED as error:
             log.warning("could not post in channel %s: %s", game.shown_in, error)
             self._failed(game.game_id, error)
         return None

@@ -12,6 +12,7 @@ import discord
 
 from hosting.views import GameView
 
+from .outbox import CALL_FAILED
 from .ports import Discord
 from .scheduler import Priority, RestBudget
 
@@ -64,7 +65,7 @@ class DirectMessages:
             self._closed.add(user_id)
             self._refused(game, user_id)
             return None
-        except discord.HTTPException as error:
+        except CALL_FAILED as error:
             log.warning("could not DM user %s: %s", user_id, error)
             self._failed(game.game_id, error)
             return None

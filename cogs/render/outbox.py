@@ -25,6 +25,7 @@ import logging
 from collections.abc import Callable, Collection
 from typing import Any
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,12 @@ def nonce(*what: object) -> str:
     """The nonce of the message that shows `what` (24 hex digits: Discord allows 25)."""
     text = ":".join(str(part) for part in what)
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+# What a call to Discord raises when Discord refused it or the call got no answer at all (a
+# lost connection, a time-out): a warning where it is caught, and retried where worth it.
+CALL_FAILED: tuple[type[BaseException], ...] = (
+    discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 def worth_retrying(error: BaseException) -> bool:

@@ -44,7 +44,7 @@ from .. import images
 from ..pings import NOBODY, only
 from ..table_view import table_layout, table_message
 from ..text import jump_link
-from .outbox import ShownGames
+from .outbox import CALL_FAILED, ShownGames
 from .ports import Discord, PublicLocales
 from .scheduler import Priority, RestBudget
 
@@ -179,7 +179,7 @@ class Tables:
                 await self._moved(job, locale)
             else:
                 await self._edit(job, locale)
-        except discord.HTTPException as error:
+        except CALL_FAILED as error:
             log.warning("could not show the table of game %s: %s", view.game_id, error)
             self.shown.failed(view.game_id, error)
 

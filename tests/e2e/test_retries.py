@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from lama import DRAW
 from lama import events as ev
+from loopback.rest import DROPPED
 from tests.e2e.round_tables import TABLE_BUTTONS, quit_for, quit_until_a_quit_would_end
 from tests.support.crash import rematch_posts
-from tests.support.e2e import enabled_hand_buttons, hand_messages, open_game, two_humans, wait_until
+from tests.support.e2e import (
+    enabled_hand_buttons,
+    hand_messages,
+    isolated,
+    open_game,
+    two_humans,
+    wait_until,
+)
 
 CREATE = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -17,10 +25,6 @@ WAIT = 30.0  # seconds: the first retry comes after 1 s; a loaded machine may ta
 def user_on_turn(fake, bot, game_id):
     view = bot.service.view(game_id)
     return fake.users_by_id[view.seats[view.current_seat].user_id]
-
-
-
-
 
 
 def live_hands(fake, user, game_id):
@@ -103,3 +107,20 @@ async def test_a_game_end_refused_with_503_is_posted_once_with_its_rematch(
     await wait_until(lambda: rematches(), timeout=WAIT)
     await bot.renderer.flush_all()
     assert len(rematches()) == 1
+
+
+async def test_a_table_edit_whose_connection_dropped_is_a_warning_and_shown_after_all(
+    fake_discord, lamabot
+):
+    """A call that gets no answer at all (the connection lost) passes like a 503: no error
+    in the log, and the retry shows the table as the game now is."""
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    table = tables(fake, channel)[-1]
+    mover = user_on_turn(fake, bot, game_id)
+    fake.fail_next(EDIT, status=DROPPED, message_id=table.id)
+    await fake.slash(mover, channel, "draw")
+    view = bot.service.view(game_id)
+    on_turn = f"On turn: {isolated(view.seats[view.current_seat].name)}"
+    await wait_until(lambda: not fake.faults and on_turn in table.text, timeout=WAIT)
+    await bot.renderer.flush_all()
