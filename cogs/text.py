@@ -18,6 +18,7 @@ import discord
 
 import i18n
 from hosting.views import GameView, SeatView, ai_called
+from i18n.isolates import balanced
 from lama import events as ev
 from lama.cards import Card
 from lama.rules import TokenKind
@@ -33,10 +34,6 @@ KOMARAMI_EMOJI = "🦟"
 # Draw is "one card more": 🃏 would read as the table's My hand (your cards) beside it.
 DRAW_EMOJI = "➕"
 QUIT_EMOJI = "🚪"
-# Unicode's first-strong isolate and its pop: the text between takes the direction of its own
-# first strong letter and leaves the rest of the line alone (UAX #9, X5c and X6a).
-FSI, PDI = "\u2068", "\u2069"
-ISOLATE_OPENERS = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: each closed by a PDI
 NAME_SHOWN = 32  # characters of a member's name a message shows (Discord's own most)
 ELLIPSIS = "…"
 
@@ -108,23 +105,9 @@ def member_text(text: str, *, limit: int = NAME_SHOWN, markdown: bool = True) ->
     close ours early, and one it opens closes before ours does."""
     if len(text) > limit:
         text = text[:limit - len(ELLIPSIS)] + ELLIPSIS
-    text = _balanced(text)
     if markdown:
         text = discord.utils.escape_markdown(text)
-    return f"{FSI}{text}{PDI}"
-
-
-def _balanced(text: str) -> str:
-    kept, open_isolates = [], 0
-    for char in text:
-        if char in ISOLATE_OPENERS:
-            open_isolates += 1
-        elif char == PDI:
-            if not open_isolates:
-                continue  # closes nothing of its own: it would close ours
-            open_isolates -= 1
-        kept.append(char)
-    return "".join(kept) + PDI * open_isolates
+    return i18n.isolate(text)
 
 
 def fit(text: str, limit: int) -> str:
@@ -133,7 +116,7 @@ def fit(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     cut = text[:limit - len(ELLIPSIS)]
-    while len(closed := _balanced(cut + ELLIPSIS)) > limit:
+    while len(closed := balanced(cut + ELLIPSIS)) > limit:
         cut = cut[:-1]
     return closed
 

@@ -26,6 +26,7 @@ from i18n.core import (
     translate,
 )
 from i18n.formatting import format_decimal, format_duration, format_list, format_percent
+from i18n.isolates import isolate
 from i18n.phrases import (
     CASES,
     VARIANTS,
@@ -53,6 +54,7 @@ __all__ = [
     "format_percent",
     "has_key",
     "is_public",
+    "isolate",
     "message_keys",
     "resolve_locale",
     "t",

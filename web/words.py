@@ -103,8 +103,8 @@ class Words:
         """A member-chosen name inside a sentence, an attribute or the <title> (where a <bdi>
         cannot go): between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so its own
         direction (or a U+202E it holds) stops at its end instead of turning the rest of the
-        line around."""
-        return f"\u2068{name}\u2069"
+        line around. Isolates of its own are balanced inside (`i18n.isolate`)."""
+        return i18n.isolate(name)
 
     def move(self, event: object, names: list[str], variant: str) -> str | None:
         """One event of a move as a sentence; None for events that are not moves."""

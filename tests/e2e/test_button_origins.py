@@ -4,7 +4,7 @@ player's hand); anything else is politely refused and changes nothing. An admin'
 with their permissions in the game's server: Manage Server in another server is nothing here.
 
 Discord itself sends a press only from the pressed message's own channel; these presses are
-forged with the loopback Discord's `click_from` (tests/fakediscord/README.md), as a modified
+forged with the loopback Discord's `click_from` (loopback/README.md), as a modified
 client could send them. Before, the lobby and tournament buttons took them: a press "from"
 another server joined, started or, with Manage Server there, cancelled a game here."""
 
