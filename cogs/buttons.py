@@ -71,12 +71,20 @@ async def reader_locale(interaction: discord.Interaction) -> str:
     return bot.locales.locale_of(interaction)
 
 
+# What an id's kind is about, where that is not a game: the answer to an unknown press then
+# names the command that shows it as it is now (a game's, or an id of no kind: /lama hand).
+AREA_OF_KIND = {"lama:lb:": "leaderboard", "lama:tn:": "tournament", "lama:ts:": "tournament",
+                "lama:rp:": "replay", "lama:fm:": "forget"}
+
+
 def unknown_press(interaction: discord.Interaction, kind: str, custom_id: object) -> HostingError:
     """The refusal of a press no handler knows (a "button", a select "menu" or a "form"),
     logged once, at INFO: an old message or garbage, not a fault of the bot."""
     log.info("an unknown %s %r answered for user %s in channel %s", kind, custom_id,
              interaction.user.id, interaction.channel_id)
-    return HostingError(Problem.UNKNOWN_PRESS, kind=kind)
+    prefix = KIND.match(custom_id) if isinstance(custom_id, str) else None
+    area = AREA_OF_KIND.get(prefix.group()) if prefix else None
+    return HostingError(Problem.UNKNOWN_PRESS, kind=kind, area=area)
 
 
 def manages_server(interaction: discord.Interaction, guild_id: int | None) -> bool:

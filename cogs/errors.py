@@ -73,6 +73,10 @@ _COMMAND_OF_PROBLEM = {  # the command a refusal suggests instead (else "lama ha
     Problem.CANNOT_KICK_SELF: "lama leave",
     Problem.NOT_A_PLAYER: "lama new",
 }
+_COMMAND_OF_AREA = {  # an unknown press about one of these: the command that shows it now
+    "leaderboard": "leaderboard", "tournament": "lama tournament standings",
+    "replay": "lama replay", "forget": "lama forget-me",
+}
 # The detail a refusal counts: its message is a plural entry and says the number as {count}.
 _COUNTED_DETAIL = {
     Problem.LOBBY_FULL: "limit",
@@ -192,7 +196,10 @@ def _explain_problem(error: HostingError, locale: str) -> str:
     if error.problem is Problem.OTHER_SERVER and details.get("in_dm"):
         key = "error.button_not_in_dm"
     if error.problem is Problem.UNKNOWN_PRESS:  # a button, a select menu or a form
-        key = f"error.unknown_press.{details.get('kind', 'button')}"
+        area = details.get("area")
+        key = f"error.unknown_press.{area or details.get('kind', 'button')}"
+        if area:
+            params["command"] = command(_COMMAND_OF_AREA[area])
     return t(key, locale, details.get(_COUNTED_DETAIL.get(error.problem, "")), **params)
 
 

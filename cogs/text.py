@@ -142,12 +142,6 @@ def seat_name(
     return f"🤖 {name}" if seat.ai_level is not None else name
 
 
-def mention_or_name(seat: SeatView, locale: str = i18n.DEFAULT_LOCALE) -> str:
-    if seat.user_id and seat.ai_level is None:
-        return f"<@{seat.user_id}>"
-    return seat_name(seat, locale)
-
-
 def move_line(event: ev.Event, name: str, locale: str, variant: str) -> str | None:
     """A move as one line ("Alice played 4"), for the table and replays; None if not a move."""
     if isinstance(event, ev.CardPlayed):

@@ -32,6 +32,8 @@ OLD_LAYOUTS = [
     "lama:tn:5:join:7",
     "lama:h:12:draw",
 ]
+# OLD_LAYOUTS' kinds that are not a game's: the answer's key, and the command it names
+AREAS = {"lb": ("leaderboard", "leaderboard"), "tn": ("tournament", "lama tournament standings")}
 GARBAGE = [
     "x", "🦙", "lama:", "lama:l:1:join ", "lama:l:١٢:join",  # Arabic-Indic digits: not an id
     "lama:r:12\n", "<@&424242>", "lama:h:12:1:2:3:4:draw",
@@ -47,8 +49,8 @@ FRAGMENTS = {"en": "older message", "cs": "starší zprávě", "es": "mensaje an
 LOCALES = {"en": "en-US", "cs": "cs", "es": "es-ES"}
 
 
-def expected(key: str, locale: str) -> str:
-    return t(key, locale, command=command("lama hand"))
+def expected(key: str, locale: str, path: str = "lama hand") -> str:
+    return t(key, locale, command=command(path))
 
 
 async def posted_before_an_upgrade(fake, bot, place, *custom_ids: str, select: str | None = None):
@@ -95,8 +97,11 @@ async def test_an_unknown_press_in_a_server_channel_is_answered_once_privately(
     async with Unchanged(fake, bot, None, channel):
         result = await fake.click(fake.user("alice"), old, custom_id)
         await answered_once(fake, result)
-    assert result.ephemeral and result.content == expected("error.unknown_press.button", "en")
-    assert "older message" in result.content
+    kind = custom_id.split(":")[1] if custom_id.count(":") > 1 else ""
+    area, path = AREAS.get(kind, ("button", "lama hand"))
+    assert result.ephemeral
+    assert result.content == expected(f"error.unknown_press.{area}", "en", path)
+    assert "older" in result.content
     [record] = logged(caplog, custom_id)
     assert record.levelno == logging.INFO
     await bot.http.delete_message(channel.id, old.id)  # hand-like ids stay out of the channel
@@ -137,6 +142,24 @@ async def test_the_answer_names_the_command_as_a_mention(fake_discord, lamabot) 
     old = await posted_before_an_upgrade(fake, bot, fake.channel("lama"), "lama:gone:1")
     result = await fake.click(fake.user("bob"), old, "lama:gone:1")
     assert re.search(r"</lama hand:\d+>", result.content), result.content
+
+
+@pytest.mark.parametrize(("custom_id", "meant"), [
+    ("lama:lb:p:1:2:elo:all:all_time:0", r"</leaderboard:\d+> to see the leaderboard"),
+    ("lama:tn:5:join:7", r"</lama tournament standings:\d+> to see the standings"),
+    ("lama:rp:p:1", r"</lama replay:\d+> to open the replay"),
+    ("lama:fm:1:perhaps", r"</lama forget-me:\d+> again"),
+    ("lama:l:12:kick", r"</lama hand:\d+> to see your game"),
+])
+async def test_an_unknown_press_names_the_command_that_shows_what_it_was_about(
+    fake_discord, lamabot, custom_id, meant
+) -> None:
+    """An old leaderboard's, tournament's or replay's button points to that, not to a game."""
+    fake, bot = fake_discord, lamabot
+    old = await posted_before_an_upgrade(fake, bot, fake.channel("lama"), custom_id)
+    result = await fake.click(fake.user("bob"), old, custom_id)
+    await answered_once(fake, result)
+    assert re.search(meant, result.content), result.content
 
 
 async def test_an_unknown_select_menu_is_answered(fake_discord, lamabot) -> None:

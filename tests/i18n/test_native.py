@@ -11,10 +11,11 @@ import pytest
 import i18n
 from cogs import embeds, errors, leaderboard, tournaments
 from cogs.embeds import rules_text
-from cogs.text import FSI, PDI, move_line, seat_name, tokens_text
+from cogs.text import move_line, seat_name, tokens_text
 from hosting.stats import LeaderboardPage, Period
 from hosting.swiss import Standing
 from hosting.views import GameOptions, GameView, SeatRating, SeatView, Status
+from i18n.isolates import FSI, PDI
 from lama import Card, Game, IllegalAction, Reason
 from lama import events as ev
 from store import LeaderboardRow, LeaderboardSort
