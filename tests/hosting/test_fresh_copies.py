@@ -146,3 +146,24 @@ async def test_a_process_alone_on_sqlite_reads_nothing_more_to_suggest(service, 
     alone = store.db.dialect is Dialect.SQLITE
     assert reads == ([] if alone else ["version"] * 4)
     assert service.view(game_id).move_count == 0
+
+
+async def test_a_refusal_after_a_reload_is_judged_again_when_the_game_moved_on_again(
+        services, stores, monkeypatch) -> None:
+    """A move is refused only by the stored game's current version: here the copy is reloaded
+    once (its commit conflicted) and, before it is judged on that reload, the other process
+    moves again, to a state that allows the move."""
+    game_id, first, second = await behind(services)
+    here, elsewhere = services
+    reload = elsewhere.loader.reload
+    moved_on: list[int] = []
+
+    async def reload_then_moved_on(hosted, *args, **kwargs):
+        await reload(hosted, *args, **kwargs)
+        if not moved_on:  # the stored game moves on right after the first reload
+            moved_on.append((await here.human_move(game_id, first, DRAW)).view.move_count)
+
+    monkeypatch.setattr(elsewhere.loader, "reload", reload_then_moved_on)
+    update = await elsewhere.human_move(game_id, second, DRAW)  # `second` on turn again
+    assert moved_on == [3] and update.view.move_count == 4
+    assert [m.seq for m in await stores[0].games.list_moves(game_id)] == [1, 2, 3, 4]
