@@ -7,7 +7,9 @@ in a DM (answered by process 0) and in the server's channel (answered by process
 process answers from a copy the other has just moved. Before every move the player asks for
 their hand (`/lama hand`) and for the cards `/play` suggests: both must be the stored game's,
 and the move made from them (a suggested card, else a draw, else quitting the round) must be
-accepted. Not one legal move is refused.
+accepted. Once, a player lets their turn time run out: the time-out, committed by whichever
+process claims it, is one more move the other process's copy has not seen. Not one legal move
+is refused.
 """
 
 from __future__ import annotations
@@ -21,16 +23,18 @@ import pytest
 
 from lama import game_from_dict
 from loopback.running import BOT_TOKEN, run_bot_process
-from store import GameStatus, Store
+from store import Actor, GameStatus, Store
 
 # Two bot processes start and a game of some fifty moves is played through them, with the AI's
-# delay before each of its moves: well under two minutes on a quiet machine.
+# delay before each of its moves and one turn time run out: about a minute on a quiet machine.
 pytestmark = pytest.mark.timeout(300)
 
 REPO = Path(__file__).resolve().parents[2]
 NO_CARD = "-"  # the autocomplete's value for "no card: here is why" (cogs/moves.py)
 YOUR_TURN = "It's your turn."
 HUMAN_MOVES = 160  # a bound on the game, far above its length
+TURN_S = 20  # the turn time: far above a turn's three commands, even on a busy machine
+TIMED_OUT_TURN = 5  # the human turn let run out
 
 
 def start(fake, url: str, shard: int):
@@ -57,6 +61,18 @@ async def human_on_turn(store: Store, game_id: int, timeout: float = 30.0):
         await asyncio.sleep(0.05)
 
 
+async def let_the_time_run_out(store: Store, game_id: int, seq: int):
+    """Wait for the move after `seq` (the turn's time-out), and return it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TURN_S + 15
+    while loop.time() < deadline:
+        moves = await store.games.list_moves(game_id)
+        if len(moves) > seq:
+            return moves[seq]
+        await asyncio.sleep(0.2)
+    raise AssertionError("the turn time never ran out")
+
+
 async def test_dm_and_channel_moves_through_two_processes_are_never_refused(
         fake_discord, postgres_url):
     fake = fake_discord
@@ -70,7 +86,7 @@ async def test_dm_and_channel_moves_through_two_processes_are_never_refused(
             await processes.enter_async_context(start(fake, postgres_url, 0))
             await processes.enter_async_context(start(fake, postgres_url, 1))
             await fake.slash(alice, channel, "lama new", target=10, ai_seats=1,
-                             turn_timeout=300)
+                             turn_timeout=TURN_S)
             await fake.slash(bob, channel, "lama join")
             started = await fake.slash(alice, channel, "lama start")
             assert started.refused is None, started.text
@@ -80,6 +96,10 @@ async def test_dm_and_channel_moves_through_two_processes_are_never_refused(
                 record, user_id = await human_on_turn(store, game_id)
                 if user_id is None:
                     break
+                if turn == TIMED_OUT_TURN:
+                    timed_out = await let_the_time_run_out(store, game_id, record.last_seq)
+                    assert timed_out.actor is Actor.TIMER, timed_out
+                    continue
                 user = fake.users_by_id[user_id]
                 place, where = ("dm", None) if turn % 2 == 0 else ("channel", channel)
                 game = game_from_dict(record.state)
@@ -102,5 +122,6 @@ async def test_dm_and_channel_moves_through_two_processes_are_never_refused(
             record = await store.games.get_game(game_id)
             assert record.status is GameStatus.FINISHED, places
             assert places["dm"] and places["channel"]
+            assert Actor.TIMER in {m.actor for m in await store.games.list_moves(game_id)}
     finally:
         await store.close()
