@@ -262,7 +262,8 @@ class Moves(commands.Cog):
             await self._move_and_answer(
                 interaction, button.game_id, DRAW, locale, round_number=button.round_number
             )
-        else:
+        else:  # as the stored game has it, as the move it leads to is judged
+            await self.service.fresh_game(button.game_id)
             await self.show_hand(interaction, button.game_id, locale)
 
     async def show_hand(

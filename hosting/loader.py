@@ -7,7 +7,11 @@ is behind learns it at the latest when it commits; it then reloads the row and t
 A process that holds no copy loads the game when a move or a DM command names it.
 
 On one process with SQLite nothing else writes, the copies never fall behind and these paths
-stay idle; the version check still guards every commit.
+stay idle; the version check still guards every commit. Where another process may write
+(`shared`: a PostgreSQL database, or tests' two services on one file), what a player is shown
+before they move — their hand, the cards /play suggests — is read from a copy first brought
+up to the stored game (`fresh`: one version read when nothing changed), so that it agrees
+with how their move is judged.
 """
 
 from __future__ import annotations
@@ -49,7 +53,8 @@ class MovedElsewhere(Exception):
 
 
 class GameLoader:
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, *, shared: bool = False) -> None:
+        self.shared = shared  # other processes may write this database: copies may be stale
         self._store = context.store
         self._registry = context.registry
         self._timers = context.timers
@@ -229,6 +234,13 @@ class GameLoader:
                 async with hosted.lock:  # a commit of this process may have been under way
                     if await self.is_behind(hosted):
                         await self.reload(hosted, recall_recent=recall_recent)
+
+    async def fresh(self, *games: HostedGame | None) -> None:
+        """Before showing a player what they may do (their hand, the cards to suggest):
+        where another process may write the database (`shared`), `refresh` these copies, one
+        version read each when they are current; alone on it, nothing."""
+        if self.shared:
+            await self.refresh(*games)
 
     async def refresh_games_of(self, user_id: int, guild_id: int | None) -> None:
         """`refresh` the user's games in this server (None: in every server), before a

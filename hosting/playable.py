@@ -2,9 +2,11 @@
 
 The card autocomplete asks at every keystroke, so this reads memory only (a channel where
 this process holds no game: the store, at most once every few seconds, `channel_game_hint`)
-and builds no view. Where the player has cards to play, that is all it does; only an empty
-answer looks further, for the refusal a /play would get (`refusal_to_play`), so the
-interface can say why instead of offering nothing.
+and builds no view; where other processes write the database too, one version read more,
+so that the cards offered are those a /play would be allowed (`GameLoader.fresh`). Where
+the player has cards to play, that is all it does; only an empty answer looks further, for
+the refusal a /play would get (`refusal_to_play`), so the interface can say why instead of
+offering nothing.
 """
 
 from __future__ import annotations
@@ -66,10 +68,7 @@ class Playable:
         """For the card autocomplete: the game this place routes to (as `Routes.for_move`) and
         the cards the user may play in it now; none, and why."""
         try:
-            if guild_id is None:  # a DM: the caller's only running game (route says which)
-                hosted = self._registry.find((await self._dm_route(user_id)).game_id)
-            else:
-                hosted = await self._loader.channel_game_hint(channel_id) if channel_id else None
+            hosted = await self._game_here(user_id, channel_id, guild_id)
         except HostingError as routed:  # a DM: no running game, or several
             return CardsHere("", (), routed)
         if hosted is None:
@@ -81,6 +80,24 @@ class Playable:
         refusal = refusal_to_play(hosted, user_id)
         waiting = isinstance(refusal, IllegalAction) and refusal.reason is Reason.NOT_YOUR_TURN
         return CardsHere(variant, (), refusal, _on_turn(hosted) if waiting else None)
+
+    async def _game_here(
+        self, user_id: int, channel_id: int | None, guild_id: int | None
+    ) -> HostedGame | None:
+        """The game this place routes to, brought up to the stored game where another process
+        may have moved it (`GameLoader.fresh`): what is suggested is what a move is judged on."""
+        if guild_id is None:  # a DM: the caller's only running game (route says which)
+            hosted = self._registry.find((await self._dm_route(user_id)).game_id)
+        else:
+            hosted = await self._loader.channel_game_hint(channel_id) if channel_id else None
+        if hosted is None or not self._loader.shared:
+            return hosted
+        await self._loader.fresh(hosted)
+        if hosted.is_active:
+            return hosted
+        if guild_id is None:  # it ended elsewhere: their other game, if any
+            return self._registry.find((await self._dm_route(user_id)).game_id)
+        return await self._loader.channel_game_hint(channel_id) if channel_id else None
 
     async def _dm_route(self, user_id: int) -> GameView:
         """The caller's only running game as this process holds it; where it holds none, as

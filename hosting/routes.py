@@ -48,11 +48,23 @@ class Routes:
         server the route is the channel's game: only that one is brought up to date, and where
         this process holds none (or its copy ended elsewhere), the channel's game is read."""
         if guild_id is None:
-            await self._loader.load_games_of(user_id)
-        elif channel_id is not None:
+            return await self._dm_route(user_id, fresh=True)
+        if channel_id is not None:
             await self._loader.refresh(self._registry.in_channel(channel_id))
             await self._loader.channel_game(channel_id)
         return self._registry.route(user_id, channel_id, guild_id)
+
+    async def _dm_route(self, user_id: int, *, fresh: bool) -> GameView:
+        """The caller's only running game, their games read from the store first. `fresh`
+        (a hand, a /play's check): where another process may have moved it, brought up to
+        the stored game (`GameLoader.fresh`, one version read); a move judges that itself."""
+        await self._loader.load_games_of(user_id)
+        routed = self._registry.route(user_id, None, None)
+        if not fresh or not self._loader.shared:
+            return routed
+        hosted = self._registry.find(routed.game_id)
+        await self._loader.fresh(hosted)
+        return self._registry.route(user_id, None, None)  # it may have ended meanwhile
 
     async def for_move(self, user_id: int, channel_id: int | None, guild_id: int | None) -> int:
         """The game a move from this place is about. In a server: the channel's game as this
@@ -61,7 +73,7 @@ class Routes:
         from a copy behind it only after a reload). Only where this process holds no game
         there is the channel's game read (loader.py). In a DM: `find`."""
         if guild_id is None:
-            return (await self.find(user_id, None, None)).game_id
+            return (await self._dm_route(user_id, fresh=False)).game_id
         hosted = await self._loader.channel_game(channel_id) if channel_id is not None else None
         if hosted is None:
             raise HostingError(Problem.NO_GAME_HERE)

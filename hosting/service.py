@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from lama import Card, Observation
 from lama.actions import Action
-from store import GuildSettings, Store
+from store import Dialect, GuildSettings, Store
 from store.tournaments import TableKey
 
 from .clock import Clock
@@ -63,7 +63,11 @@ class GameService:
         *,
         seed_source: Callable[[], int] | None = None,
         preferences: Preferences | None = None,
+        shared: bool | None = None,
     ) -> None:
+        """`shared`: other processes write this database too, so what a player is shown
+        before they move is first checked against the stored game (loader.py `fresh`);
+        None: where it is PostgreSQL."""
         self._store = store
         self._clock = clock
         self.registry = GameRegistry()
@@ -72,7 +76,9 @@ class GameService:
         self.listeners = Listeners()
         self.messages = MessageRefs(store)
         context = Context(store, clock, self.registry, self.timers, self.listeners)
-        self.loader = GameLoader(context)  # games another process opened or moved
+        if shared is None:
+            shared = store.db.dialect is Dialect.POSTGRESQL
+        self.loader = GameLoader(context, shared=shared)  # games another process opened or moved
         self.table = Table(context, self.loader)
         self.turns = Turns(context, self.table, self.loader)
         self.sweeper = TimerSweeper(store, clock, self.loader)  # games whose process died
@@ -153,6 +159,12 @@ class GameService:
         self, user_id: int, channel_id: int | None, guild_id: int | None
     ) -> GameView:
         return await self.routes.find(user_id, channel_id, guild_id)
+
+    async def fresh_game(self, game_id: int) -> None:
+        """Before showing a hand from a button that names its game (the table's My hand):
+        this copy brought up to the stored game where another process may have moved it
+        (loader.py `fresh`); a hand routed by `find_route` is already."""
+        await self.loader.fresh(self.registry.find(game_id))
 
     def observation(self, game_id: int, user_id: int) -> Observation:
         self.registry.refuse_lobby_bystander(game_id, user_id)

@@ -88,8 +88,9 @@ class Table:
     ) -> GameUpdate:
         """The move on this copy of the game. A copy another process moved past is reloaded
         and the move tried again on the stored state: when the commit finds it behind, or
-        once when this copy would refuse the move."""
-        for attempt in range(COMMIT_ATTEMPTS):
+        whenever this copy would refuse the move (a refusal stands only once the stored
+        game is this copy's version)."""
+        for _ in range(COMMIT_ATTEMPTS):
             try:
                 self._registry.refuse_lobby_bystander(hosted.id, user_id)
                 hosted = self._running_for_button(hosted.id, round_number)
@@ -102,8 +103,8 @@ class Table:
                 return update
             except MovedElsewhere:
                 continue  # reloaded: try on the stored state
-            except (HostingError, IllegalAction):
-                if attempt > 0 or not await self._loader.is_behind(hosted):
+            except (HostingError, IllegalAction):  # judged again on a newer stored game
+                if not await self._loader.is_behind(hosted):
                     raise
                 await self._loader.reload(hosted)
         raise RuntimeError(f"game {hosted.id} moved on {COMMIT_ATTEMPTS} times during one move")
@@ -115,7 +116,7 @@ class Table:
         an earlier round or game is stale, exactly as for a move. Like a move, it is asked
         of the stored game: loaded if another process opened it, and a refusal from a copy
         behind it stands only once the copy is reloaded."""
-        await self._loader.hosted(game_id)
+        await self._loader.fresh(await self._loader.hosted(game_id))  # shown before a move
         try:
             return self._observation_for_button(game_id, user_id, round_number)
         except HostingError:

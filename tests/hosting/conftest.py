@@ -32,5 +32,7 @@ async def service(store, clock, updates) -> GameService:
 
 @pytest.fixture
 def services(stores, clock) -> tuple[GameService, ...]:
-    """One service per store of `stores`: processes sharing a database and a clock."""
-    return tuple(GameService(store, clock, seed_source=lambda: 7) for store in stores)
+    """One service per store of `stores`: processes sharing a database and a clock (so each
+    knows another may write it, on SQLite too)."""
+    return tuple(GameService(store, clock, seed_source=lambda: 7, shared=True)
+                 for store in stores)

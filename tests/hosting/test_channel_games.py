@@ -194,19 +194,29 @@ async def test_a_channel_with_no_game_anywhere_is_still_told_so(services) -> Non
 
 async def test_a_game_held_here_is_routed_without_reading_the_store(
         services, stores, monkeypatch) -> None:
-    """The hit path stays a lookup in memory: the cost cut of issue 14."""
+    """The hit path stays a lookup in memory: the cost cut of issue 14. The card suggestions
+    read the game's version, and nothing more, where another process may have moved it
+    (issue 33: what is offered is what a /play is judged on)."""
     here, _ = services
     game_id = await started_with(here, ALICE, BOB)
     player = on_turn(here, game_id)
+    versions: list[int] = []
+    version = stores[0].games.version
 
     def no_read(*args, **kwargs):
         raise AssertionError("the store was read to route a move")
+
+    async def one_version(game_id: int):
+        versions.append(game_id)
+        return await version(game_id)
 
     for name in ("active_game_in_place", "get_game", "version", "active_game_ids_of"):
         monkeypatch.setattr(stores[0].games, name, no_read)
     assert await here.routes.for_move(player, CHANNEL, GUILD) == game_id
     assert await here.on_channel_game(CHANNEL, its_id) == game_id
+    monkeypatch.setattr(stores[0].games, "version", one_version)
     assert (await here.playable_here(player, CHANNEL, GUILD)).variant == "classic"
+    assert versions == [game_id]
 
 
 # ------------------------------------------------- the card autocomplete, at every keystroke
