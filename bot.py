@@ -196,8 +196,7 @@ class LamaBot(commands.AutoShardedBot):
         except discord.HTTPException as error:
             log.warning("no card emojis, hands show pictures instead: %s", error)
             return
-        if uploaded:
-            log.info("Uploaded %d card faces as application emojis", uploaded)
+        log.info("Card faces as application emojis: %d uploaded by this process", uploaded)
 
     async def start_web(self) -> None:
         """The read-only web pages, on the bot's own event loop (WEB_PORT). A port that cannot

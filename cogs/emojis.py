@@ -31,6 +31,7 @@ from .card_letters import corner_letters
 log = logging.getLogger(__name__)
 
 PREFIX = "lamacard_"
+INVALID_FORM_BODY = 50035  # Discord's code for a refused field: here, a name already taken
 
 
 def _name(face: tuple[str, ...]) -> str:
@@ -93,14 +94,31 @@ class CardEmojis:
 
     async def upload_missing(self, client: discord.Client) -> int:
         """List the application's emojis, upload the faces it lacks, learn them all.
-        Returns how many were uploaded (0 after the first start)."""
-        have = {e.name: e.id for e in await client.fetch_application_emojis()}
-        missing = [name for name in FACE_OF_NAME if name not in have]
-        for name in missing:
-            png = await asyncio.to_thread(cardart.emoji_png, FACE_OF_NAME[name])
-            have[name] = (await client.create_application_emoji(name=name, image=png)).id
-        self.learn(have)
-        return len(missing)
+        Returns how many were uploaded here (0 after the first start).
 
+        Another process starting at the same time (shards) uploads the same faces: Discord
+        refuses a name that is taken (400, Invalid Form Body), and the faces are listed again
+        and the peer's used."""
+        have = await _listed(client)
+        uploaded = 0
+        for name in [name for name in FACE_OF_NAME if name not in have]:
+            if name in have:  # a peer's, learnt from a list after a refusal
+                continue
+            png = await asyncio.to_thread(cardart.emoji_png, FACE_OF_NAME[name])
+            try:
+                have[name] = (await client.create_application_emoji(name=name, image=png)).id
+                uploaded += 1
+            except discord.HTTPException as error:
+                if error.status != 400 or error.code != INVALID_FORM_BODY:
+                    raise
+                have = await _listed(client)
+                if name not in have:  # refused for another reason than a peer's upload
+                    raise
+        self.learn(have)
+        return uploaded
+
+
+async def _listed(client: discord.Client) -> dict[str, int]:
+    return {e.name: e.id for e in await client.fetch_application_emojis()}
 
 CARD_EMOJIS = CardEmojis()

@@ -4,10 +4,13 @@ monthly seasons."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
 from bot import LamaBot, Settings
+from hosting.clock import FakeClock
+from hosting.rated_store import open_rated_store
 from hosting.ratings import RULES
 from hosting.rerate import main
 from hosting.rerating import rate_unrated, rerate_all
@@ -169,3 +172,24 @@ def test_the_command_line_rerates_a_database_file(tmp_path, capsys):
     main(["--database", str(tmp_path / "lama.sqlite3")])
     out = capsys.readouterr().out
     assert "server 10: 5 games" in out and "games/s" in out
+
+
+async def test_two_processes_starting_at_once_rate_older_games_as_one_would(
+        db_location, caplog):
+    """Issue 33: two bot processes on one database both find the unrated games at start-up;
+    both rerate (under the server's ratings lock), neither fails, and what they leave is what
+    one rerate of the same games leaves."""
+    await games_from_before_ratings(db_location)
+    clock = FakeClock(ts(2026, 6, 1))
+    with caplog.at_level(logging.INFO, logger="hosting.rerating"):
+        first, second = await asyncio.gather(open_rated_store(db_location, clock),
+                                             open_rated_store(db_location, clock))
+    rerates = caplog.text.count("server 10: 40 games from before ratings existed")
+    assert rerates in (1, 2)  # both, or one over before the other looked (often SQLite's)
+    assert await first.ratings.guilds_with_unrated_games() == []
+    left = await snapshot(first)
+    assert left[1] and await snapshot(second) == left  # ratings changes written, seen by both
+    await rerate_all(first)
+    assert await snapshot(first) == left
+    await first.close()
+    await second.close()
