@@ -32,14 +32,15 @@ for _name in [n for n in os.environ if n.startswith(BOT_SETTING_PREFIXES)]:
     del os.environ[_name]
 
 # With `--dist loadgroup` (`make test`) each group runs on one xdist worker. The tests that
-# start bot processes of their own (kills, restarts, two processes on one database): so at
-# most two such bots fight the in-process tests for the machine's two cores. The web tests
+# start bot processes of their own (kills, restarts, two processes on one database) are three
+# groups: so at most three such tests fight the in-process tests for the two cores (two
+# groups took 27 s longer; the three groups' tests are the longest of the suite). The web tests
 # with a module-wide world (and browser): so each module's world is made once, not once in
 # every worker.
 WORKER_GROUPS = {
     "e2e/test_crash.py": "kills", "e2e/test_crash_random.py": "kills",
     "e2e/test_restart.py": "kills", "bot/test_startup.py": "kills",
-    "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "processes",
+    "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "tournament",
     "e2e/test_peer_starts.py": "processes",
     "e2e/test_process_moves.py": "kills",
     "web/test_browser.py": "browser", "web/test_browser_names.py": "browser",
