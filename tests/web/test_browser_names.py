@@ -12,8 +12,8 @@ import random
 import pytest
 import pytest_asyncio
 
-from tests.support.web import GUILD, open_world, play_game, serving
-from tests.web.browser_support import DESKTOP, PHONE, chromium, open_page, require_chromium
+from tests.support.web import GUILD, open_world, play_game
+from tests.web.browser_support import DESKTOP, PHONE, open_page, require_chromium
 from web import Paths
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -75,18 +75,6 @@ async def world(tmp_path_factory):
     w.paths = Paths((await w.site.access(GUILD)).secret)
     yield w
     await w.store.close()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def base_url(world):
-    async with serving(world) as url:
-        yield url
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser():
-    async with chromium() as launched:
-        yield launched
 
 
 @pytest_asyncio.fixture(loop_scope="module", params=["desktop", "phone"])
