@@ -15,9 +15,11 @@ from .text import member_text, seat_name, t
 def notice_text(view: GameView, notice: Notice, locale: str) -> str:
     """The public line: for the channel (or the game's thread)."""
     seat = view.seats[notice.seat]
+    # The player, not the AI (🤖) that took the seat: a time-out is always a human's own, also
+    # the one that hands the seat to an AI (told before the takeover, from the view after it).
+    name = member_text(seat.name) if seat.user_id is not None else seat_name(seat, locale)
     if notice.kind is NoticeKind.TIMED_OUT:
-        return t("timer.timeout", locale, name=seat_name(seat, locale))
-    name = member_text(seat.name)  # the player who left, not the AI (🤖) that took the seat
+        return t("timer.timeout", locale, name=name)
     if notice.reason == "timeouts":
         return t("timer.handed_to_ai", locale, name=name, count=options.TIMEOUTS_BEFORE_AI)
     if notice.reason == "kicked" and notice.by:

@@ -12,6 +12,7 @@ from store import Game as GameRecord
 from store import NewSeat
 from store import Seat as SeatRecord
 
+from . import options
 from .deadlines import Deadline
 from .views import (
     END,
@@ -109,7 +110,8 @@ class Seat:
         if game is None:
             return SeatView(self.index, self.name, self.user_id, self.ai_level, left=self.left,
                             ai_number=self.ai_number, left_after_seq=self.left_after_seq,
-                            seated_by_rematch=self.seated_by_rematch, kicked=self.kicked)
+                            seated_by_rematch=self.seated_by_rematch, kicked=self.kicked,
+                            timed_out_of_game=self.timed_out_of_game)
         quit_ = game.has_quit(self.index)
         return SeatView(
             self.index, self.name, self.user_id, self.ai_level, left=self.left,
@@ -121,7 +123,15 @@ class Seat:
             ai_number=self.ai_number,
             seated_by_rematch=self.seated_by_rematch,
             kicked=self.kicked,
+            timed_out_of_game=self.timed_out_of_game,
         )
+
+    @property
+    def timed_out_of_game(self) -> bool:
+        """An AI took the seat because its human's turn time ran out too often in a row (the
+        count stays where it stood: only the human's own moves reset it)."""
+        return (self.left and not self.kicked
+                and self.timeouts_in_a_row >= options.TIMEOUTS_BEFORE_AI)
 
 
 @dataclass

@@ -216,7 +216,7 @@ class Table:
             if move.seat is not None:  # no seat acted (the store allows it; hosting never does)
                 events += replay.apply(move.seat, action_from_dict(move.action))
         events += last_events
-        return stored_result(final_results(hosted.seats, game.scores, game.winners, events))
+        return stored_result(final_results(hosted.seats, game.scores, events))
 
     async def rating_changes(self, game_id: int) -> tuple[SeatRating, ...]:
         """The committed rating changes of a finished game's humans (none if unrated)."""

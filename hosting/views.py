@@ -53,6 +53,7 @@ class SeatView:
     left_after_seq: int | None = None  # handed to an AI: the game's last move then
     seated_by_rematch: bool = False  # a rematch seated this player without their asking
     kicked: bool = False  # left because kicked from the running game: it is not rated for them
+    timed_out_of_game: bool = False  # left because the turn timer ran out too often in a row
 
     @property
     def is_ai(self) -> bool:
@@ -127,7 +128,7 @@ class GameView:
         seat = self.seats[index]
         if seat.left_after_seq is None or seq > seat.left_after_seq:
             return seat
-        return replace(seat, ai_level=None, left=False, kicked=False)
+        return replace(seat, ai_level=None, left=False, kicked=False, timed_out_of_game=False)
 
 
 class NoticeKind(StrEnum):

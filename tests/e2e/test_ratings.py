@@ -38,7 +38,8 @@ async def test_the_game_end_message_shows_each_humans_rating_change(fake_discord
 
 async def test_a_winner_who_left_is_told_why_their_rating_fell(fake_discord, lamabot):
     """Alice leaves at once; the AI playing her seat finishes with the fewest points, while
-    Bob quits every round. A leaver counts as last for the ratings: the standings say so."""
+    Bob quits every round. A leaver counts as last for the ratings: the standings list her
+    last, with her AI's points, and say why; Bob, first as rated, is the one who wins."""
     fake, bot = fake_discord, lamabot
     use_seed(bot, 1)
     channel = fake.channel("lama")
@@ -49,10 +50,15 @@ async def test_a_winner_who_left_is_told_why_their_rating_fell(fake_discord, lam
     await bot.renderer.flush_all()
     end = next(m for m in reversed(channel.messages) if "Final standings" in m.embed_text)
     first, second = standings_lines(end)
-    assert first.lower().startswith(f"1. 🤖 {isolated('alice')}"), first
-    assert "rating" in first and "(−" in first, first
-    assert "leaving the game counts as last place" in first, first
-    assert "leaving" not in second, second
+    assert first.lower().startswith(f"1. {isolated('bob')}"), first
+    assert "left" not in first, first
+    assert second.lower().startswith(f"2. 🤖 {isolated('alice')}"), second
+    alice_points = bot.service.view(game_id).seats[0].score
+    assert alice_points < bot.service.view(game_id).seats[1].score  # her AI had fewest
+    assert f": {alice_points} points · left — an AI finished the game; counts as last " \
+        "place · rating" in second, second
+    assert "(−" in second, second
+    assert end.embeds[0]["description"].startswith(f"{isolated('Bob')} wins"), end.embed_text
 
 
 async def test_a_kicked_player_is_told_the_game_is_not_rated_for_them(fake_discord, lamabot):
