@@ -183,7 +183,7 @@ class SeatResult:
 
     seat: int
     final_score: int
-    place: int  # 1 = first; shared places share the number
+    place: int  # 1 = first; shared places share the number; as rated (leavers last)
     won: bool  # shared winners all won; a seat whose human left has lost
     tokens_collected: int  # penalty points collected over the whole game
     clean_rounds: int  # rounds in which this seat emptied its hand
@@ -288,9 +288,11 @@ class GameSummary:
 
     @property
     def winners(self) -> tuple[PlayerResult, ...]:
-        """The seats the game announced as its winners (first place). A seat whose human
-        left may win with its AI playing on: it is still the game's winner, though the
-        human's own record counts a loss (`won`)."""
+        """The seats the game announced as its winners (first place). Places are as rated
+        (hosting.results.places_as_rated): a seat whose human left places last, so the game
+        announces the best of those who stayed; a game stored before that placed by points
+        alone, and its leaver's AI may hold first place there (the human's own record
+        counts a loss: `won`)."""
         return tuple(p for p in self.players if p.place == 1)
 
 
