@@ -246,10 +246,11 @@ def _bot(interaction: discord.Interaction) -> LamaHost:
 
 
 def _jump_link(details: dict) -> str:
-    """A link that opens the message a refusal points at (Discord renders it as a link)."""
-    if details.get("message_id") and details.get("guild_id"):
-        return jump_link(details["guild_id"], details["channel_id"], details["message_id"])
-    return f"<#{details['channel_id']}>" if "channel_id" in details else ""
+    """A URL that opens the message a refusal points at, else its channel: the target of a
+    masked link in the message (`[a game in this channel]({link})`, never a bare URL)."""
+    if details.get("guild_id") and details.get("channel_id"):
+        return jump_link(details["guild_id"], details["channel_id"], details.get("message_id"))
+    return ""
 
 
 def _game_of(interaction: discord.Interaction) -> GameView | None:

@@ -121,8 +121,9 @@ class Lobby:
                 thread_id=thread_id,
                 table=table,
             )
-        except ChannelHasActiveGame as error:
-            raise HostingError(Problem.GAME_EXISTS) from error
+        except ChannelHasActiveGame as error:  # another process's, not known here: its channel
+            raise HostingError(Problem.GAME_EXISTS, guild_id=guild_id,
+                               channel_id=channel_id) from error
         hosted = HostedGame.from_record(record, ai_level=options.ai_level)
         self._registry.register(hosted)
         return hosted
@@ -185,7 +186,7 @@ class Lobby:
                 raise HostingError(Problem.NO_GAME_HERE)
             old = HostedGame.from_record(record)
         if old.is_active:
-            raise HostingError(Problem.GAME_EXISTS, game_id=game_id)
+            raise _game_exists(old)
         return old
 
     def _rematch_seats(self, old: HostedGame, presser_id: int, presser_name: str) -> list[Seat]:

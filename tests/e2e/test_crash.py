@@ -131,7 +131,7 @@ async def test_a_rematch_press_after_a_crash_finds_the_rematch_opened_before_it(
 
     async with running_bot(fake, db, "0"):
         told = await pointed_to(await fake.click(alice, seen, "Rematch"))
-        assert told.ephemeral and "already have a seat in the rematch" in told.text
+        assert told.ephemeral and "a seat in [the rematch](https://discord.com/" in told.text
         assert rematch_link(end) is not None
         lobbies = [m for m in fake.public_messages(channel) if "Rematch of" in m.embed_text]
         assert lobbies == [lobby]

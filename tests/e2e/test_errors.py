@@ -354,7 +354,7 @@ async def test_new_twice_in_a_channel_points_to_the_existing_game(fake_discord, 
             result = await fake.slash(user, channel, "lama new", variant="party")
         lobby = fake.public_messages(channel)[0]
         link = f"https://discord.com/channels/{fake.guild.id}/{channel.id}/{lobby.id}"
-        refused(result, "There's already a game in this channel", link)
+        refused(result, "There's already [a game in this channel](", f"]({link}).")
 
 
 async def test_dm_commands_route_to_the_callers_only_game(fake_discord, lamabot):

@@ -84,7 +84,7 @@ async def test_rematch_from_the_thread_opens_the_lobby_in_the_channel(fake_disco
     end = fake.public_messages(thread)[-1]
     result = await fake.click(fake.user("bob"), end, "Rematch")
     told = await result.followup()
-    assert told.ephemeral and "rematch lobby is open" in told.text, told.text
+    assert told.ephemeral and "The [rematch lobby](https://discord.com/" in told.text, told.text
     await bot.renderer.flush_all()
     rematch = bot.service.game_in_channel(channel.id)
     assert rematch is not None and rematch.rematch_of == game_id

@@ -64,13 +64,14 @@ async def test_settings_show_the_private_link_and_make_the_pages_public(fake_dis
     assert shown.ephemeral and "Private" in shown.text
     secret = (await bot.site_service.access(fake.guild.id)).secret
     private_url = f"{PUBLIC_URL}/s/{secret}/leaderboard"
-    assert private_url in shown.text
+    assert f"[secret link]({private_url})" in shown.text  # a masked link, never bare
     assert (await fetch(bot, private_url))[0] == 200
     public_url = f"{PUBLIC_URL}/s/{fake.guild.id}/leaderboard"
     assert (await fetch(bot, public_url))[0] == 404
 
     made_public = await fake.slash(owner, channel, "lama settings", web_pages="public")
-    assert "Settings saved." in made_public.text and public_url in made_public.text
+    assert "Settings saved." in made_public.text
+    assert f"Public: [the server's pages]({public_url})" in made_public.text
     assert secret not in made_public.text
     assert (await fetch(bot, public_url))[0] == 200
 
