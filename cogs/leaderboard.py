@@ -21,6 +21,7 @@ from discord.utils import MISSING
 import i18n
 from hosting import HostingError, Problem, options
 from hosting.boards import PERIOD_KEYS, SORT_KEYS, LeaderboardPage, Period
+from hosting.ratings import SeasonCadence
 from store import LeaderboardRow, LeaderboardSort, RatingRow, Season
 
 from .button_views import ButtonsView
@@ -188,8 +189,14 @@ def season_label(season: Season, locale: str) -> str:
     return t("season.numbered", locale, number=season.number)
 
 
+def names_season(season: Season | None) -> bool:
+    """Whether a board says which rating season it shows: when seasons are on, or were (a
+    later season); with seasons always off, its one season is all of time, not "Season 1"."""
+    return season is not None and (season.cadence != SeasonCadence.OFF or season.number > 1)
+
+
 def leaderboard_embed(board: LeaderboardPage, locale: str) -> discord.Embed:
-    if board.season is not None:
+    if board.season is not None and names_season(board.season):
         title = t("leaderboard.title.season", locale, season=season_label(board.season, locale))
     else:
         title = t(TITLE_KEYS[board.period], locale)

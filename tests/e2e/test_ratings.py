@@ -91,6 +91,7 @@ async def test_leaderboard_defaults_to_ratings_once_games_are_rated(fake_discord
     assert "Most wins" in before.message.embeds[0]["description"]
     await play(fake, bot, channel, [alice, bob], rng=random.Random(4), ai_seats=1)
     board = await fake.slash(alice, channel, "leaderboard")
+    assert board.message.embeds[0]["title"] == "LAMA leaderboard: all time"  # seasons are off
     text = board.message.embeds[0]["description"]
     assert "Skill rating" in text and "provisional" in text
     shown = lines_by_user(text)
