@@ -338,7 +338,8 @@ def settings_embed(
         ("settings.ai_delay", _seconds(s.ai_delay_s, locale)),
         ("settings.games_channel", channel),
         ("settings.language", _language(s.locale, locale, preferred)),
-        ("settings.game_threads", t(f"settings.value.{'on' if s.game_threads else 'off'}", locale)),
+        ("settings.game_threads", t(f"settings.game_threads.{'on' if s.game_threads else 'off'}",
+                                     locale)),
         ("settings.seasons", t(f"season.cadence.{s.season_cadence}", locale)),
     ):
         embed.add_field(name=t(key, locale), value=value, inline=True)
