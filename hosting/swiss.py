@@ -4,7 +4,11 @@ Seating puts the leaders together and avoids seating two players together again:
 ways to cut the entrants into tables of the round's sizes, it takes the one with the fewest
 repeat meetings, then the one whose tables hold the closest standings. Small fields are
 searched exhaustively; larger ones start from the standings cut in order and swap players
-between tables while that improves the seating (a local optimum).
+between tables while that improves the seating (a local optimum), and if that repeats a
+meeting, an exact search (swiss_search.py) finds a seating without one whenever one exists.
+
+Points (`placement_points`) are a share of the table beaten, the same per seat at every
+table size: docs/tournaments.md.
 
 A table short of three seats is filled with AI seats (the bye): a game needs them to be worth
 playing, and they never score tournament points.
@@ -16,6 +20,8 @@ import itertools
 import math
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+
+from .swiss_search import fewest_repeats
 
 MIN_SEATS = 3  # a table has at least this many seats, AI seats making up the difference
 EXACT_UP_TO = 10  # entrants seated by an exhaustive search; more by local search
@@ -74,29 +80,31 @@ def seat_round(
     if len(standings) <= EXACT_UP_TO:
         tables = _best_exact(list(standings), sizes, goal)
     else:
-        tables = _best_local(list(standings), sizes, goal)
+        tables = _fewest_repeats(_best_local(list(standings), sizes, goal), sizes, goal)
     ordered = sorted((sorted(t, key=rank.__getitem__) for t in tables),
                      key=lambda t: rank[t[0]])
     return [Seating(tuple(t), max(0, MIN_SEATS - len(t))) for t in ordered]
 
 
-def _partitions(entries: list[int], sizes: list[int]) -> Iterator[list[list[int]]]:
-    """Every way to cut `entries` into tables of `sizes` (tables of equal size unordered)."""
+def _partitions(
+    entries: list[int], sizes: list[int], order: Mapping[int, int] | None = None,
+    after: int = -1,
+) -> Iterator[list[list[int]]]:
+    """Every way to cut `entries` into tables of `sizes`, each once: tables of equal size in
+    a row are unordered, so the later one's first entrant must come later in the order of
+    `entries` (`after`: the position of the first entrant of the table before, if it had
+    this size)."""
+    order = order if order is not None else {e: i for i, e in enumerate(entries)}
     if not sizes:
         yield []
         return
     size, rest = sizes[0], sizes[1:]
-    first, others = entries[0], entries[1:]
-    if rest and rest[0] == size:  # the table holding the first entry comes first: no repeats
-        for mates in itertools.combinations(others, size - 1):
-            first_table = [first, *mates]
-            remaining = [e for e in others if e not in mates]
-            for tail in _partitions(remaining, rest):
-                yield [first_table, *tail]
-        return
     for table in itertools.combinations(entries, size):
+        if order[table[0]] <= after:
+            continue
         remaining = [e for e in entries if e not in table]
-        for tail in _partitions(remaining, rest):
+        following = order[table[0]] if rest and rest[0] == size else -1
+        for tail in _partitions(remaining, rest, order, following):
             yield [list(table), *tail]
 
 
@@ -111,12 +119,33 @@ def _best_exact(entries: list[int], sizes: list[int], goal: _Goal) -> list[list[
     return best
 
 
+def _fewest_repeats(
+    tables: list[list[int]], sizes: list[int], goal: _Goal
+) -> list[list[int]]:
+    """`tables` (a local search's), or a seating with fewer repeat meetings and no fewer
+    hosted tables when one exists (swiss_search: exact within its budget), its standings
+    spread then narrowed by the same local search."""
+    hostless, repeats, _ = goal.cost(tables)
+    fewest_hostless = max(0, len(tables) - len(goal.hosts)) if goal.hosts else 0
+    if repeats == 0 and hostless == fewest_hostless:
+        return tables
+    better_than = repeats if hostless == fewest_hostless else sum(goal.met.values()) + 1
+    entries = sorted((e for t in tables for e in t), key=goal.rank.__getitem__)
+    found = fewest_repeats(entries, sizes, goal.met, goal.hosts, better_than=better_than)
+    return tables if found is None else _improve(found, goal)
+
+
 def _best_local(entries: list[int], sizes: list[int], goal: _Goal) -> list[list[int]]:
     tables: list[list[int]] = []
     start = 0
     for size in sizes:
         tables.append(entries[start:start + size])
         start += size
+    return _improve(tables, goal)
+
+
+def _improve(tables: list[list[int]], goal: _Goal) -> list[list[int]]:
+    """Swap two entrants of different tables while that lowers the cost (a local optimum)."""
     cost = goal.cost(tables)
     improved = True
     while improved:
@@ -140,8 +169,20 @@ class TableResult:
     """One finished table: each entrant's place and final score, and how many seats it had."""
 
     seats: int
-    places: Mapping[int, int]  # entry -> place (1 best; ties share)
+    places: Mapping[int, int]  # entry -> place (1 best; ties share the better one)
     scores: Mapping[int, int]  # entry -> final game score (lower is better)
+    absent: frozenset[int] = frozenset()  # entries that left or were stood in for: no points
+    # entry -> how many seats share its place, AI seats too (by default: its entrants that do)
+    shared: Mapping[int, int] | None = None
+
+    def points(self, entry: int) -> int:
+        if entry in self.absent:
+            return 0
+        place = self.places[entry]
+        if self.shared is not None:
+            return placement_points(place, self.seats, self.shared[entry])
+        alike = sum(1 for p in self.places.values() if p == place)
+        return placement_points(place, self.seats, alike)
 
 
 @dataclass(frozen=True)
@@ -154,9 +195,25 @@ class Standing:
     playing: bool = False  # mid-round: their table of this round has not finished yet
 
 
-def placement_points(place: int, seats: int) -> int:
-    """Last place scores 0, each place better one more (a shared place scores alike)."""
-    return seats - place
+POINTS_PER_SEAT = 12  # what a table hands out per seat: the same at tables of every size
+POINTS_FOR_FIRST = 2 * POINTS_PER_SEAT  # first place; last scores 0, the places between even
+
+
+def placement_points(place: int, seats: int, shared: int = 1) -> int:
+    """Tournament points for `place` at a table of `seats` (docs/tournaments.md): first
+    POINTS_FOR_FIRST, last 0, the places between evenly spaced, 24·(seats − place)/(seats − 1)
+    (3 seats: 24, 12, 0; 4: 24, 16, 8, 0; 5: 24, 18, 12, 6, 0). A place `shared` by several
+    seats (equal scores) gives each the average of the places they span, so every table
+    hands out exactly POINTS_PER_SEAT a seat: a seat expects the same at any table size.
+    Whole numbers at tables of 2 to 5 seats (and 7); any other size raises."""
+    first, last = place, min(place + shared - 1, seats)
+    if seats < 2:
+        return POINTS_FOR_FIRST
+    total = POINTS_FOR_FIRST * (2 * seats - first - last)
+    points, rest = divmod(total, 2 * (seats - 1))
+    if rest:
+        raise ValueError(f"no whole points for places {first}–{last} of {seats}")
+    return points
 
 
 def standings(
@@ -175,8 +232,8 @@ def standings(
     scores = dict.fromkeys(entries, 0)
     games = dict.fromkeys(entries, 0)
     for table in results:
-        for entry, place in table.places.items():
-            points[entry] += placement_points(place, table.seats)
+        for entry in table.places:
+            points[entry] += table.points(entry)
             scores[entry] += table.scores[entry]
             games[entry] += 1
     signup = {entry: i for i, entry in enumerate(entries)}

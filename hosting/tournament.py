@@ -244,9 +244,12 @@ class TournamentService:
         for outcome in outcomes:
             met.update(pairs_of(outcome.table.entries))
         humans = {e.entry for e in tournament.entries if e.user_id is not None}
+        # a search that may take a second in a large field: the event loop answers meanwhile
+        seating = await asyncio.to_thread(seat_round, ranked, tournament.table_size, met,
+                                          hosts=humans)
         tables = [
             (sorted(t.entries, key=lambda e: (e not in humans, ranked.index(e))), t.ai_seats)
-            for t in seat_round(ranked, tournament.table_size, met, hosts=humans)
+            for t in seating
         ]
         number = tournament.round + 1
         tournament = await self._store.tournaments.start_round(

@@ -2,28 +2,37 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from store.tournaments import TableKey, TableOutcome, Tournament, TournamentStatus
 
+from .results import places_as_rated
 from .swiss import Standing, TableResult, standings
 from .views import Status
 
 
 def table_results(tournament: Tournament, outcomes: list[TableOutcome]) -> list[TableResult]:
-    """Finished tables as Swiss results: an entrant who left, or whose seat an AI played as
-    they were busy in another game, ranks last; a cancelled table counts for nobody."""
+    """Finished tables as Swiss results: placed by their final scores as the games are rated
+    (hosting.results.places_as_rated), an entrant who left, or whose seat an AI played as
+    they were busy in another game, last and without points; the AI seats filling a table
+    are places too. A cancelled table counts for nobody."""
     humans = {e.entry for e in tournament.entries if e.user_id is not None}
     results = []
     for outcome in outcomes:
         if outcome.status != Status.FINISHED.value:
             continue
-        seats = len(outcome.table.entries) + outcome.table.ai_seats
-        places, scores = {}, {}
-        for seat, entry in enumerate(outcome.table.entries):
-            absent = outcome.left.get(seat, False) or (
-                entry in humans and outcome.ai.get(seat, False))
-            places[entry] = seats if absent else outcome.places[seat]
-            scores[entry] = outcome.scores[seat]
-        results.append(TableResult(seats, places, scores))
+        entries = outcome.table.entries
+        seats = len(entries) + outcome.table.ai_seats
+        scores = [outcome.scores[seat] for seat in range(seats)]
+        absent = [seat < len(entries) and (outcome.left.get(seat, False) or (
+            entries[seat] in humans and outcome.ai.get(seat, False))) for seat in range(seats)]
+        places = places_as_rated(scores, absent, [False] * seats)
+        alike = Counter(places)
+        results.append(TableResult(
+            seats, {e: places[seat] for seat, e in enumerate(entries)},
+            {e: scores[seat] for seat, e in enumerate(entries)},
+            absent=frozenset(e for seat, e in enumerate(entries) if absent[seat]),
+            shared={e: alike[places[seat]] for seat, e in enumerate(entries)}))
     return results
 
 

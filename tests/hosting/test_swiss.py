@@ -118,7 +118,7 @@ def test_standings_rank_by_placement_points_then_total_score():
                result(4, e1=(4, 41), e2=(3, 30), e3=(1, 2), e4=(2, 8))]
     rows = standings([1, 2, 3, 4], results)
     assert [(r.entry, r.points, r.total_score) for r in rows] == [
-        (3, 4, 22), (2, 3, 40), (1, 3, 46), (4, 2, 48)]
+        (3, 32, 22), (2, 24, 40), (1, 24, 46), (4, 16, 48)]
     assert [r.rank for r in rows] == [1, 2, 3, 4]
 
 
@@ -128,7 +128,7 @@ def test_head_to_head_breaks_a_tie_in_points_and_score():
                result(3, e2=(2, 10), e4=(1, 6), e5=(3, 20))]
     rows = standings([1, 2, 3, 4, 5], results)
     assert [(r.entry, r.rank, r.points, r.total_score) for r in rows][:3] == [
-        (2, 1, 3, 15), (1, 2, 3, 15), (4, 3, 3, 18)]
+        (2, 1, 36, 15), (1, 2, 36, 15), (4, 3, 36, 18)]
 
 
 def test_a_complete_tie_shares_a_rank_and_keeps_sign_up_order():

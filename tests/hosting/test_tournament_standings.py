@@ -44,7 +44,7 @@ TABLE_1_OVER = finished(1, 1, (1, 2, 3), ((1, 0), (2, 12), (3, 25)))
 def test_mid_round_a_finished_entrant_ranks_above_one_still_playing_on_equal_points():
     rows = standings_of(cup(1), [TABLE_1_OVER, unfinished(1, 2, (4, 5, 6))])
     assert [(r.entry, r.points) for r in rows] == [
-        (1, 2), (2, 1), (3, 0), (4, 0), (5, 0), (6, 0)]
+        (1, 24), (2, 12), (3, 0), (4, 0), (5, 0), (6, 0)]
     assert [r.rank for r in rows] == [1, 2, 3, 4, 4, 4]
 
 
@@ -67,7 +67,7 @@ def test_mid_round_points_still_rank_first():
                unfinished(2, 2, (1, 4, 5))]
     rows = standings_of(cup(2), round_1 + round_2)
     assert [(r.entry, r.points, r.playing) for r in rows] == [
-        (2, 3, False), (1, 2, True), (4, 2, True), (3, 1, False), (5, 1, True),
+        (2, 36, False), (1, 24, True), (4, 24, True), (3, 12, False), (5, 12, True),
         (6, 0, False)]
     assert [r.rank for r in rows] == [1, 2, 2, 4, 5, 6]
 
@@ -87,3 +87,22 @@ def test_a_cancelled_tournament_shows_nobody_playing():
     rows = standings_of(cup(1, TournamentStatus.CANCELLED),
                         [TABLE_1_OVER, unfinished(1, 2, (4, 5, 6))])
     assert not any(r.playing for r in rows)
+
+
+def test_a_leaver_scores_nothing_and_the_others_place_among_the_seats_that_stayed():
+    """Entrant 2 left (an AI finished for them with the fewest points); table 1 was three
+    entrants: 1 and 3 are first and second of those who stayed."""
+    left = TableOutcome(TableRecord(1, 1, (1, 2, 3), 0, 101), "finished",
+                        {0: 2, 1: 1, 2: 3}, {0: 20, 1: 5, 2: 30},
+                        {0: False, 1: True, 2: False}, dict.fromkeys(range(3), False))
+    (result,) = table_results(cup(1), [left])
+    assert {e: result.points(e) for e in (1, 2, 3)} == {1: 24, 3: 12, 2: 0}
+
+
+def test_an_ai_filling_a_table_takes_a_place_and_its_points_count_for_nobody():
+    """Two entrants and an AI seat: the AI finished between them, on equal points with 2."""
+    short = TableOutcome(TableRecord(1, 1, (1, 2), 1, 101), "finished",
+                         {0: 1, 1: 2, 2: 2}, {0: 5, 1: 20, 2: 20},
+                         dict.fromkeys(range(3), False), {0: False, 1: False, 2: True})
+    (result,) = table_results(cup(1), [short])
+    assert (result.points(1), result.points(2)) == (24, 6)  # 2 shares places 2–3 with the AI
