@@ -120,7 +120,9 @@ def planted(draw, low=4, high=40):
     return standing, table_size, met, hosts
 
 
-@settings(max_examples=150, deadline=None)
+# The same examples every run: the search is exact within a budget of branches, and a test
+# must not pass or fail by the draw (the fields drawn here need at most ~30,000 of 100,000).
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(planted())
 def test_a_seating_without_repeats_is_found_whenever_one_exists(field):
     standing, table_size, met, _ = field
@@ -128,7 +130,7 @@ def test_a_seating_without_repeats_is_found_whenever_one_exists(field):
     assert repeats(tables, met) == 0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(planted())
 def test_every_table_keeps_a_host_while_repeats_are_avoided(field):
     standing, table_size, met, hosts = field
