@@ -180,7 +180,7 @@ def test_the_gender_check_catches_the_old_labels(locale, text):
 @pytest.mark.parametrize(
     ("locale", "text"),
     [("cs", "{mention}, jsi na tahu!"), ("cs", "Hru pořádá {name}."),
-     ("es", "Ya estás jugando en {channel}."), ("es", "Ya te has inscrito."),
+     ("es", "Ya estás jugando en {channel}."), ("es", "Ya te inscribiste."),
      ("es", "Todos los pasos ({count})"), ("es", "Todas las variantes"),
      ("es", "Borra tus estadísticas en todas partes"), ("es", "Ya nadie sigue en la ronda."),
      ("es", "Todas las mesas se juegan a la vez, cada una en su propio hilo.")],

@@ -295,7 +295,7 @@ def test_spanish_hand_after_a_time_out_says_time_ran_out():
     [
         ("en", "Not your turn: the top card and who is playing are on the table in <#2>.",
          "Top card"),
-        ("cs", "Nejsi na tahu: vrchní kartu a to, kdo hraje, ukazuje stůl v kanálu <#2>.",
+        ("cs", "Nejsi na tahu. Vrchní kartu i to, kdo je na tahu, uvidíš na stole v kanálu <#2>.",
          "Vrchní karta"),
         ("es", "No es tu turno: la carta de arriba y a quién le toca se ven en la mesa de <#2>.",
          "Carta de arriba"),
@@ -415,4 +415,4 @@ def test_spanish_rules_name_the_moves_as_the_buttons_do(variant):
 
 def test_spanish_a_game_not_started_says_who_starts_it_first():
     assert i18n.t("error.game_not_started", "es") == (
-        "La partida aún no ha empezado: quien la organiza la inicia desde la sala.")
+        "La partida aún no empezó: quien la organiza la inicia desde la sala.")

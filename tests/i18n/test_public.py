@@ -104,5 +104,5 @@ def test_latin_american_and_european_spanish_read_the_same_neutral_texts(discord
         "¡Empieza la partida! Las manos van llegando por mensaje directo."
     )
     assert i18n.t("error.game_already_started", discord_locale) == (
-        "La partida ya ha empezado: únete a la siguiente o pide la revancha."
+        "La partida ya empezó: únete a la siguiente o pide la revancha."
     )
