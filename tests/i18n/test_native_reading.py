@@ -51,6 +51,19 @@ def test_czech_waiting_hand_points_to_the_table_in_plain_words():
         "Nejsi na tahu. Vrchní kartu i to, kdo je na tahu, uvidíš na stole v kanálu #lama.")
 
 
+def test_czech_writes_odted_as_one_word():
+    """"místo od teď hraje AI": the adverb is one word."""
+    split = {key: form for key, message in load("cs").messages.items()
+             for form in message.forms if "od teď" in form}
+    assert not split, split
+    assert "odteď hraje AI" in i18n.t("game.left", "cs", name="Eva")
+
+
+def test_czech_timed_out_hand_says_why_it_is_out():
+    assert i18n.t("hand.timed_out", "cs", cards="1").startswith(
+        "Vypršel ti čas, takže v tomto kole už nehraješ.")
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_spanish_rules_read_naturally(variant):
     text = rules_text(variant, "es")
