@@ -73,8 +73,9 @@ class FakeDiscord(Driver):
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.uploads: dict[int, FakeAttachment] = {}
         self.application_emojis: dict[int, dict[str, Any]] = {}  # emojis.py
-        # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message)
-        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message,
+        # its JSON as first posted: what a repeat gets back)
+        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage, dict[str, Any]]] = {}
         self.pings: list[Pings] = []  # what each message body resolved (pings.py)
         self.gateway = Gateway(self)
         self.port: int | None = None

@@ -279,6 +279,18 @@ async def test_a_message_sent_again_with_its_nonce_is_not_posted_twice(fake_disc
     assert len(fake_discord.public_messages("lama")) == 2
 
 
+async def test_a_repeated_nonce_hands_back_the_message_as_first_posted(fake_discord, bot) -> None:
+    """Not the body sent again, nor the edits the message had since: a bot that re-posts
+    after a crash learns which message it is, not what it shows now."""
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    first = await lama.send("round 2, fresh deal", nonce="game-7-table-2")
+    await first.edit(content="round 2, three moves in")
+    again = await lama.send("round 2, five moves in", nonce="game-7-table-2")
+    assert again.id == first.id and again.content == "round 2, fresh deal"
+    (shown,) = fake_discord.public_messages("lama")
+    assert shown.content == "round 2, three moves in"
+
+
 async def test_a_missing_channel_permission_is_403_50013(fake_discord, bot) -> None:
     lama = fake_discord.channel("lama")
     await fake_discord.deny_bot(lama, "send_messages")
