@@ -44,6 +44,7 @@ from .. import images
 from ..pings import NOBODY, only
 from ..table_view import table_layout, table_message
 from ..text import jump_link
+from .handed_back import shows
 from .outbox import CALL_FAILED, ShownGames
 from .ports import Discord, PublicLocales
 from .scheduler import Priority, RestBudget
@@ -216,6 +217,18 @@ class Tables:
             del pictured[gone]  # the previous table stays known: a repost's "moved" edits it
         pictured[new] = _carries_picture(message)  # a nonce may hand back an older message
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
+        if job.nonce is not None and job.ended is None and not shows(message, content):
+            self._handed_back(job)
+
+    def _handed_back(self, job: _Job) -> None:
+        """Discord handed back the round's table as posted before (by a process that died,
+        or a post whose answer was lost), showing an older state: it is edited to this
+        post's state next, unless an edit of a newer state is next anyway."""
+        log.info("round %s's table of game %s was posted before: edited to its state now",
+                 job.view.round_number, job.view.game_id)
+        jobs = self._jobs[job.view.game_id]
+        if not (jobs and jobs[0].kind == "edit"):
+            jobs.appendleft(_Job("edit", job.view))
 
     async def _moved(self, job: _Job, locale: str) -> None:
         """The table was posted anew: the old one keeps its picture, loses its buttons and
