@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -305,15 +306,33 @@ class FakeDiscord(Driver):
         self.faults.append({"route": route, "status": status, "times": times,
                             "after_work": after_work, "message_id": message_id})
 
+    def rate_limit_for(self, route: str, seconds: float, *, retry_after: float = 0.05,
+                       channel_id: int | None = None, message_id: int | None = None,
+                       from_discord: bool = True) -> None:
+        """A storm: every call of ``route`` in the next ``seconds`` (real time) gets a 429,
+        as `rate_limit_next` gives one; ``channel_id``, ``message_id``: only calls in that
+        channel, about that message."""
+        self.faults.append({"route": route, "status": 429, "retry_after": retry_after,
+                            "global": False, "times": 1, "from_discord": from_discord,
+                            "channel_id": channel_id, "message_id": message_id,
+                            "until": time.monotonic() + seconds})
+
+    def storming(self) -> bool:
+        """Whether a storm of `rate_limit_for` still blows."""
+        return any(f.get("until", 0) > time.monotonic() for f in self.faults)
+
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
+        now = time.monotonic()
+        self.faults = [f for f in self.faults if f.get("until", now + 1) > now]
         for fault in self.faults:
-            wanted = fault.get("message_id")
-            if wanted is not None and call.params.get("message_id") != str(wanted):
+            if any(fault.get(key) is not None and call.params.get(key) != str(fault[key])
+                   for key in ("channel_id", "message_id")):
                 continue
             if fault["route"] == call.route:
-                fault["times"] -= 1
-                if fault["times"] <= 0:
-                    self.faults.remove(fault)
+                if "until" not in fault:
+                    fault["times"] -= 1
+                    if fault["times"] <= 0:
+                        self.faults.remove(fault)
                 return fault
         return None
 

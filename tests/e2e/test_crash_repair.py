@@ -7,7 +7,8 @@ player on turn show the game as stored (tests/support/shown.py).
 
 Kill points: the deal's table posted, the next move made (the table shows the deal); a new
 round's table posted, its first move made; a waiting seat's deal DM posted, the starter's
-move made from the table, so that seat is on turn after the restart with only that deal."""
+move made from the table, so that seat is on turn after the restart with only that deal; a
+round's close refused (429s) while the next round's table was posted and stored."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from lama import events as ev
 from tests.support.crash import (
     answer_held,
+    effect_of_quit,
     on_turn,
     pending_moves,
     posts_a_waiting_hand,
@@ -33,6 +35,8 @@ from tests.support.crash import (
 from tests.support.shown import shows_the_store
 
 GAME = 1
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+STORM = 600.0  # seconds: until the test ends it
 
 
 async def killed(bot, fake) -> None:
@@ -90,3 +94,39 @@ async def test_a_deal_dm_whose_post_was_unanswered_is_live_when_its_seat_is_on_t
 
     async with running_bot(fake, db, "0"):
         await shows_the_store(fake, channel, players, db, GAME)
+
+
+async def test_a_rounds_close_that_failed_before_a_crash_closes_that_rounds_table(
+    fake_discord, tmp_path
+):
+    """The table-close crash window: round 1's close meets a storm of 429s, round 2's table is
+    posted and stored as the game's table, and the bot dies before a retry got through. The
+    restart closes round 1's own table, not the game's table (round 2's), nor leaves it live."""
+    fake, db = fake_discord, tmp_path / "lama.sqlite3"
+    channel, players = fake.channel("lama"), [fake.user("alice"), fake.user("bob")]
+    async with running_bot(fake, db, "0") as bot:
+        await start(fake, channel, *players)
+        await wait_for(lambda: tables_of_round(fake, channel, GAME, 1), what="the table")
+        (first,) = tables_of_round(fake, channel, GAME, 1)
+        while True:
+            user = await on_turn(fake, players, GAME, db)
+            ends = ev.RoundEnded in effect_of_quit(stored_game(db, GAME)[1])
+            if ends:
+                fake.rate_limit_for(EDIT, STORM, message_id=first.id)
+            await press(fake, user, GAME, "quit")
+            if ends:
+                break
+        await wait_for(lambda: tables_of_round(fake, channel, GAME, 2), what="round 2's table")
+        (second,) = tables_of_round(fake, channel, GAME, 2)
+        await wait_for(lambda: stored_table(db) == (second.id, 2), what="round 2's table stored")
+        await killed(bot, fake)
+    assert first.buttons and pending_moves(db, GAME)  # round 1 live, its end not shown
+    fake.faults.clear()  # the storm is over
+
+    async with running_bot(fake, db, "0"):
+        await shows_the_store(fake, channel, players, db, GAME)
+
+
+def stored_table(db) -> tuple[int, int]:
+    [row] = read_db(db, "SELECT table_message_id, table_round FROM games WHERE id = ?", (GAME,))
+    return row
