@@ -134,7 +134,7 @@ class Tables:
         try:
             jobs = self._jobs[game_id]
             while jobs:
-                self._unseen(jobs)
+                await self._unseen(jobs)
                 job = jobs[0]
                 if self._passed(job):  # before its slot: a channel's posts are few
                     jobs.popleft()
@@ -154,7 +154,7 @@ class Tables:
             self._tasks.pop(game_id, None)
         await self.shown.tables_idle(game_id)
 
-    def _unseen(self, jobs: deque[_Job]) -> None:
+    async def _unseen(self, jobs: deque[_Job]) -> None:
         """A round that began and ended before its table was shown (a flush that took in a
         whole round, a replay after a crash) and whose table is not known here: its close
         becomes posting the table with its result, under the round table's nonce, then
@@ -162,7 +162,7 @@ class Tables:
         Nothing of that round was drawn: no picture."""
         job = jobs[0]
         if (job.kind != "close" or job.nonce is None or job.ended is None
-                or self.table_of(job.view.game_id, job.ended.round_number) is not None):
+                or await self.round_table(job.view.game_id, job.ended.round_number)):
             return
         jobs.popleft()
         jobs.extendleft([replace(job, nonce=None, picture=False),  # extendleft: reversed
@@ -242,9 +242,9 @@ class Tables:
         await self._message(job.old).edit(view=closed, allowed_mentions=NOBODY)
 
     def table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
-        """The message showing that round's table: the one this process posted for it, else
-        the game's stored table if it shows that round. None: not known here (a later
-        round's table is posted and stored already): better unclosed than the wrong one."""
+        """The message showing that round's table, as known in memory: the one this process
+        posted for it, else the game's table if it shows that round. None: not known here (a
+        later round's table is posted already); `round_table` asks the store then."""
         tables = self._of_round.get(game_id, {})
         if round_number in tables:
             return tables[round_number]
@@ -252,9 +252,18 @@ class Tables:
             return None
         return self.service.table_of_round(game_id, round_number)
 
+    async def round_table(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The message showing that round's table, however long ago it was posted and by
+        which process: each round's table is stored (migration 0026). None: never posted (or
+        before that migration): better unclosed than the wrong one."""
+        ref = self.table_of(game_id, round_number)
+        if ref is None:
+            ref = await self.service.round_table(game_id, round_number)
+        return ref
+
     async def _edit(self, job: _Job, locale: str) -> None:
         if job.ended is not None:
-            ref = self.table_of(job.view.game_id, job.ended.round_number)
+            ref = await self.round_table(job.view.game_id, job.ended.round_number)
         else:
             ref = self.service.message_ref(job.view.game_id, TABLE)
         if ref is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from pathlib import Path
@@ -268,6 +269,22 @@ async def test_a_proxys_429_is_raised_by_discord_py_at_once(fake_discord, bot) -
         await lama.send("hi")
     assert raised.value.status == 429
     assert [c.status for c in fake_discord.rest_calls(CHANNEL_MESSAGES)] == [429]
+
+
+async def test_a_storm_answers_429_to_every_call_in_its_channel_for_its_seconds(
+    fake_discord, bot
+) -> None:
+    fake_discord.rate_limit_for(CHANNEL_MESSAGES, 3.0, channel_id=fake_discord.channel("lama").id)
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    with pytest.raises(discord.HTTPException) as raised:  # five tries, all refused
+        await lama.send("hi")
+    assert raised.value.status == 429 and fake_discord.storming()
+    await bot.get_channel(fake_discord.channel("general").id).send("elsewhere")  # not here
+    while fake_discord.storming():
+        await asyncio.sleep(0.05)
+    await lama.send("after")
+    assert [m.content for m in fake_discord.public_messages("lama")] == ["after"]
+    assert len([c for c in fake_discord.rest_calls(CHANNEL_MESSAGES) if c.status == 429]) == 5
 
 
 async def test_a_message_sent_again_with_its_nonce_is_not_posted_twice(fake_discord, bot) -> None:
