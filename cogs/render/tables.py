@@ -14,11 +14,15 @@ My hand they point to), and never overtaken by an edit that waited for its slot 
 coalesces only with the edit right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
-retried after its failure (cogs/render/outbox.py) comes after the next round's table was posted, and
-a close replayed after a crash may find the next round's table stored already (posted, its id
-written, the round-ending move not yet marked shown). So each round's table message is
-remembered as it is posted, and the stored table says which round it shows. A round that
-began and ended before its table was shown gets its table posted closed (`_unseen`).
+retried after its failure (cogs/render/outbox.py) comes after the next round's table was posted
+(rounds after, if the failure lasted), and a close replayed after a crash may find the next
+round's table stored already (posted, its id written, the round-ending move not yet marked
+shown). So each round's table message is remembered as it is posted and stored per round
+(`round_table`: memory first, then the store). A round that began and ended before its table
+was shown gets its table posted closed (`_unseen`).
+
+A round's table posted again under its nonce (a replay after a crash, a retry whose answer was
+lost) comes back as Discord first posted it, an older state: it is edited next (`_handed_back`).
 
 A closed table keeps its round's last picture by referring to the file the message carries;
 Discord refuses an edit that refers to a file the message does not have (a table posted
