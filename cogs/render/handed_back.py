@@ -26,7 +26,7 @@ def shows(message: discord.Message, sent: dict[str, Any]) -> bool:
 
 def _of_message(message: discord.Message) -> Shown:
     return (
-        (message.content or "",),
+        (_text(message.content),),
         tuple(_embed(e) for e in message.embeds),
         tuple(_components(c.to_dict() for c in message.components)),
     )
@@ -37,15 +37,20 @@ def _of_request(sent: dict[str, Any]) -> Shown:
     view = sent.get("view")
     components = view.to_components() if view else []
     return (
-        (sent.get("content") or "",),
+        (_text(sent.get("content")),),
         tuple(_embed(e) for e in embeds),
         tuple(_components(components)),
     )
 
 
 def _embed(embed: discord.Embed) -> tuple[Any, ...]:
-    fields = tuple((f.name, f.value) for f in embed.fields)
-    return embed.title, embed.description, fields, embed.footer.text
+    fields = tuple((_text(f.name), _text(f.value)) for f in embed.fields)
+    return _text(embed.title), _text(embed.description), fields, _text(embed.footer.text)
+
+
+def _text(text: str | None) -> str:
+    """Text as compared: Discord may trim what surrounds it."""
+    return (text or "").strip()
 
 
 def _components(components: Iterable[Any]) -> list[tuple[Any, ...]]:
@@ -56,10 +61,10 @@ def _components(components: Iterable[Any]) -> list[tuple[Any, ...]]:
         component = stack.pop()
         kind = component.get("type")
         if kind == 10:  # a text display
-            found.append(("text", component.get("content")))
+            found.append(("text", _text(component.get("content"))))
         elif kind == 2:  # a button
             found.append(("button", component.get("custom_id") or component.get("url"),
-                          component.get("label"), bool(component.get("disabled"))))
+                          _text(component.get("label")), bool(component.get("disabled"))))
         children = list(component.get("components") or [])
         if component.get("accessory"):
             children.append(component["accessory"])
