@@ -321,6 +321,10 @@ class FakeDiscord(Driver):
         """Whether a storm of `rate_limit_for` still blows."""
         return any(f.get("until", 0) > time.monotonic() for f in self.faults)
 
+    def calm(self) -> None:
+        """Every storm of `rate_limit_for` ends now."""
+        self.faults = [f for f in self.faults if "until" not in f]
+
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         now = time.monotonic()
         self.faults = [f for f in self.faults if f.get("until", now + 1) > now]
