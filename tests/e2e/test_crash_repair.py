@@ -121,7 +121,7 @@ async def test_a_rounds_close_that_failed_before_a_crash_closes_that_rounds_tabl
         await wait_for(lambda: stored_table(db) == (second.id, 2), what="round 2's table stored")
         await killed(bot, fake)
     assert first.buttons and pending_moves(db, GAME)  # round 1 live, its end not shown
-    fake.faults.clear()  # the storm is over
+    fake.calm()  # the storm is over
 
     async with running_bot(fake, db, "0"):
         await shows_the_store(fake, channel, players, db, GAME)
