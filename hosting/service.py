@@ -218,6 +218,16 @@ class GameService:
             return None
         return hosted.messages.get(TABLE)
 
+    async def round_table(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The message that showed that round's table, however many rounds ago: the game's
+        table if it shows that round, else as stored per round (a close retried after a
+        storm, or replayed after a crash, once the game's table moved on). None: not known
+        (never posted, or posted before migration 0026)."""
+        hosted = self.registry.find(game_id)
+        if hosted is not None and hosted.table_round == round_number:
+            return hosted.messages.get(TABLE)
+        return await self._store.games.round_table(game_id, round_number)
+
     async def remember_message(
         self, game_id: int, key: MessageKey, channel_id: int, message_id: int,
         round_number: int | None = None,

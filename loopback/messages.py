@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import mimetypes
 import time
 from typing import Any
@@ -188,20 +189,23 @@ async def create_message(fake: World, call: RestCall) -> Any:
         raise DiscordError(400, 50035, "Invalid Form Body")
     sent = _sent_with_nonce(fake, channel, body)
     if sent is not None:
-        return sent.to_json()
+        return sent
     await threads.reopen_for_message(fake, channel)
     message = new_message(fake, call, channel, body, call.files)
+    posted = message.to_json()
     if body.get("enforce_nonce") and body.get("nonce") is not None:
-        fake.nonces[(channel.id, str(body["nonce"]))] = (time.monotonic(), message)
+        fake.nonces[(channel.id, str(body["nonce"]))] = (time.monotonic(), message,
+                                                         copy.deepcopy(posted))
     await announce(fake, "MESSAGE_CREATE", message)
-    return message.to_json()
+    return posted
 
 
 def _sent_with_nonce(
     fake: World, channel: FakeChannel, body: dict[str, Any]
-) -> FakeMessage | None:
+) -> dict[str, Any] | None:
     """Discord's `enforce_nonce`: a message created with the same nonce in the last few
-    minutes is returned instead of creating another (a retried send posts once)."""
+    minutes is returned instead of creating another (a retried send posts once), as it was
+    first posted: not the body sent now, nor the edits it had since."""
     if not body.get("enforce_nonce") or body.get("nonce") is None:
         return None
     now = time.monotonic()
@@ -210,7 +214,7 @@ def _sent_with_nonce(
     sent = fake.nonces.get((channel.id, str(body["nonce"])))
     if sent is None or sent[0] <= now - NONCE_WINDOW or sent[1].deleted:
         return None
-    return sent[1]
+    return copy.deepcopy(sent[2])
 
 
 def _message(fake: World, call: RestCall) -> tuple[FakeChannel, FakeMessage]:

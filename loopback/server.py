@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,8 +74,9 @@ class FakeDiscord(Driver):
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.uploads: dict[int, FakeAttachment] = {}
         self.application_emojis: dict[int, dict[str, Any]] = {}  # emojis.py
-        # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message)
-        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message,
+        # its JSON as first posted: what a repeat gets back)
+        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage, dict[str, Any]]] = {}
         self.pings: list[Pings] = []  # what each message body resolved (pings.py)
         self.gateway = Gateway(self)
         self.port: int | None = None
@@ -304,15 +306,37 @@ class FakeDiscord(Driver):
         self.faults.append({"route": route, "status": status, "times": times,
                             "after_work": after_work, "message_id": message_id})
 
+    def rate_limit_for(self, route: str, seconds: float, *, retry_after: float = 0.05,
+                       channel_id: int | None = None, message_id: int | None = None,
+                       from_discord: bool = True) -> None:
+        """A storm: every call of ``route`` in the next ``seconds`` (real time) gets a 429,
+        as `rate_limit_next` gives one; ``channel_id``, ``message_id``: only calls in that
+        channel, about that message."""
+        self.faults.append({"route": route, "status": 429, "retry_after": retry_after,
+                            "global": False, "times": 1, "from_discord": from_discord,
+                            "channel_id": channel_id, "message_id": message_id,
+                            "until": time.monotonic() + seconds})
+
+    def storming(self) -> bool:
+        """Whether a storm of `rate_limit_for` still blows."""
+        return any(f.get("until", 0) > time.monotonic() for f in self.faults)
+
+    def calm(self) -> None:
+        """Every storm of `rate_limit_for` ends now."""
+        self.faults = [f for f in self.faults if "until" not in f]
+
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
+        now = time.monotonic()
+        self.faults = [f for f in self.faults if f.get("until", now + 1) > now]
         for fault in self.faults:
-            wanted = fault.get("message_id")
-            if wanted is not None and call.params.get("message_id") != str(wanted):
+            if any(fault.get(key) is not None and call.params.get(key) != str(fault[key])
+                   for key in ("channel_id", "message_id")):
                 continue
             if fault["route"] == call.route:
-                fault["times"] -= 1
-                if fault["times"] <= 0:
-                    self.faults.remove(fault)
+                if "until" not in fault:
+                    fault["times"] -= 1
+                    if fault["times"] <= 0:
+                        self.faults.remove(fault)
                 return fault
         return None
 

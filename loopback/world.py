@@ -39,7 +39,7 @@ class World(GatewayHost, Protocol):
     channels: dict[int, FakeChannel]
     commands: dict[int | None, list[dict[str, Any]]]  # scope (guild id, None: global) → JSON
     application_emojis: dict[int, dict[str, Any]]
-    nonces: dict[tuple[int, str], tuple[float, FakeMessage]]
+    nonces: dict[tuple[int, str], tuple[float, FakeMessage, dict[str, Any]]]
     gateway: Gateway
 
     # ---- what was asked and answered -----------------------------------------------------

@@ -53,6 +53,7 @@ TABLES = (
     CopiedTable("seats", ("game_id", "seat")),
     CopiedTable("moves", ("game_id", "seq")),
     CopiedTable("render_outbox", ("game_id", "seq")),  # a row per unshown move
+    CopiedTable("round_tables", ("game_id", "round_number")),
     CopiedTable("finished_games", ("game_id",)),
     CopiedTable("game_results", ("game_id", "seat")),
     CopiedTable("seasons", ("guild_id", "number")),

@@ -266,9 +266,21 @@ async def write_results(
     )
 
 
+def message_ref_statements(ref: MessageRef) -> list[Statement]:
+    """Store where a game's lobby, table (the game's newest, and its round's), game-end post
+    or a seat's hand message is (its ids; the game-end post is in the game's thread, else its
+    channel)."""
+    if ref.kind == "table" and ref.round_number is not None:
+        return [message_ref_statement(ref), Statement(
+            "INSERT INTO round_tables (game_id, round_number, channel_id, message_id) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, round_number) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id",
+            (ref.game_id, ref.round_number, ref.channel_id, ref.message_id))]
+    return [message_ref_statement(ref)]
+
+
 def message_ref_statement(ref: MessageRef) -> Statement:
-    """Store where a game's lobby, table, game-end post or a seat's hand message is (its
-    ids; the game-end post is in the game's thread, else its channel)."""
+    """The statement of `message_ref_statements` that stores it with the game or seat."""
     if ref.kind == "lobby":
         return Statement("UPDATE games SET lobby_message_id = ? WHERE id = ?",
                          (ref.message_id, ref.game_id))

@@ -22,7 +22,7 @@ from store.game_rows import (
     insert_seat,
     load_game,
     lock_game_rows,
-    message_ref_statement,
+    message_ref_statements,
     move_from_row,
     seat_from_row,
     set_timer,
@@ -263,6 +263,13 @@ class GameStore:
             games = await games_where(tx, "g.id = ?", (game_id,))
         return games[0] if games else None
 
+    async def round_table(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The message (channel, id) that showed that round's table, if one was stored."""
+        row = await self._db.fetchone(
+            "SELECT channel_id, message_id FROM round_tables "
+            "WHERE game_id = ? AND round_number = ?", (game_id, round_number))
+        return None if row is None else (row["channel_id"], row["message_id"])
+
     async def rematch_of(self, game_id: int) -> Game | None:
         """The game that replays a finished one (its newest, if several), unless it was
         cancelled: a cancelled rematch leaves the finished game free to be replayed."""
@@ -331,7 +338,7 @@ class GameStore:
 
         updated_at stays: it is the time of the game's last move, which turn timers count from.
         """
-        ids = [message_ref_statement(ref) for ref in refs]
+        ids = [statement for ref in refs for statement in message_ref_statements(ref)]
         if self._db.dialect is Dialect.SQLITE:
             # one trip, committed with the moves' batches; BEGIN IMMEDIATE makes it the only
             # writer, so there are no row locks to take in order

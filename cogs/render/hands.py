@@ -54,7 +54,9 @@ from ..pings import quiet
 from ..text import jump_link, t
 from .dms import DirectMessages
 from .hand_records import HandAnswer, Pressed, ShownHand, answer_out, made_by
+from .handed_back import shows
 from .ledger import HandLedger
+from .outbox import CALL_FAILED
 from .outbox import nonce as nonce_of
 from .ports import Discord, PublicLocales, TurnDms
 from .scheduler import Priority, RestBudget
@@ -253,6 +255,9 @@ class HandMessages:
         message = await self.dms.send(view, user_id, nonce=nonce, **content)
         if message is None:
             return
+        if not shows(message, content) and not await self._handed_back(
+                view, obs, message, header, locale):
+            return
         live = obs.is_my_turn and view.round_number == obs.round_number
         sent = ShownHand(message.id, message.channel.id, None, self._now(), live,
                          view.move_count, message.id, obs, deal=deal)
@@ -262,6 +267,25 @@ class HandMessages:
                 view.game_id, MessageKey.hand(seat), message.channel.id, message.id)
         if stale is not None:
             await self.close(view, obs, seat, stale)
+
+    async def _handed_back(
+        self, view: GameView, obs: Observation, message: discord.Message, header: str | None,
+        locale: str,
+    ) -> bool:
+        """Discord handed back a hand DM posted before under this nonce (by a process that
+        died, or a send whose answer was lost) as it was posted: a seat's deal from before it
+        was their turn, say. It is edited to the hand as it is now (a ping's slot: it may be
+        the player's turn); False if that failed."""
+        log.info("a hand DM of game %s was sent before: edited to the hand now", view.game_id)
+        content = await images.hand_message(view, obs, locale, edit=True, header=header)
+        try:
+            async with self.budget.slot(Priority.PING, message.channel.id, "edit"):
+                await message.edit(**quiet(content))
+        except CALL_FAILED as error:
+            log.warning("could not redraw the hand DM of game %s: %s", view.game_id, error)
+            self.failed(view.game_id, error)
+            return False
+        return True
 
     async def send_text(self, view: GameView, user_id: int, text: str, *, nonce: str) -> bool:
         """A plain DM (e.g. the half-time reminder); False if it could not be sent."""

@@ -30,6 +30,9 @@ class HandLedger:
         self._seats: dict[tuple[int, int], int] = {}  # (game, user): the seat of a shown hand
         # (game, seat): older live hands that show the same turn as the newest (`replaced`)
         self._same_turn: dict[tuple[int, int], list[ShownHand]] = {}
+        # (game, seat): hands replaced by one older than them (a hand that came back as the
+        # newest), which the id alone would take for newer than the newest (`replaced`)
+        self._passed_over: dict[tuple[int, int], list[ShownHand]] = {}
 
     def newest(self, game_id: int, seat: int) -> ShownHand | None:
         return self._shown.get((game_id, seat))
@@ -66,6 +69,11 @@ class HandLedger:
         same_turn = [hand for hand in self._same_turn.get((game_id, seat), [])
                      if hand.moves == new.moves and not hand.same_message(new)]
         self._same_turn[(game_id, seat)] = same_turn
+        passed_over = [hand for hand in self._passed_over.get((game_id, seat), [])
+                       if hand.first_id > new.first_id and not hand.same_message(new)]
+        if old is not None and old.first_id > new.first_id and not old.same_message(new):
+            passed_over.append(old)
+        self._passed_over[(game_id, seat)] = passed_over
         if old is None or not old.live or old.same_message(new):
             return None
         if old.moves == new.moves:
@@ -78,13 +86,18 @@ class HandLedger:
         still on its way, or one that failed). An older one that shows the same turn as the
         newest (same move, their turn) offers the same moves: the press plays, and the newer
         one is closed instead (for free if it is private, as it is when the player looked at
-        their hand while their turn DM was live)."""
+        their hand while their turn DM was live). Older means replaced: a hand older by id
+        than the newest, or one the newest took over from although it is newer by id (the
+        newest is an older hand that came back: pressed, it played)."""
         seat = self._seats.get((game_id, user_id))
         if seat is None:
             return False
         shown = self._shown.get((game_id, seat))
-        if shown is None or pressed.id >= shown.first_id:
+        if shown is None or shown.shown_on(pressed):
             return False
+        passed_over = self._passed_over.get((game_id, seat), [])
+        if pressed.id >= shown.first_id and not any(h.shown_on(pressed) for h in passed_over):
+            return False  # newer than the newest: one not known here yet
         same_turn = self._same_turn.get((game_id, seat), [])
         return not any(hand.shown_on(pressed) and hand.moves == shown.moves >= 0
                        for hand in same_turn)
@@ -134,6 +147,7 @@ class HandLedger:
         for key in [k for k in self._shown if k[0] == game_id]:
             del self._shown[key]
         self._same_turn = {k: v for k, v in self._same_turn.items() if k[0] != game_id}
+        self._passed_over = {k: v for k, v in self._passed_over.items() if k[0] != game_id}
         self._table_players = {k for k in self._table_players if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
         self._seen = {k: v for k, v in self._seen.items() if k[0] != game_id}

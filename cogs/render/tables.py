@@ -14,11 +14,15 @@ My hand they point to), and never overtaken by an edit that waited for its slot 
 coalesces only with the edit right before it, never across a notice).
 
 Closing a round edits *that round's* table, which is not always the game's newest: a close
-retried after its failure (cogs/render/outbox.py) comes after the next round's table was posted, and
-a close replayed after a crash may find the next round's table stored already (posted, its id
-written, the round-ending move not yet marked shown). So each round's table message is
-remembered as it is posted, and the stored table says which round it shows. A round that
-began and ended before its table was shown gets its table posted closed (`_unseen`).
+retried after its failure (cogs/render/outbox.py) comes after the next round's table was posted
+(rounds after, if the failure lasted), and a close replayed after a crash may find the next
+round's table stored already (posted, its id written, the round-ending move not yet marked
+shown). So each round's table message is remembered as it is posted and stored per round
+(`round_table`: memory first, then the store). A round that began and ended before its table
+was shown gets its table posted closed (`_unseen`).
+
+A round's table posted again under its nonce (a replay after a crash, a retry whose answer was
+lost) comes back as Discord first posted it, an older state: it is edited next (`_handed_back`).
 
 A closed table keeps its round's last picture by referring to the file the message carries;
 Discord refuses an edit that refers to a file the message does not have (a table posted
@@ -44,6 +48,7 @@ from .. import images
 from ..pings import NOBODY, only
 from ..table_view import table_layout, table_message
 from ..text import jump_link
+from .handed_back import shows
 from .outbox import CALL_FAILED, ShownGames
 from .ports import Discord, PublicLocales
 from .scheduler import Priority, RestBudget
@@ -133,7 +138,7 @@ class Tables:
         try:
             jobs = self._jobs[game_id]
             while jobs:
-                self._unseen(jobs)
+                await self._unseen(jobs)
                 job = jobs[0]
                 if self._passed(job):  # before its slot: a channel's posts are few
                     jobs.popleft()
@@ -153,7 +158,7 @@ class Tables:
             self._tasks.pop(game_id, None)
         await self.shown.tables_idle(game_id)
 
-    def _unseen(self, jobs: deque[_Job]) -> None:
+    async def _unseen(self, jobs: deque[_Job]) -> None:
         """A round that began and ended before its table was shown (a flush that took in a
         whole round, a replay after a crash) and whose table is not known here: its close
         becomes posting the table with its result, under the round table's nonce, then
@@ -161,7 +166,7 @@ class Tables:
         Nothing of that round was drawn: no picture."""
         job = jobs[0]
         if (job.kind != "close" or job.nonce is None or job.ended is None
-                or self.table_of(job.view.game_id, job.ended.round_number) is not None):
+                or await self.round_table(job.view.game_id, job.ended.round_number)):
             return
         jobs.popleft()
         jobs.extendleft([replace(job, nonce=None, picture=False),  # extendleft: reversed
@@ -216,6 +221,18 @@ class Tables:
             del pictured[gone]  # the previous table stays known: a repost's "moved" edits it
         pictured[new] = _carries_picture(message)  # a nonce may hand back an older message
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
+        if job.nonce is not None and job.ended is None and not shows(message, content):
+            self._handed_back(job)
+
+    def _handed_back(self, job: _Job) -> None:
+        """Discord handed back the round's table as posted before (by a process that died,
+        or a post whose answer was lost), showing an older state: it is edited to this
+        post's state next, unless an edit of a newer state is next anyway."""
+        log.info("round %s's table of game %s was posted before: edited to its state now",
+                 job.view.round_number, job.view.game_id)
+        jobs = self._jobs[job.view.game_id]
+        if not (jobs and jobs[0].kind == "edit"):
+            jobs.appendleft(_Job("edit", job.view))
 
     async def _moved(self, job: _Job, locale: str) -> None:
         """The table was posted anew: the old one keeps its picture, loses its buttons and
@@ -229,9 +246,9 @@ class Tables:
         await self._message(job.old).edit(view=closed, allowed_mentions=NOBODY)
 
     def table_of(self, game_id: int, round_number: int) -> tuple[int, int] | None:
-        """The message showing that round's table: the one this process posted for it, else
-        the game's stored table if it shows that round. None: not known here (a later
-        round's table is posted and stored already): better unclosed than the wrong one."""
+        """The message showing that round's table, as known in memory: the one this process
+        posted for it, else the game's table if it shows that round. None: not known here (a
+        later round's table is posted already); `round_table` asks the store then."""
         tables = self._of_round.get(game_id, {})
         if round_number in tables:
             return tables[round_number]
@@ -239,9 +256,18 @@ class Tables:
             return None
         return self.service.table_of_round(game_id, round_number)
 
+    async def round_table(self, game_id: int, round_number: int) -> tuple[int, int] | None:
+        """The message showing that round's table, however long ago it was posted and by
+        which process: each round's table is stored (migration 0026). None: never posted (or
+        before that migration): better unclosed than the wrong one."""
+        ref = self.table_of(game_id, round_number)
+        if ref is None:
+            ref = await self.service.round_table(game_id, round_number)
+        return ref
+
     async def _edit(self, job: _Job, locale: str) -> None:
         if job.ended is not None:
-            ref = self.table_of(job.view.game_id, job.ended.round_number)
+            ref = await self.round_table(job.view.game_id, job.ended.round_number)
         else:
             ref = self.service.message_ref(job.view.game_id, TABLE)
         if ref is None:

@@ -1,7 +1,8 @@
 """Random crashes (issue 12): the real bot.py killed with SIGKILL at random moments while two
-games are played; after each restart, nothing acknowledged is lost and everything is shown
-exactly once. Bounded: two tables, three kills, a few moves between them. The seed is in
-every failure message (`LAMA_CRASH_SEED=<seed>` replays it)."""
+games are played; after each restart, nothing acknowledged is lost, everything is shown
+exactly once, and the table and the hands show each running game as stored (issue 35).
+Bounded: two tables, three kills, a few moves between them. The seed is in every failure
+message (`LAMA_CRASH_SEED=<seed>` replays it)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tests.support.crash import (
     stored_game,
 )
 from tests.support.e2e import enabled_hand_buttons
+from tests.support.shown import hands_wrong, table_wrong
 
 KILLS = 3
 TABLES = (("lama", "alice", "bob"), ("lama-2", "carol", "dave"))
@@ -59,6 +61,9 @@ def check_shown(fake, db, games, acknowledged, seed) -> None:
             live = live_hands(fake, user, game_id)
             on_turn_here = status == "running" and seat == game.current_seat
             assert len(live) == on_turn_here, f"{user.name}'s live hands {where}"
+        if status == "running":  # what they show is the stored game
+            assert table_wrong(fake, channel, db, game_id) is None, where
+            assert hands_wrong(fake, players, db, game_id) is None, where
 
 
 async def play_some(fake, db, rng, games, acknowledged, count) -> None:

@@ -3,6 +3,8 @@ committed is shown after all, once, with the game's newest state."""
 
 from __future__ import annotations
 
+import logging
+
 from lama import DRAW
 from lama import events as ev
 from loopback.rest import DROPPED
@@ -124,3 +126,21 @@ async def test_a_table_edit_whose_connection_dropped_is_a_warning_and_shown_afte
     on_turn = f"On turn: {isolated(view.seats[view.current_seat].name)}"
     await wait_until(lambda: not fake.faults and on_turn in table.text, timeout=WAIT)
     await bot.renderer.flush_all()
+
+
+async def test_in_play_every_post_shows_what_it_sent_and_is_not_edited_again(
+    fake_discord, lamabot, caplog
+):
+    """A post's answer is compared with its request (cogs/render/handed_back.py) and edited
+    when Discord handed back an older message: in play, with no repeat, the answer is what
+    was sent (the deal's and a new round's tables, deals, pings), so no post costs an edit."""
+    caplog.set_level(logging.INFO, logger="cogs.render")
+    fake, bot = fake_discord, lamabot
+    game_id, _channel = await two_humans(fake, bot)
+    await quit_until_a_quit_would_end(bot, game_id, ev.RoundEnded)
+    await quit_for(bot, game_id)  # round 2's table, its deal and ping
+    view = bot.service.view(game_id)
+    await bot.service.human_move(game_id, view.seats[view.current_seat].user_id, DRAW)
+    await bot.renderer.flush_all()
+    assert bot.service.view(game_id).round_number == 2
+    assert [r.getMessage() for r in caplog.records if r.funcName == "_handed_back"] == []

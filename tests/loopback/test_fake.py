@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from pathlib import Path
@@ -270,6 +271,22 @@ async def test_a_proxys_429_is_raised_by_discord_py_at_once(fake_discord, bot) -
     assert [c.status for c in fake_discord.rest_calls(CHANNEL_MESSAGES)] == [429]
 
 
+async def test_a_storm_answers_429_to_every_call_in_its_channel_for_its_seconds(
+    fake_discord, bot
+) -> None:
+    fake_discord.rate_limit_for(CHANNEL_MESSAGES, 3.0, channel_id=fake_discord.channel("lama").id)
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    with pytest.raises(discord.HTTPException) as raised:  # five tries, all refused
+        await lama.send("hi")
+    assert raised.value.status == 429 and fake_discord.storming()
+    await bot.get_channel(fake_discord.channel("general").id).send("elsewhere")  # not here
+    while fake_discord.storming():
+        await asyncio.sleep(0.05)
+    await lama.send("after")
+    assert [m.content for m in fake_discord.public_messages("lama")] == ["after"]
+    assert len([c for c in fake_discord.rest_calls(CHANNEL_MESSAGES) if c.status == 429]) == 5
+
+
 async def test_a_message_sent_again_with_its_nonce_is_not_posted_twice(fake_discord, bot) -> None:
     lama = bot.get_channel(fake_discord.channel("lama").id)
     first = await lama.send("hi", nonce="game-7-end")
@@ -277,6 +294,18 @@ async def test_a_message_sent_again_with_its_nonce_is_not_posted_twice(fake_disc
     other = await lama.send("hi", nonce="game-8-end")
     assert again.id == first.id != other.id
     assert len(fake_discord.public_messages("lama")) == 2
+
+
+async def test_a_repeated_nonce_hands_back_the_message_as_first_posted(fake_discord, bot) -> None:
+    """Not the body sent again, nor the edits the message had since: a bot that re-posts
+    after a crash learns which message it is, not what it shows now."""
+    lama = bot.get_channel(fake_discord.channel("lama").id)
+    first = await lama.send("round 2, fresh deal", nonce="game-7-table-2")
+    await first.edit(content="round 2, three moves in")
+    again = await lama.send("round 2, five moves in", nonce="game-7-table-2")
+    assert again.id == first.id and again.content == "round 2, fresh deal"
+    (shown,) = fake_discord.public_messages("lama")
+    assert shown.content == "round 2, three moves in"
 
 
 async def test_a_missing_channel_permission_is_403_50013(fake_discord, bot) -> None:

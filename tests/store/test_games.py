@@ -512,6 +512,21 @@ async def test_lobby_table_and_hand_message_ids_are_remembered_in_one_batch(game
     assert reloaded.updated_at == game.updated_at  # the turn clock counts from the last move
 
 
+async def test_every_rounds_table_is_remembered_not_only_the_newest(games):
+    """A round's close retried or replayed after the game's table moved on finds that round's
+    own table (issue 35); a round posted anew keeps its newest table."""
+    game = await running(games)
+    await games.save_message_refs([MessageRef(game.id, "table", CHANNEL, 771, round_number=1)])
+    await games.save_message_refs([MessageRef(game.id, "table", CHANNEL, 772, round_number=2),
+                                   MessageRef(game.id, "table", CHANNEL, 773, round_number=3)])
+    await games.save_message_refs([MessageRef(game.id, "table", CHANNEL + 1, 774,
+                                              round_number=2)])
+    assert await games.round_table(game.id, 1) == (CHANNEL, 771)
+    assert await games.round_table(game.id, 2) == (CHANNEL + 1, 774)
+    assert await games.round_table(game.id, 4) is None
+    assert (await games.get_game(game.id)).table_message_id == 774  # the newest, as before
+
+
 async def test_the_game_end_post_id_is_remembered(games):
     """Its Rematch button comes back when the rematch is cancelled, also after a restart."""
     game = await running(games)

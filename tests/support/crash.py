@@ -7,11 +7,15 @@ import asyncio
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from contextlib import closing
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lama import QUIT, Game, game_from_dict
 from lama import events as ev
+from loopback import rest
+from loopback.records import RestCall
 from loopback.running import BOT_TOKEN, run_bot_process
 from tests.support.e2e import enabled_hand_buttons, hand_button, names_game, untagged
 
@@ -168,3 +172,75 @@ async def all_shown(db_path) -> None:
     duplicate to show up."""
     await wait_for(lambda: outbox_empty(db_path), what="the outbox to empty")
     await asyncio.sleep(1.0)
+
+
+@dataclass
+class HeldAnswer:
+    """A call Discord did and whose answer it holds back (`answer_held`): the moment a bot
+    that dies now has sent it and never hears of it."""
+
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    calls: list[RestCall] = field(default_factory=list)
+
+    async def wait(self, timeout: float = 30.0) -> RestCall:
+        await asyncio.wait_for(self.arrived.wait(), timeout)
+        return self.calls[0]
+
+
+def answer_held(monkeypatch, operation: str, picked: Callable[[object, RestCall], bool]
+                ) -> HeldAnswer:
+    """The first call of `operation` that `picked(fake, call)` takes is done by the loopback
+    Discord (a message posted shows, its nonce is taken) and its answer never sent: the bot
+    waits for it until it is killed (the fake drops the call with the connection)."""
+    handler, held = rest.HANDLERS[operation], HeldAnswer()
+
+    async def holding(fake, call):
+        result = await handler(fake, call)
+        if not held.calls and picked(fake, call):
+            held.calls.append(call)
+            held.arrived.set()
+            await asyncio.Event().wait()  # until the connection is gone
+        return result
+
+    monkeypatch.setitem(rest.HANDLERS, operation, holding)
+    return held
+
+
+def components_in(body) -> list[dict]:
+    """Every component of a request body, however deep."""
+    found: list[dict] = []
+    stack = list((body or {}).get("components") or [])
+    while stack:
+        component = stack.pop()
+        found.append(component)
+        stack.extend(component.get("components") or [])
+        if component.get("accessory"):
+            stack.append(component["accessory"])
+    return found
+
+
+def custom_ids_in(body) -> list[str]:
+    return [c["custom_id"] for c in components_in(body) if c.get("custom_id")]
+
+
+def posts_table(game_id: int, round_number: int) -> Callable[[object, RestCall], bool]:
+    """A post of that round's table (its buttons name the game and the round)."""
+    marker = f"lama:t:{game_id}:{round_number}:"
+    return lambda fake, call: any(untagged(c).startswith(marker)
+                                  for c in custom_ids_in(call.body))
+
+
+def pending_moves(db_path: Path, game_id: int) -> list[int]:
+    """The game's moves committed and not marked shown (the render outbox)."""
+    rows = read_db(db_path, "SELECT seq FROM render_outbox WHERE game_id = ? ORDER BY seq",
+                   (game_id,))
+    return [seq for (seq,) in rows]
+
+
+def posts_a_waiting_hand(game_id: int) -> Callable[[object, RestCall], bool]:
+    """A hand DM of the game whose buttons are all off: a seat's deal while another starts."""
+    def picked(fake, call) -> bool:
+        buttons = [c for c in components_in(call.body)
+                   if names_game(c.get("custom_id"), "h", game_id)]
+        return bool(buttons) and all(b.get("disabled") for b in buttons)
+    return picked

@@ -74,6 +74,25 @@ def test_a_press_on_an_older_message_of_the_same_turn_plays():
     assert ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))  # a move later: not
 
 
+def test_a_press_on_a_newer_message_after_an_older_one_came_back_moves_nothing():
+    """The turn DM (older) is pressed while a private hand of the same turn (newer) is live:
+    the DM plays and is the newest again, showing the move it made. The private hand, newer
+    by id, shows the turn before that move: a press on it before its close lands moves
+    nothing (it was taken for newer than the newest and played)."""
+    ledger = HandLedger()
+    ledger.sent(GAME, SEAT, USER, dm(10, moves=5))
+    ledger.answered(GAME, SEAT, USER, private(30, moves=5), on_dm_hand=False, seen=0.0)
+    assert not ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))  # same turn: plays
+    back = ledger.answered(GAME, SEAT, USER, dm(10, moves=6), on_dm_hand=True, seen=1.0)
+    assert back == private(30, moves=5)  # to close
+    assert ledger.replaced(GAME, USER, Pressed(31, ephemeral=True, made_by=30))
+    assert not ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))  # the newest
+    assert not ledger.replaced(GAME, USER, Pressed(90, ephemeral=False))  # one not known yet
+    ledger.sent(GAME, SEAT, USER, dm(95, moves=7))  # a newer DM: the id rule again
+    assert ledger.replaced(GAME, USER, Pressed(31, ephemeral=True, made_by=30))
+    assert ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))
+
+
 def test_a_private_hand_is_known_by_the_interaction_that_made_it():
     ledger = HandLedger()
     ledger.answered(GAME, SEAT, USER, private(30, moves=5), on_dm_hand=False, seen=0.0)
