@@ -42,6 +42,9 @@ class Problem(StrEnum):
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_STARTED = "tournament_started"  # sign-ups are closed
     NOT_ORGANISER = "not_organiser"  # details: organiser
+    # A tournament's table is cancelled only with its tournament, by the organiser or Manage
+    # Server (its host is just its first entrant); details: organiser
+    TABLE_OF_TOURNAMENT = "table_of_tournament"
     NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum
     NOT_ENOUGH_HUMANS = "not_enough_humans"  # a table without a human; details: tables
 
