@@ -23,7 +23,7 @@ from .model import (
 )
 from .places import FakeChannel, FakeGuild
 from .ratelimits import RateLimits
-from .records import InteractionRecord, Pings, RestCall, unknown
+from .records import HeldCall, InteractionRecord, Pings, RestCall, unknown
 from .rest import dispatch
 from .spec import OpenApiSpec, load_spec
 
@@ -303,6 +303,14 @@ class FakeDiscord(Driver):
         about that message, as for `rate_limit_next`."""
         self.faults.append({"route": route, "status": status, "times": times,
                             "after_work": after_work, "message_id": message_id})
+
+    def hold_next(self, route: str, *, after_work: bool = False) -> HeldCall:
+        """The next call of ``route`` waits until the test releases it: before Discord does
+        its work, or (``after_work``) after it and before the answer goes back. A test kills
+        the bot while it waits: a crash at exactly that moment (records.HeldCall)."""
+        held = HeldCall(route, after_work)
+        self.faults.append({"route": route, "held": held, "times": 1, "message_id": None})
+        return held
 
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         for fault in self.faults:
