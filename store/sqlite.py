@@ -51,6 +51,7 @@ class SqliteDatabase(Database):
         self._reader = reader or conn
         self._read_lock = asyncio.Lock() if reader is not None else self._lock
         self._closed = False
+        self._busy = False  # the last write found the database locked by another program
         self.path = path
         self.location = str(path)
         self._writes: GroupCommit[Unit, Any] = GroupCommit(self._run_units, self._lock)
@@ -98,6 +99,8 @@ class SqliteDatabase(Database):
                 yield tx
                 if conn.in_transaction:  # else no statement ran: nothing to commit
                     await tx.execute("COMMIT")
+                    if not reading:
+                        self._went_through()
             except BaseException as error:
                 await _settle(conn)
                 if not reading:  # a write through read() is a bug, not a disk to fix
@@ -130,10 +133,12 @@ class SqliteDatabase(Database):
             # the group commit needs the writer this task holds: it would wait forever
             raise RuntimeError("a store write inside a transaction() block: use its Transaction")
         try:
-            return await self._writes.submit(unit)
+            done = await self._writes.submit(unit)
         except sqlite3.Error as error:  # this unit's own failure (e.g. read-only), typed
             self._raise_typed(error)
             raise
+        self._went_through()
+        return done
 
     async def _run_units(self, units: list[Unit]) -> list[Any]:
         """With the writer held (by the group commit)."""
@@ -155,12 +160,22 @@ class SqliteDatabase(Database):
         return await call_in_thread(self._reader, partial(run_reads, self._reader._conn, queries))
 
     def _raise_typed(self, error: BaseException) -> None:
-        """SQLite's busy, read-only or disk-full failure as the store's typed error."""
+        """SQLite's busy, read-only or disk-full failure as the store's typed error. A busy
+        database is a warning once, until a write goes through again (each retry of a stretch
+        is INFO): another program holds the lock, and every caller tries again."""
         typed = runtime_error(error, self.path)
         if typed is not None:
-            level = logging.WARNING if isinstance(typed, StoreBusy) else logging.ERROR
+            level = logging.ERROR
+            if isinstance(typed, StoreBusy):
+                level = logging.INFO if self._busy else logging.WARNING
+                self._busy = True
             log.log(level, "nothing saved: %s", typed)
             raise typed from error
+
+    def _went_through(self) -> None:
+        if self._busy:
+            self._busy = False
+            log.info("writes to %s go through again", self.path)
 
     async def close(self) -> None:
         """Close the connection (waiting for a running transaction and the batches already
