@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from store.backend import Listening
 from store.db import Database, Dialect, Location, Transaction, open_database
 from store.errors import (
     AlreadySeated,
@@ -136,6 +137,7 @@ __all__ = [
     "InteractionAlreadyApplied",
     "LeaderboardRow",
     "LeaderboardSort",
+    "Listening",
     "LobbyChanged",
     "LobbyFull",
     "MessageRef",

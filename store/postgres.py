@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from store.backend import Database, Dialect, Params, Row, Statement, Transaction
+from store.backend import Database, Dialect, Listening, Params, Row, Statement, Transaction
 from store.placeholders import to_numbered
 from store.postgres_batch import guards_lead, one_statement
 
@@ -116,6 +116,21 @@ class PostgresTransaction(Transaction):
         )
 
 
+class PostgresListening:
+    """A LISTEN on a connection of its own: a pooled connection must not keep one."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    @property
+    def alive(self) -> bool:
+        return not self._conn.is_closed()
+
+    async def close(self) -> None:
+        if self.alive:
+            await self._conn.close()
+
+
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database. Build it with `open_database`."""
 
@@ -123,9 +138,20 @@ class PostgresDatabase(Database):
 
     def __init__(self, pool: Any, url: str) -> None:
         self._pool = pool
+        self._url = url
         self._owners: set[asyncio.Task[Any]] = set()
         self._closed = False
         self.location = without_password(url)
+
+    async def listen(self, channel: str, on_payload: Callable[[str], None]) -> Listening | None:
+        try:
+            conn = await asyncpg.connect(self._url)
+        except (OSError, asyncpg.PostgresError) as error:
+            log.warning("cannot listen on %s: %s", self.location, error)
+            return None
+        await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_payload(
+            payload))
+        return PostgresListening(conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
