@@ -21,6 +21,7 @@ class Problem(StrEnum):
     AMBIGUOUS_GAME = "ambiguous_game"
     STALE_BUTTON = "stale_button"
     UNKNOWN_PRESS = "unknown_press"  # no handler knows its custom id; details: kind
+    PRESS_LOST = "press_lost"  # matched to a button, but no handler took it (cogs/presses.py)
     OTHER_SERVER = "other_server"  # pressed outside its game's server; details: in_dm
     MOVE_ALREADY_MADE = "move_already_made"  # the same interaction arrived twice
     NOT_SEATED = "not_seated"
