@@ -143,6 +143,12 @@ class Listening(Protocol):
     async def close(self) -> None: ...
 
 
+class Held(Protocol):
+    """A held `Database.hold_running` mark."""
+
+    async def release(self) -> None: ...
+
+
 class Database(ABC):
     """A migrated database. Build one with `store.db.open_database`."""
 
@@ -165,6 +171,13 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the connections (after a running transaction); a second call is a no-op."""
+
+    @abstractmethod
+    async def hold_running(self, *, alone: bool = False) -> Held | None:
+        """The database's running mark: every bot process holds it (shared) for as long as it
+        runs, and a process that dies lets go of it with its connection or file. `alone`:
+        held by nobody else, taken without waiting (`store.copy`), else None. The mark of a
+        process that is gone is never left behind."""
 
     async def listen(self, channel: str, on_payload: Callable[[str], None]) -> Listening | None:
         """Hear every NOTIFY on `channel` as it commits (`on_payload(payload)`), until the

@@ -12,7 +12,9 @@ in one trip (store/batches.py, store/sqlite_transactions.py).
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -22,9 +24,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from store.backend import Database, Dialect, Params, Row, Statement, Transaction, Undone
+from store.backend import Database, Dialect, Held, Params, Row, Statement, Transaction, Undone
 from store.batches import GroupCommit, Query, Unit, run_reads, run_statements, run_units
-from store.errors import StoreBusy
+from store.errors import DatabaseUnusable, StoreBusy
 from store.health import check_folder, runtime_error
 from store.sqlite_transactions import SqliteTransaction, run_body
 from store.thread_calls import call_in_thread
@@ -32,6 +34,18 @@ from store.wal_checkpoints import BACKSTOP_PAGES, SIZE_LIMIT_BYTES, WalCheckpoin
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+class FileHold:
+    """A running mark: a flock on a file beside the database."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    async def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # the lock goes with the descriptor
+            self._fd = None
 
 
 class SqliteDatabase(Database):
@@ -176,6 +190,23 @@ class SqliteDatabase(Database):
         if self._busy:
             self._busy = False
             log.info("writes to %s go through again", self.path)
+
+    async def hold_running(self, *, alone: bool = False) -> Held | None:
+        """An advisory lock on the file `<database>-running` beside it (flock: shared by the
+        running bot, alone for a copy); the system frees it with the process, however it
+        ends. (SQLite's own locks are on the database file and its -shm, untouched.)"""
+        path = self.path.with_name(f"{self.path.name}-running")
+        try:
+            fd = await asyncio.to_thread(os.open, path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise DatabaseUnusable(self.path, f"{path.name} cannot be made beside it "
+                                   f"({error.strerror})", "let the bot write its folder") from error
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_EX if alone else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return FileHold(fd)
 
     async def close(self) -> None:
         """Close the connection (waiting for a running transaction and the batches already
