@@ -15,6 +15,7 @@ button, what a press needs before its handler runs and what it needs if the hand
   its cog), typed: `LamaButton[H]` hands its press to an `H`, a protocol naming the
   methods the button calls, which mypy checks the registering cog against;
 - error reporting: a refusal or a bug becomes an ephemeral answer, never "did not respond";
+  a handler that returns without answering is such a bug;
 - an answer in time: a handler slower than cogs.timely.DEFER_AFTER is deferred for (as
   `deferral` says) and its answer delivered through the token (cogs/timely.py).
 
@@ -33,6 +34,7 @@ database's.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NEVER = r"(?!)"  # the base itself is never registered
+DISPATCH = "lamabot.dispatch"  # Interaction.extras: the task discord.py builds the button in
 KIND = re.compile(r"lama:[a-z]+:")  # every custom id starts with its kind
 DATABASE = r"(?:(?P<database>[a-z][0-9a-z]{5}):)?"
 
@@ -178,6 +181,7 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
+        interaction.extras[DISPATCH] = asyncio.current_task()  # cogs/presses.py watches it
         pressed = cls.from_match(match)
         pressed.made_with = match["database"]
         pressed.out_of_range = any(
@@ -206,6 +210,8 @@ class LamaButton(discord.ui.DynamicItem[discord.ui.Button], Generic[H], template
                 await answer(interaction, t("error.button_not_yours", locale))
                 return
             await self.pressed(interaction, press_handler(interaction.client, type(self)), locale)
+            if response.awaits_answer():  # a handler always answers: silence is a bug
+                raise RuntimeError(f"{type(self).__name__} answered nothing")
         except Exception as error:
             await report(interaction, error)
         finally:

@@ -44,6 +44,7 @@ _PROBLEM_KEYS = {
     Problem.AMBIGUOUS_GAME: "error.dm_ambiguous",
     Problem.STALE_BUTTON: "error.stale_button",
     Problem.UNKNOWN_PRESS: "error.unknown_press.button",
+    Problem.PRESS_LOST: "error.press_lost",
     Problem.OTHER_SERVER: "error.button_other_server",
     Problem.MOVE_ALREADY_MADE: "error.move_already_made",
     Problem.NOT_SEATED: "error.user_not_in_game",
@@ -65,6 +66,7 @@ _PROBLEM_KEYS = {
     Problem.TOURNAMENT_FULL: "error.tournament_full",
     Problem.TOURNAMENT_STARTED: "error.tournament_started",
     Problem.NOT_ORGANISER: "error.not_organiser",
+    Problem.TABLE_OF_TOURNAMENT: "error.cancel_tournament_table",
     Problem.NOT_ENOUGH_ENTRANTS: "error.not_enough_entrants",
     Problem.NOT_ENOUGH_HUMANS: "error.not_enough_humans",
 }

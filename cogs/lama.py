@@ -198,8 +198,9 @@ class Lama(
         name="cancel", description="Cancel this channel's game (host or Manage Server)"
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
+        """A tournament's table only with its tournament (hosting/tournament_cancel.py)."""
         locale = self._locale(interaction)
-        await self._on_game_here(interaction, lambda game_id: self.service.cancel(
+        await self._on_game_here(interaction, lambda game_id: self.bot.tournaments.cancel_game(
             game_id, interaction.user.id, is_admin=_is_admin(interaction)))
         await interaction.response.send_message(t("game.cancelled", locale), ephemeral=True)
 

@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5  # seconds; leaves 1.5 of Discord's 3 for a busy loop and the round trip
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second answer to one interaction
 PUBLIC_ANSWER = "answers_publicly"  # the app command extras key `@answers_publicly` sets
+TAKEN = "lamabot.taken"  # Interaction.extras: a handler took it (`keep_in_time`)
 _EDIT_FIELDS = ("content", "embed", "embeds", "view", "allowed_mentions", "attachments")
 _SEND_FIELDS = ("content", "embed", "embeds", "view", "allowed_mentions", "file", "files")
 
@@ -187,7 +188,8 @@ class TimelyResponse(discord.InteractionResponse):
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
         async with self._lock:
-            if self._stood_in:  # deferred already; the handler follows up as planned
+            if self._stood_in:  # deferred already, as the handler wanted; it follows up
+                self._late_answered = True
                 return None
             return self._answered(await self._once(
                 super().defer(ephemeral=ephemeral, thinking=thinking), _DEFERRED))
@@ -264,9 +266,17 @@ def _given(fields: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     return {name: value for name in names if (value := fields.get(name)) is not None}
 
 
+def handler_took(interaction: discord.Interaction) -> bool:
+    """Whether a handler of ours took the interaction (`keep_in_time`): it answers, or stands
+    in with a defer. (cogs/presses.py answers a press no handler took.)"""
+    return bool(interaction.extras.get(TAKEN))
+
+
 def keep_in_time(interaction: discord.Interaction, deferral: Deferral) -> TimelyResponse:
     """Give the interaction a response that stands in for a slow handler (call it first, before
-    anything touches `interaction.response`); returns it, its clock running."""
+    anything touches `interaction.response`); returns it, its clock running. The interaction
+    counts as taken by a handler from now on (`handler_took`)."""
+    interaction.extras[TAKEN] = True
     current = interaction.response
     if isinstance(current, TimelyResponse):
         return current  # the tree's check and a button both guard some interactions

@@ -21,6 +21,7 @@ class Problem(StrEnum):
     AMBIGUOUS_GAME = "ambiguous_game"
     STALE_BUTTON = "stale_button"
     UNKNOWN_PRESS = "unknown_press"  # no handler knows its custom id; details: kind
+    PRESS_LOST = "press_lost"  # matched to a button, but no handler took it (cogs/presses.py)
     OTHER_SERVER = "other_server"  # pressed outside its game's server; details: in_dm
     MOVE_ALREADY_MADE = "move_already_made"  # the same interaction arrived twice
     NOT_SEATED = "not_seated"
@@ -42,6 +43,9 @@ class Problem(StrEnum):
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_STARTED = "tournament_started"  # sign-ups are closed
     NOT_ORGANISER = "not_organiser"  # details: organiser
+    # A tournament's table is cancelled only with its tournament, by the organiser or Manage
+    # Server (its host is just its first entrant); details: organiser
+    TABLE_OF_TOURNAMENT = "table_of_tournament"
     NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum
     NOT_ENOUGH_HUMANS = "not_enough_humans"  # a table without a human; details: tables
 

@@ -316,15 +316,30 @@ class Lobby:
         await self._listeners.publish(update)
         return update
 
-    async def cancel(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
+    async def cancel(
+        self, game_id: int, actor_id: int, *, is_admin: bool, by_tournament: bool = False
+    ) -> GameUpdate:
+        """Its host or Manage Server cancel a game; a tournament's table only its tournament
+        cancels (`by_tournament`, hosting/tournament_cancel.py), never its host."""
         hosted = self._registry.get(game_id)
         if not hosted.is_active:
             raise HostingError(Problem.GAME_FINISHED)
-        _require_host(hosted, actor_id, is_admin, admin_ok=True)
+        if not by_tournament:
+            _require_host(hosted, actor_id, is_admin, admin_ok=True)
+            await self._refuse_table(game_id)
         async with hosted.lock:
             if not hosted.is_active:  # over (or cancelled) while we waited
                 raise HostingError(Problem.GAME_FINISHED)
             return await self._cancel_locked(hosted)
+
+    async def _refuse_table(self, game_id: int) -> None:
+        table = await self._store.tournaments.table_of_game(game_id)
+        if table is None:
+            return
+        tournament = await self._store.tournaments.get(table.tournament_id)
+        if tournament is not None:
+            raise HostingError(Problem.TABLE_OF_TOURNAMENT,
+                               organiser=f"<@{tournament.organiser_id}>")
 
     async def _cancel_locked(
         self, hosted: HostedGame, *, seated: list[int | None] | None = None

@@ -15,8 +15,9 @@ from .rerating import rate_unrated
 
 async def open_rated_store(location: str | Path, clock: Clock) -> Store:
     """The bot's store at start-up: the live rating rules, and every game stored before
-    ratings existed rated (`rate_unrated`)."""
-    store = await Store.open(location, rules=RULES)
+    ratings existed rated (`rate_unrated`); it holds the database's running mark, taken
+    before its first write (store.copy refuses a database a bot runs on)."""
+    store = await Store.open(location, rules=RULES, bot=True)
     try:
         await rate_unrated(store, clock=clock)
     except BaseException:

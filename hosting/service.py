@@ -325,9 +325,11 @@ class GameService:
         return await self.loader.changing(lambda: self.lobby.kick(
             game_id, actor_id, target_user_id, is_admin=is_admin, actor_name=actor_name))
 
-    async def cancel(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
-        return await self.loader.changing(
-            lambda: self.lobby.cancel(game_id, actor_id, is_admin=is_admin))
+    async def cancel(
+        self, game_id: int, actor_id: int, *, is_admin: bool, by_tournament: bool = False
+    ) -> GameUpdate:
+        return await self.loader.changing(lambda: self.lobby.cancel(
+            game_id, actor_id, is_admin=is_admin, by_tournament=by_tournament))
 
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
         return await self.loader.changing(

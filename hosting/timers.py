@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import itertools
 from dataclasses import dataclass, field
 
 from .clock import Clock
@@ -19,7 +20,7 @@ from .deadlines import TimerKind
 from .hosted import HostedGame
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Timer:
     due_at: float
     game_id: int = field(compare=False)
@@ -28,28 +29,34 @@ class Timer:
 
 
 class TimerQueue:
+    """Timers by due time. The heap holds (due time, number) pairs, plain numbers the garbage
+    collector does not scan; the Timer objects are only the live ones (`_live`, at most two
+    per game). A cleared timer's pair stays until it reaches the heap's top, or until the
+    cleared pairs outnumber the live ones and the heap is rebuilt (at most twice the pairs
+    cleared since the last rebuild)."""
+
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
-        self._heap: list[Timer] = []
-        self._live: dict[int, list[Timer]] = {}  # game id -> its pending timers
-        self._live_count = 0  # the heap's other entries are cleared timers not yet dropped
+        self._heap: list[tuple[float, int]] = []  # (due_at, number): live or cleared
+        self._timers: dict[int, Timer] = {}  # number -> the live timer
+        self._live: dict[int, list[int]] = {}  # game id -> its live timers' numbers
+        self._numbers = itertools.count()
         self._wakeup = asyncio.Event()
 
     def add(self, timer: Timer) -> None:
-        heapq.heappush(self._heap, timer)
-        self._live.setdefault(timer.game_id, []).append(timer)
-        self._live_count += 1
+        number = next(self._numbers)
+        heapq.heappush(self._heap, (timer.due_at, number))
+        self._timers[number] = timer
+        self._live.setdefault(timer.game_id, []).append(number)
         self._wakeup.set()
 
     def clear(self, game_id: int) -> None:
-        """Forget every pending timer of a game. The heap drops them when they reach its top,
-        or all at once when they outnumber the live ones: a human's turn timers fall due a
-        minute on, long after a move replaced them, and every full garbage collection would
-        scan them meanwhile (issue 14). Rebuilding costs at most twice the timers cleared
-        since the last rebuild."""
-        self._live_count -= len(self._live.pop(game_id, ()))
-        if len(self._heap) - self._live_count > self._live_count:
-            self._heap = [timer for timers in self._live.values() for timer in timers]
+        """Forget every pending timer of a game at once (issue 14, issue 35: a human's turn
+        timers fall due a minute on, long after a move replaced them)."""
+        for number in self._live.pop(game_id, ()):
+            del self._timers[number]
+        if len(self._heap) > 2 * len(self._timers) + 16:
+            self._heap = [(timer.due_at, n) for n, timer in self._timers.items()]
             heapq.heapify(self._heap)
 
     def arm(self, hosted: HostedGame) -> None:
@@ -71,29 +78,27 @@ class TimerQueue:
         self.add(Timer(end.due_at, hosted.id, end.kind, hosted.seq))
 
     def pending(self, game_id: int) -> list[Timer]:
-        return list(self._live.get(game_id, ()))
-
-    def _is_live(self, timer: Timer) -> bool:
-        return any(t is timer for t in self._live.get(timer.game_id, ()))
+        return [self._timers[n] for n in self._live.get(game_id, ())]
 
     def pop_due(self) -> list[Timer]:
         now = self._clock.now()
         due = []
-        while self._heap and self._heap[0].due_at <= now:
-            timer = heapq.heappop(self._heap)
-            if self._is_live(timer):
-                live = self._live[timer.game_id]
-                live[:] = [t for t in live if t is not timer]  # by identity: timers may tie
-                if not live:
-                    del self._live[timer.game_id]
-                self._live_count -= 1
-                due.append(timer)
+        while self._heap and self._heap[0][0] <= now:
+            _, number = heapq.heappop(self._heap)
+            timer = self._timers.pop(number, None)
+            if timer is None:
+                continue  # cleared
+            live = self._live[timer.game_id]
+            live.remove(number)
+            if not live:
+                del self._live[timer.game_id]
+            due.append(timer)
         return due
 
     def next_due(self) -> float | None:
-        while self._heap and not self._is_live(self._heap[0]):
+        while self._heap and self._heap[0][1] not in self._timers:
             heapq.heappop(self._heap)
-        return self._heap[0].due_at if self._heap else None
+        return self._heap[0][0] if self._heap else None
 
     async def wait_until_due(self) -> None:
         """Sleep until the earliest timer is due, waking early when a new one is added."""

@@ -16,8 +16,7 @@ import contextlib
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 
 from store import Store
 from store.tournaments import (
@@ -35,7 +34,15 @@ from .clock import Clock
 from .errors import HostingError, Problem
 from .service import GameService
 from .swiss import Pair, Standing, pairs_of, seat_round
+from .tournament_cancel import cancel_tables, check_may_cancel_table
 from .tournament_checks import check_field, conflict_problem, require_organiser
+from .tournament_events import (
+    PlayedAs,
+    TablePlaces,
+    TournamentEvent,
+    TournamentListener,
+    TournamentUpdate,
+)
 from .tournament_results import (
     games_of,
     only_table,
@@ -50,44 +57,6 @@ log = logging.getLogger(__name__)
 
 MAX_ENTRANTS = 40
 NAME_LENGTH = 60
-
-
-class TournamentEvent(StrEnum):
-    SIGNUPS = "signups"  # someone joined or left, or an AI was added
-    ROUND_SEATED = "round_seated"  # a round's tables are known
-    TABLE_OPENED = "table_opened"  # a table's game started
-    TABLE_WAITING = "table_waiting"  # a table without a thread waits for a casual game there
-    FINISHED = "finished"  # final standings
-    CANCELLED = "cancelled"
-
-
-@dataclass(frozen=True)
-class TournamentUpdate:
-    event: TournamentEvent
-    tournament: Tournament
-    standings: tuple[Standing, ...] = ()
-    tables: tuple[TableRecord, ...] = ()  # ROUND_SEATED: the round; else the table
-    channel_id: int | None = None  # TABLE_OPENED/WAITING: where the table's game shows itself
-    stand_ins: tuple[int, ...] = ()  # TABLE_OPENED: entrants busy elsewhere, an AI plays
-    # FINISHED, and ROUND_SEATED after the first round: the games of the round just played.
-    # What is posted follows their "Game over" (the interface waits for their ends to show).
-    after: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class PlayedAs:
-    """A game played as a tournament's table."""
-
-    tournament: Tournament
-    table: TableKey
-    last: bool  # no other table of its round is still to be played: the round ends with it
-    alone: bool  # the only table of its round (its "Game over" names no other table)
-
-
-TournamentListener = Callable[[TournamentUpdate], Awaitable[None]]
-TablePlaces = Callable[[Tournament, TableRecord], Awaitable[int | None]]
-"""Opens a table's own place (a thread of the tournament's channel) and returns its channel
-id; None where none can be made (the table then plays in the tournament's channel)."""
 
 
 class TournamentService:
@@ -186,6 +155,7 @@ class TournamentService:
         return tournament
 
     async def cancel(self, tournament_id: int, actor_id: int, *, is_admin: bool) -> Tournament:
+        """Cancel the tournament and its tables still to be played (tournament_cancel.py)."""
         async with self._lock(tournament_id):
             tournament = await self.get(tournament_id)
             require_organiser(tournament, actor_id, is_admin)
@@ -195,8 +165,19 @@ class TournamentService:
             except TournamentConflict as error:
                 raise conflict_problem(error) from None
             tournament = replace(tournament, status=TStatus.CANCELLED)
+        await cancel_tables(self._store, self._games, tournament_id)
         await self._publish(TournamentUpdate(TournamentEvent.CANCELLED, tournament))
         return tournament
+
+    async def cancel_game(self, game_id: int, actor_id: int, *, is_admin: bool) -> GameUpdate:
+        """/lama cancel: a casual game as its host (or Manage Server) may; a tournament's
+        table only with its whole tournament, by the organiser or Manage Server."""
+        key = await self._store.tournaments.table_of_game(game_id)
+        if key is None:
+            return await self._games.cancel(game_id, actor_id, is_admin=is_admin)
+        check_may_cancel_table(await self.get(key.tournament_id), actor_id, is_admin)
+        await self.cancel(key.tournament_id, actor_id, is_admin=is_admin)
+        return GameUpdate(view=self._games.view(game_id))
 
     async def set_signup_message(self, tournament_id: int, message_id: int) -> None:
         await self._store.tournaments.set_signup_message(tournament_id, message_id)

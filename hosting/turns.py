@@ -8,7 +8,8 @@ time-out commits only with its claim, the reminder is its claim. So of two proce
 a game, one fires each timer and the other stays silent, catches its copy up and stands by
 (`GameLoader.catch_up`), and a process that dies mid-claim leaves the timer due for a peer's
 sweep (hosting/sweeper.py). A timer that fails (a store or AI error) is tried again after
-`TIMER_RETRY_S`, so one failure never stalls a game.
+`TIMER_RETRY_S`, so one failure never stalls a game; one the store refused because another
+program held its write lock (`StoreBusy`) is no failure: it tries again quietly, soon.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import replace
 from lama import QUIT
 from lama.actions import Action
 from lama.ai import get_policy
-from store import Actor, TimerClaim, TimerNotClaimed
+from store import Actor, StoreBusy, TimerClaim, TimerNotClaimed
 
 from . import options as limits
 from .context import Context
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 TIMER_RETRY_S = 5.0  # a timer that failed (store or AI error) tries again after this
 CLAIM_RETRY_S = 0.5  # a claim that met a row lock and nobody's claim tries again after this
+BUSY_RETRY_S = 0.5  # a timer the busy store refused (after its busy timeout) tries again
 
 
 class Turns:
@@ -48,6 +50,7 @@ class Turns:
         self._listeners = context.listeners
         self._table = table
         self._loader = loader
+        self._waiting: set[int] = set()  # games whose timer waits for a busy store
 
     async def run(self) -> None:
         """Fire timers as they fall due, for as long as the service runs."""
@@ -61,11 +64,32 @@ class Turns:
         for timer in self._timers.pop_due():
             try:
                 await self._fire(timer)
+            except StoreBusy:  # the store warned (once): not an error, the store comes back
+                self._wait_for_store(timer)
             except Exception:
                 log.exception("%s timer failed for game %s", timer.kind, timer.game_id)
                 self._retry_later(timer)
+            else:
+                self._store_back(timer)
             fired += 1
         return fired
+
+    def _wait_for_store(self, timer: Timer) -> None:
+        """Another program holds the database's write lock past the busy timeout: the timer
+        tries again in a moment (each try itself waits the busy timeout for the lock), so it
+        fires as soon as the store is back. Said once per game, at INFO: the store's own
+        warning already says the database is busy."""
+        if timer.game_id not in self._waiting:
+            self._waiting.add(timer.game_id)
+            log.info("the %s timer of game %s waits for the database (busy)", timer.kind,
+                     timer.game_id)
+        self._retry_later(timer, BUSY_RETRY_S, reminder_too=True)
+
+    def _store_back(self, timer: Timer) -> None:
+        if timer.game_id in self._waiting:
+            self._waiting.discard(timer.game_id)
+            log.info("the %s timer of game %s fired: the database is back", timer.kind,
+                     timer.game_id)
 
     def _retry_claim(self, timer: Timer) -> None:
         """The claim met a row lock, not a claim (PostgreSQL skips locked rows: a peer's claim
@@ -73,13 +97,16 @@ class Turns:
         peer's committed claim makes the next try stand by instead."""
         self._timers.add(replace(timer, due_at=self._clock.now() + CLAIM_RETRY_S))
 
-    def _retry_later(self, timer: Timer) -> None:
-        """A failed AI move or time-out must not stall the game: try again in a moment."""
+    def _retry_later(
+        self, timer: Timer, after: float = TIMER_RETRY_S, *, reminder_too: bool = False
+    ) -> None:
+        """A failed AI move or time-out must not stall the game: try again in a moment (a
+        reminder only where the store was busy: any other failure of it is not retried)."""
         hosted = self._registry.find(timer.game_id)
-        if timer.kind is TimerKind.REMINDER or hosted is None:
+        if (timer.kind is TimerKind.REMINDER and not reminder_too) or hosted is None:
             return
         if hosted.status is Status.RUNNING and hosted.seq == timer.seq:
-            self._timers.add(replace(timer, due_at=self._clock.now() + TIMER_RETRY_S))
+            self._timers.add(replace(timer, due_at=self._clock.now() + after))
 
     async def _fire(self, timer: Timer) -> None:
         hosted = self._registry.find(timer.game_id)

@@ -105,6 +105,39 @@ class InteractionRecord:
         self.changed = asyncio.Event()
 
 
+@dataclass
+class HeldCall:
+    """A call the fake holds (`FakeDiscord.hold_next`): it waits, before Discord does its work
+    or (`after_work`) after it and before the answer, until the test lets it go. A crash test
+    kills the bot there, at that very moment of the call; released without `work`, a call held
+    before its work is lost as if it never arrived (a dead bot's request Discord never got)."""
+
+    route: str
+    after_work: bool
+    call: RestCall | None = None
+    _reached: asyncio.Event = field(default_factory=asyncio.Event)
+    _released: asyncio.Event = field(default_factory=asyncio.Event)
+    _work: bool = True
+
+    async def reached(self, timeout: float = 30.0) -> RestCall:
+        """The held call, once it arrived (and, `after_work`, once its work is done)."""
+        await asyncio.wait_for(self._reached.wait(), timeout)
+        assert self.call is not None
+        return self.call
+
+    def release(self, *, work: bool = True) -> None:
+        """Let it go on; `work` False: a call held before its work is dropped undone."""
+        self._work = work
+        self._released.set()
+
+    async def hold(self, call: RestCall) -> bool:
+        """(The fake's side.) Wait for the test; whether to do the work."""
+        self.call = call
+        self._reached.set()
+        await self._released.wait()
+        return self._work
+
+
 @dataclass(frozen=True)
 class Pings:
     """What one request body made Discord resolve in its message: who a new message notifies,

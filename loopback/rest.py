@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from . import limits, ratelimits
-from .records import DiscordError, RestCall, UploadedFile
+from .records import DiscordError, HeldCall, RestCall, UploadedFile
 from .spec import Operation
 from .world import World
 
@@ -141,7 +141,12 @@ async def _answer(
         if not (auth.startswith("Bot ") and fake.token_ok(auth[4:])):
             return Reply(401, {"message": "401: Unauthorized", "code": 0})
     fault = fake.take_fault(call)
-    if fault is not None and not fault.get("after_work"):
+    held: HeldCall | None = fault.pop("held", None) if fault is not None else None
+    if held is not None:
+        fault = None
+        if not held.after_work and not await held.hold(call):
+            return Reply(DROPPED)  # the bot died before Discord took it: nothing was done
+    elif fault is not None and not fault.get("after_work"):
         return _fault_reply(fault, call.route)
     headers, hit = fake.ratelimits.check(call.route, call.path, call.params)
     if hit is not None:
@@ -167,6 +172,9 @@ async def _answer(
         result = await handler(fake, call)
     except DiscordError as error:
         return Reply(error.status, error.body())
+    finally:
+        if held is not None and held.after_work:
+            await held.hold(call)  # done; the answer waits (the bot may die meanwhile)
     if fault is not None:  # done, but the answer is lost on its way back
         return _fault_reply(fault, call.route)
     if isinstance(result, Reply):

@@ -24,7 +24,7 @@ from .model import (
 )
 from .places import FakeChannel, FakeGuild
 from .ratelimits import RateLimits
-from .records import InteractionRecord, Pings, RestCall, unknown
+from .records import HeldCall, InteractionRecord, Pings, RestCall, unknown
 from .rest import dispatch
 from .spec import OpenApiSpec, load_spec
 
@@ -306,6 +306,7 @@ class FakeDiscord(Driver):
         self.faults.append({"route": route, "status": status, "times": times,
                             "after_work": after_work, "message_id": message_id})
 
+<<<<<<< HEAD
     def rate_limit_for(self, route: str, seconds: float, *, retry_after: float = 0.05,
                        channel_id: int | None = None, message_id: int | None = None,
                        from_discord: bool = True) -> None:
@@ -324,6 +325,15 @@ class FakeDiscord(Driver):
     def calm(self) -> None:
         """Every storm of `rate_limit_for` ends now."""
         self.faults = [f for f in self.faults if "until" not in f]
+=======
+    def hold_next(self, route: str, *, after_work: bool = False) -> HeldCall:
+        """The next call of ``route`` waits until the test releases it: before Discord does
+        its work, or (``after_work``) after it and before the answer goes back. A test kills
+        the bot while it waits: a crash at exactly that moment (records.HeldCall)."""
+        held = HeldCall(route, after_work)
+        self.faults.append({"route": route, "held": held, "times": 1, "message_id": None})
+        return held
+>>>>>>> i35-presses
 
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         now = time.monotonic()

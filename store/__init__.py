@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from store.backend import Held, Listening
 from store.db import Database, Dialect, Location, Transaction, open_database
 from store.errors import (
     AlreadySeated,
@@ -94,22 +95,34 @@ class Store:
     tournaments: TournamentStore
     renders: RenderStore
     timers: TimerStore
+    running: Held | None = None  # a bot's running mark (`Database.hold_running`)
 
     @classmethod
     async def open(
-        cls, location: Location, *, rules: RatingRules | None = None, process: str | None = None
+        cls, location: Location, *, rules: RatingRules | None = None, process: str | None = None,
+        bot: bool = False,
     ) -> Store:
         """`location`: a SQLite file's path or a `postgresql://` URL. `rules`: how to rate
         finished games; None stores games unrated (some tests). `process`: this process's
         name among those sharing the database, holding the renders of its commits
-        (renders.py); None: a new random one, as each start of a process is another."""
+        (renders.py); None: a new random one, as each start of a process is another. `bot`:
+        a bot runs on it: it holds the database's running mark until it closes, so that
+        `python -m store.copy` refuses to copy it meanwhile (and, while a copy runs, the
+        bot refuses to start: DatabaseUnusable)."""
         db = await open_database(location)
+        running = None
+        if bot and (running := await db.hold_running()) is None:
+            await db.close()
+            raise DatabaseUnusable(db.location, "a copy (python -m store.copy) runs on it",
+                                   "start the bot once the copy is done")
         process = process or secrets.token_hex(6)
         return cls(db, GameStore(db, rules, process), StatsStore(db), SettingsStore(db),
                    RatingStore(db), SeasonStore(db, rules), SiteStore(db), TournamentStore(db),
-                   RenderStore(db, process), TimerStore(db))
+                   RenderStore(db, process), TimerStore(db), running)
 
     async def close(self) -> None:
+        if self.running is not None:
+            await self.running.release()
         await self.db.close()
 
 
@@ -133,9 +146,11 @@ __all__ = [
     "GameSummary",
     "GuildSettings",
     "HeadToHead",
+    "Held",
     "InteractionAlreadyApplied",
     "LeaderboardRow",
     "LeaderboardSort",
+    "Listening",
     "LobbyChanged",
     "LobbyFull",
     "MessageRef",

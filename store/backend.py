@@ -133,6 +133,22 @@ class Undone(Exception):
     """A batch's guard changed nothing: roll the batch back (`Database.batch` → False)."""
 
 
+class Listening(Protocol):
+    """A LISTEN of `Database.listen`, on a connection of its own."""
+
+    @property
+    def alive(self) -> bool:
+        """Still hearing (its connection was not lost)."""
+
+    async def close(self) -> None: ...
+
+
+class Held(Protocol):
+    """A held `Database.hold_running` mark."""
+
+    async def release(self) -> None: ...
+
+
 class Database(ABC):
     """A migrated database. Build one with `store.db.open_database`."""
 
@@ -155,6 +171,19 @@ class Database(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the connections (after a running transaction); a second call is a no-op."""
+
+    @abstractmethod
+    async def hold_running(self, *, alone: bool = False) -> Held | None:
+        """The database's running mark: every bot process holds it (shared) for as long as it
+        runs, and a process that dies lets go of it with its connection or file. `alone`:
+        held by nobody else, taken without waiting (`store.copy`), else None. The mark of a
+        process that is gone is never left behind."""
+
+    async def listen(self, channel: str, on_payload: Callable[[str], None]) -> Listening | None:
+        """Hear every NOTIFY on `channel` as it commits (`on_payload(payload)`), until the
+        returned handle is closed; None where the database tells nobody (SQLite: one file, no
+        server to tell through) or cannot now: the caller looks for itself instead."""
+        return None
 
     async def batch(self, statements: Sequence[Statement]) -> bool:
         """A write transaction of fixed statements (a move's usual commit). A statement marked

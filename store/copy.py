@@ -5,13 +5,16 @@ season, tournament and setting as it was.
     python -m store.copy data/lama.sqlite3 postgresql://lamabot:secret@db/lamabot
 
 Stop the bot first: the copy reads one snapshot of the source, and moves committed after it
-would be missing. Both databases are brought to the code's schema first, as the bot does when
-it starts. The destination must hold no games yet, and it is written in one transaction: a
-copy that fails leaves it as it was. Ids are kept, so buttons and links made before the move
-(they name games and tournaments by id, and the database by the identity in `meta`) keep
-working there, and the destination numbers new games and tournaments after the copied ones.
-The source gets a new identity: if it is ever started again, it refuses those buttons politely
-rather than applying them to a game of its own with the same number.
+would be missing. It refuses while a bot runs on either database (each bot process holds the
+database's running mark, `Database.hold_running`: a flock beside a SQLite file, an advisory
+lock on PostgreSQL), and a bot started during the copy refuses to start. Both databases are
+brought to the code's schema first, as the bot does when it starts. The destination must hold
+no games yet, and it is written in one transaction: a copy that fails leaves it as it was.
+Ids are kept, so buttons and links made before the move (they name games and tournaments by
+id, and the database by the identity in `meta`) keep working there, and the destination
+numbers new games and tournaments after the copied ones. The source gets a new identity: if
+it is ever started again, it refuses those buttons politely rather than applying them to a
+game of its own with the same number.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,16 +223,34 @@ async def set_next_id(tx: Transaction, table: str, next_value: int) -> None:
 
 
 async def copy(source: Location, destination: Location) -> CopyReport:
-    """Open both databases (migrated to this code's schema) and copy."""
+    """Open both databases (migrated to this code's schema) and copy, each held alone: never
+    while a bot runs on either (`alone`)."""
     reader = await open_database(source)
     try:
-        writer = await open_database(destination)
-        try:
-            return await copy_database(reader, writer)
-        finally:
-            await writer.close()
+        async with alone(reader):
+            writer = await open_database(destination)
+            try:
+                async with alone(writer):
+                    return await copy_database(reader, writer)
+            finally:
+                await writer.close()
     finally:
         await reader.close()
+
+
+@asynccontextmanager
+async def alone(db: Database) -> AsyncIterator[None]:
+    """No bot runs on `db` (none holds its running mark: bot.py), and none starts until the
+    copy is done. A bot on the source would commit moves after the copy's snapshot, which the
+    copy would miss; one on the destination would number games as the copy brings its own."""
+    held = await db.hold_running(alone=True)
+    if held is None:
+        raise CopyRefused(f"a LamaBot process runs on {db.location}: stop every bot using "
+                          "it first (what they commit meanwhile would be missing)")
+    try:
+        yield
+    finally:
+        await held.release()
 
 
 def main(argv: Sequence[str] | None = None) -> None:

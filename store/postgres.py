@@ -14,14 +14,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from store.backend import Database, Dialect, Params, Row, Statement, Transaction
+from store.backend import (
+    Database,
+    Dialect,
+    Held,
+    Listening,
+    Params,
+    Row,
+    Statement,
+    Transaction,
+)
 from store.placeholders import to_numbered
 from store.postgres_batch import guards_lead, one_statement
 
@@ -29,6 +38,8 @@ log = logging.getLogger(__name__)
 
 # pg_advisory_xact_lock's key for "migrating": one process runs the steps, the others wait.
 _MIGRATION_LOCK = 0x1A4A_B07
+# pg_advisory_lock's key for "a bot runs on it": each bot shares it, store.copy takes it alone.
+_RUNNING_LOCK = 0x1A4A_B08
 
 
 def is_postgres_url(location: object) -> bool:
@@ -116,6 +127,32 @@ class PostgresTransaction(Transaction):
         )
 
 
+class PostgresHold:
+    """A running mark: an advisory lock of the session of a connection of its own."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def release(self) -> None:
+        if not self._conn.is_closed():
+            await self._conn.close()  # the session's advisory locks go with it
+
+
+class PostgresListening:
+    """A LISTEN on a connection of its own: a pooled connection must not keep one."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    @property
+    def alive(self) -> bool:
+        return not self._conn.is_closed()
+
+    async def close(self) -> None:
+        if self.alive:
+            await self._conn.close()
+
+
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database. Build it with `open_database`."""
 
@@ -123,9 +160,36 @@ class PostgresDatabase(Database):
 
     def __init__(self, pool: Any, url: str) -> None:
         self._pool = pool
+        self._url = url
         self._owners: set[asyncio.Task[Any]] = set()
         self._closed = False
         self.location = without_password(url)
+
+    async def hold_running(self, *, alone: bool = False) -> Held | None:
+        """A session advisory lock on a connection of its own: shared by the running bots,
+        alone for a copy; PostgreSQL frees it with the session, however the process ends."""
+        conn = await asyncpg.connect(self._url)
+        try:
+            took = await conn.fetchval(
+                "SELECT pg_try_advisory_lock($1)" if alone else
+                "SELECT pg_try_advisory_lock_shared($1)", _RUNNING_LOCK)
+        except BaseException:
+            await conn.close()
+            raise
+        if not took:
+            await conn.close()
+            return None
+        return PostgresHold(conn)
+
+    async def listen(self, channel: str, on_payload: Callable[[str], None]) -> Listening | None:
+        try:
+            conn = await asyncpg.connect(self._url)
+        except (OSError, asyncpg.PostgresError) as error:
+            log.warning("cannot listen on %s: %s", self.location, error)
+            return None
+        await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: on_payload(
+            payload))
+        return PostgresListening(conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:

@@ -12,7 +12,9 @@ in one trip (store/batches.py, store/sqlite_transactions.py).
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -22,9 +24,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from store.backend import Database, Dialect, Params, Row, Statement, Transaction, Undone
+from store.backend import Database, Dialect, Held, Params, Row, Statement, Transaction, Undone
 from store.batches import GroupCommit, Query, Unit, run_reads, run_statements, run_units
-from store.errors import StoreBusy
+from store.errors import DatabaseUnusable, StoreBusy
 from store.health import check_folder, runtime_error
 from store.sqlite_transactions import SqliteTransaction, run_body
 from store.thread_calls import call_in_thread
@@ -32,6 +34,18 @@ from store.wal_checkpoints import BACKSTOP_PAGES, SIZE_LIMIT_BYTES, WalCheckpoin
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+class FileHold:
+    """A running mark: a flock on a file beside the database."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    async def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # the lock goes with the descriptor
+            self._fd = None
 
 
 class SqliteDatabase(Database):
@@ -51,6 +65,7 @@ class SqliteDatabase(Database):
         self._reader = reader or conn
         self._read_lock = asyncio.Lock() if reader is not None else self._lock
         self._closed = False
+        self._busy = False  # the last write found the database locked by another program
         self.path = path
         self.location = str(path)
         self._writes: GroupCommit[Unit, Any] = GroupCommit(self._run_units, self._lock)
@@ -98,6 +113,8 @@ class SqliteDatabase(Database):
                 yield tx
                 if conn.in_transaction:  # else no statement ran: nothing to commit
                     await tx.execute("COMMIT")
+                    if not reading:
+                        self._went_through()
             except BaseException as error:
                 await _settle(conn)
                 if not reading:  # a write through read() is a bug, not a disk to fix
@@ -130,10 +147,12 @@ class SqliteDatabase(Database):
             # the group commit needs the writer this task holds: it would wait forever
             raise RuntimeError("a store write inside a transaction() block: use its Transaction")
         try:
-            return await self._writes.submit(unit)
+            done = await self._writes.submit(unit)
         except sqlite3.Error as error:  # this unit's own failure (e.g. read-only), typed
             self._raise_typed(error)
             raise
+        self._went_through()
+        return done
 
     async def _run_units(self, units: list[Unit]) -> list[Any]:
         """With the writer held (by the group commit)."""
@@ -155,12 +174,39 @@ class SqliteDatabase(Database):
         return await call_in_thread(self._reader, partial(run_reads, self._reader._conn, queries))
 
     def _raise_typed(self, error: BaseException) -> None:
-        """SQLite's busy, read-only or disk-full failure as the store's typed error."""
+        """SQLite's busy, read-only or disk-full failure as the store's typed error. A busy
+        database is a warning once, until a write goes through again (each retry of a stretch
+        is INFO): another program holds the lock, and every caller tries again."""
         typed = runtime_error(error, self.path)
         if typed is not None:
-            level = logging.WARNING if isinstance(typed, StoreBusy) else logging.ERROR
+            level = logging.ERROR
+            if isinstance(typed, StoreBusy):
+                level = logging.INFO if self._busy else logging.WARNING
+                self._busy = True
             log.log(level, "nothing saved: %s", typed)
             raise typed from error
+
+    def _went_through(self) -> None:
+        if self._busy:
+            self._busy = False
+            log.info("writes to %s go through again", self.path)
+
+    async def hold_running(self, *, alone: bool = False) -> Held | None:
+        """An advisory lock on the file `<database>-running` beside it (flock: shared by the
+        running bot, alone for a copy); the system frees it with the process, however it
+        ends. (SQLite's own locks are on the database file and its -shm, untouched.)"""
+        path = self.path.with_name(f"{self.path.name}-running")
+        try:
+            fd = await asyncio.to_thread(os.open, path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise DatabaseUnusable(self.path, f"{path.name} cannot be made beside it "
+                                   f"({error.strerror})", "let the bot write its folder") from error
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_EX if alone else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        return FileHold(fd)
 
     async def close(self) -> None:
         """Close the connection (waiting for a running transaction and the batches already

@@ -16,9 +16,10 @@ transaction leaves no claim: the rollback frees the row and the timer is still d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import overload
 
-from store.backend import Dialect, Params, Transaction, skip_locked
+from store.backend import Dialect, Listening, Params, Transaction, skip_locked
 from store.db import Database
 from store.records import DueGame, DueTimer, TimerClaim
 
@@ -52,11 +53,20 @@ def claim_condition(
     return sql, (game_id, seq, timer and timer.kind, timer and timer.due_ms, claim.now_ms)
 
 
+TIMER_CHANNEL = "lamabot_timers"  # migration 0027: every commit that sets a timer tells it
+
+
 class TimerStore:
     """The due timers: the sweep's queries and the reminder's claim."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
+
+    async def watch(self, on_due: Callable[[int], None]) -> Listening | None:
+        """Tell `on_due(due_ms)` of every timer a process commits, as it commits it
+        (PostgreSQL's LISTEN/NOTIFY, migration 0027); None on SQLite, or where the listening
+        connection cannot be made: the sweep's own period then finds them."""
+        return await self._db.listen(TIMER_CHANNEL, lambda payload: on_due(int(payload)))
 
     async def claim_timer(
         self, game_id: int, seq: int, claim: TimerClaim, then: DueTimer | None

@@ -10,7 +10,9 @@ to the content its answer has just shown, a rate-limited call for nothing.
 An answer still on its way when the flush comes (the renderer's delay is short, an answer
 may take longer) is waited for, a few seconds at most: it may show that very state. An answer
 that failed, or that redrew another message than the stored lobby, leaves nothing
-remembered, and the flush edits.
+remembered, and the flush edits. So do answers that were on their way at once (two players
+pressing Join together): Discord keeps whichever it applied last, which need not be the one
+whose reply came back last, so what they showed says nothing of what the message shows.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class LobbyMessages:
         self.failed = failed  # (game, error): a call that showed a game failed
         self._shown: dict[int, tuple[int, dict[str, str]]] = {}  # game -> message, its looks
         self._answering: dict[int, set[asyncio.Future[None]]] = {}  # game -> answers in flight
+        self._overlapping: set[int] = set()  # games two of whose answers were in flight at once
 
     @contextlib.contextmanager
     def answering(self, game_id: int) -> Iterator[None]:
@@ -69,6 +72,8 @@ class LobbyMessages:
         a flush meanwhile waits for it before it decides whether to edit."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         pending = self._answering.setdefault(game_id, set())
+        if pending:  # answers at once: Discord keeps whichever it applies last, unknown here
+            self._overlapping.add(game_id)
         pending.add(done)
         try:
             yield
@@ -77,11 +82,17 @@ class LobbyMessages:
             pending.discard(done)
             if not pending and self._answering.get(game_id) is pending:
                 del self._answering[game_id]
+                self._overlapping.discard(game_id)
 
     def shown(self, game_id: int, message_id: int | None, content: dict[str, Any]) -> None:
         """The lobby was shown: `content` went out in message `message_id` (posted, or an
-        edit of it: the fields it did not send stay as they were)."""
+        edit of it: the fields it did not send stay as they were). Where answers to the lobby
+        overlapped, Discord may have applied them in another order than their replies came
+        back: nothing is known of what it shows, and the flush edits it."""
         if message_id is None:
+            return
+        if game_id in self._overlapping:
+            self._shown.pop(game_id, None)
             return
         earlier = self._shown.get(game_id)
         looks = earlier[1] if earlier is not None and earlier[0] == message_id else {}

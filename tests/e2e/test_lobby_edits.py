@@ -5,10 +5,13 @@ does not show yet (a /lama join, a join while it was being posted) is still show
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.games import edits_of
 from tests.support.e2e import settle
 
 PRODUCTION_DELAY = 0.3  # seconds the renderer collects a game's updates before it shows them
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
 
 
@@ -113,3 +116,29 @@ async def test_a_rematch_lobby_loses_its_seated_line_when_the_game_starts(
     await fake.click(alice, lobby, "Start")
     await bot.renderer.flush_all()
     assert "seated for the rematch" not in lobby.text, lobby.text
+
+
+async def test_two_presses_whose_answers_discord_applied_in_the_other_order_leave_the_latest(
+    fake_discord, lamabot
+):
+    """Bob's and Carol's Join at once: Carol's answer (both seated) is applied first, Bob's
+    (only Bob) after it, though Carol's reply comes back last. What a lobby shows was recorded
+    in the order the replies came back, so the renderer took the lobby for up to date and left
+    it showing Bob alone (issue 35). Answers that overlap say nothing of what Discord kept: the
+    renderer then edits the lobby to the committed state."""
+    fake, bot = fake_discord, lamabot
+    lobby, game_id = await open_lobby(fake, bot, fake.user("alice"))
+    first = fake.hold_next(CALLBACK)  # Bob's answer: held before Discord applies it
+    second = fake.hold_next(CALLBACK, after_work=True)  # Carol's: applied, its reply held
+    bob = asyncio.create_task(fake.click(fake.user("bob"), lobby, "Join"))
+    await first.reached()
+    carol = asyncio.create_task(fake.click(fake.user("carol"), lobby, "Join"))
+    await second.reached()
+    assert "Carol" in lobby.text
+    first.release()  # Bob's older answer lands last: the message shows Bob alone
+    await bob
+    assert "Carol" not in lobby.text
+    second.release()
+    await carol
+    await settle(bot, game_id)
+    assert "Bob" in lobby.text and "Carol" in lobby.text

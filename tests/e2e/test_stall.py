@@ -7,39 +7,12 @@ plain private "not saved, try again" once the lock outlasts the busy timeout (5 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 from tests.support.e2e import hand_button, hand_messages, on_turn, settle, two_humans, wait_until
 from tests.support.lamabot import bot_text
+from tests.support.sqlite_lock import write_lock_held
 
 DONE = 20.0  # seconds a test waits for a deferred answer to be completed
-
-
-@contextlib.asynccontextmanager
-async def write_lock_held(path: Path, seconds: float, begin: str = "BEGIN IMMEDIATE"
-                          ) -> AsyncIterator[asyncio.Event]:
-    """A second, real sqlite3 connection on the same file holds the write lock for `seconds`
-    (measured from entering the block); yields an event set once it let go."""
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute(begin)
-    released = asyncio.Event()
-
-    def release() -> None:
-        other.execute("ROLLBACK")
-        other.close()
-        released.set()
-
-    handle = asyncio.get_running_loop().call_later(seconds, release)
-    try:
-        yield released
-        await released.wait()
-    finally:
-        if not released.is_set():
-            handle.cancel()
-            release()
 
 
 def other_player(fake, bot, game_id: int, user):

@@ -93,3 +93,19 @@ def test_a_game_re_armed_on_every_move_keeps_only_its_latest_timers() -> None:
     assert sum(ref() is not None for ref in superseded[:-1]) <= 1
     clock.advance(TURN)
     assert queue.pop_due() == [latest]
+
+
+def test_a_cleared_timer_is_let_go_at_once_while_live_ones_wait() -> None:
+    """Issue 35: up to one cleared timer for every live one stayed in the heap (thousands with
+    a few hundred games waiting for humans): each a Timer object every full garbage collection
+    scanned. The heap holds plain numbers (due time, a number) now, which it does not scan."""
+    queue, clock = queue_at()
+    for game_id in range(10):  # ten games waiting for a human: their timers outnumber...
+        queue.add(timer(game_id, TURN))
+    queue.add(superseded := timer(99, TURN / 2))  # ...the one a move replaces
+    queue.clear(99)
+    cleared = weakref.ref(superseded)
+    del superseded
+    assert cleared() is None
+    clock.advance(TURN)
+    assert sorted(t.game_id for t in queue.pop_due()) == list(range(10))

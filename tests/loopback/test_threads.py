@@ -4,6 +4,9 @@ PATCH and reopened by a message, and interactions from inside carrying the threa
 
 from __future__ import annotations
 
+import asyncio
+
+import aiohttp
 import discord
 import pytest
 
@@ -26,6 +29,31 @@ async def test_a_thread_from_a_message_has_its_id_and_shows_on_it(fake_discord, 
     with pytest.raises(discord.HTTPException) as again:
         await message.create_thread(name="twice")
     assert again.value.code == 160004
+    found = await bot.http.get_channel(message.id)  # the thread Discord made: the same id
+    assert found["id"] == str(message.id) and found["parent_id"] == str(parent.id)
+
+
+@pytest.mark.parametrize("after_work", [False, True], ids=["before-its-work", "after-its-work"])
+async def test_a_held_call_waits_for_the_test_and_may_be_lost_or_done(
+    fake_discord, bot, after_work
+):
+    """`hold_next`: a crash test's moment. Held before its work and released without it, the
+    thread is never made; held after it, it is made though its answer waited."""
+    fake = fake_discord
+    parent = bot.get_channel(fake.channel("general").id)
+    message = await parent.send("A game starts")
+    held = fake.hold_next(THREAD_FROM_MESSAGE, after_work=after_work)
+    creating = asyncio.create_task(message.create_thread(name="LAMA #6"))
+    call = await held.reached()
+    assert call.params["message_id"] == str(message.id) and not creating.done()
+    assert (message.id in fake.channels) is after_work
+    held.release(work=after_work)
+    if after_work:
+        assert (await creating).id == message.id
+    else:
+        with pytest.raises(aiohttp.ClientError):
+            await creating  # no answer at all, and nothing done
+        assert message.id not in fake.channels
 
 
 async def test_a_thread_in_a_channel_leaves_a_system_message(fake_discord, bot):

@@ -243,3 +243,24 @@ async def test_a_game_s_unshown_moves_arrive_whole_however_the_pages_fall(
     before, after = await dump(path), await dump(postgres_url)
     assert len(before["render_outbox"]) > len({row[0] for row in before["render_outbox"]})
     assert after["render_outbox"] == before["render_outbox"]
+
+
+@pytest.mark.parametrize("held", ["source", "destination"])
+async def test_a_copy_is_refused_while_a_bot_runs_on_either_database(
+        source, postgres_url, held):
+    """A bot running on the source would commit moves the copy misses; one on the destination
+    would number games the copy brings. Each bot process holds its database's running mark
+    while it runs (bot.py); the copy refuses, and writes nothing, while anyone holds it."""
+    path, _ = source
+    location = path if held == "source" else postgres_url
+    bot = await open_database(location)
+    mark = await bot.hold_running()
+    assert mark is not None
+    try:
+        with pytest.raises(CopyRefused, match="a LamaBot process runs on"):
+            await copy(path, postgres_url)
+    finally:
+        await mark.release()
+        await bot.close()
+    assert (await dump(postgres_url))["games"] == []
+    await copy(path, postgres_url)  # stopped: the copy goes through
