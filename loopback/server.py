@@ -306,7 +306,6 @@ class FakeDiscord(Driver):
         self.faults.append({"route": route, "status": status, "times": times,
                             "after_work": after_work, "message_id": message_id})
 
-<<<<<<< HEAD
     def rate_limit_for(self, route: str, seconds: float, *, retry_after: float = 0.05,
                        channel_id: int | None = None, message_id: int | None = None,
                        from_discord: bool = True) -> None:
@@ -325,7 +324,7 @@ class FakeDiscord(Driver):
     def calm(self) -> None:
         """Every storm of `rate_limit_for` ends now."""
         self.faults = [f for f in self.faults if "until" not in f]
-=======
+
     def hold_next(self, route: str, *, after_work: bool = False) -> HeldCall:
         """The next call of ``route`` waits until the test releases it: before Discord does
         its work, or (``after_work``) after it and before the answer goes back. A test kills
@@ -333,7 +332,6 @@ class FakeDiscord(Driver):
         held = HeldCall(route, after_work)
         self.faults.append({"route": route, "held": held, "times": 1, "message_id": None})
         return held
->>>>>>> i35-presses
 
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         now = time.monotonic()
