@@ -319,8 +319,7 @@ class Lobby:
     async def cancel(
         self, game_id: int, actor_id: int, *, is_admin: bool, by_tournament: bool = False
     ) -> GameUpdate:
-        """Its host or Manage Server cancel a game; a tournament's table only its tournament
-        cancels (`by_tournament`, hosting/tournament_cancel.py), never its host."""
+        """Its host or Manage Server; a tournament's table only its tournament (`by_tournament`)."""
         hosted = self._registry.get(game_id)
         if not hosted.is_active:
             raise HostingError(Problem.GAME_FINISHED)
