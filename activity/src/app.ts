@@ -24,7 +24,8 @@ export class App {
   private readonly speaker = new Speaker(byId('announce'));
   private readonly countdown: Countdown;
   private readonly turn = byId('turn');
-  private link: Link = 'connecting';
+  private wasLost = false; // the connection dropped since the last state came
+  private linkTimer: number | undefined;
 
   constructor(
     private readonly send: Send,
@@ -56,13 +57,17 @@ export class App {
   }
 
   setLink(link: Link): void {
-    const was = this.link;
-    this.link = link;
     const element = byId('link');
-    element.classList.toggle('lost', link === 'lost');
-    if (link === 'lost' && this.view !== null) element.textContent = this.words.t('activity.lost');
-    else if (link === 'open' && was !== 'open' && was !== 'connecting') element.textContent = this.words.t('activity.back');
-    else if (link === 'open') element.textContent = '';
+    window.clearTimeout(this.linkTimer);
+    if (link === 'lost' && this.view !== null) {
+      this.wasLost = true;
+      element.textContent = this.words.t('activity.lost');
+    } else if (link === 'open') {
+      element.textContent = this.wasLost ? this.words.t('activity.back') : '';
+      this.wasLost = false;
+      this.linkTimer = window.setTimeout(() => (element.textContent = ''), 5000);
+    }
+    element.classList.toggle('lost', this.wasLost);
   }
 
   setSpectators(names: Map<string, string>): void {
