@@ -68,7 +68,7 @@ def _explain_problem(error: HostingError, locale: str) -> str:
     details = error.details
     params = {
         "command": command(refusals.problem_command(error)),
-        "name": details.get("host", details.get("user", details.get("organiser", "?"))),
+        "name": _who(details),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
         "link": _jump_link(details),
@@ -123,6 +123,15 @@ def _reader_locale(interaction: discord.Interaction) -> str:
 def _bot(interaction: discord.Interaction) -> LamaHost:
     """The client every interaction of ours comes through."""
     return cast("LamaHost", interaction.client)
+
+
+def _who(details: dict) -> str:
+    """The user a refusal names ({name}): the host or organiser who may, as a mention; or a
+    user the command named."""
+    for key in ("host_id", "organiser_id"):
+        if details.get(key) is not None:
+            return f"<@{details[key]}>"
+    return details.get("user", "?")
 
 
 def _jump_link(details: dict) -> str:

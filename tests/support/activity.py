@@ -6,6 +6,7 @@ as the page's script does (the contract: docs/activity.md)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -92,10 +93,8 @@ class Page:
         while not (found := condition()):
             assert loop.time() < deadline, "not received in time"
             self._changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), deadline - loop.time())
-            except TimeoutError:
-                pass
         return found
 
     async def state(self, condition: Callable[[dict[str, Any]], bool] = lambda v: True,

@@ -34,7 +34,7 @@ def explain(error: Exception, locale: str, view: GameView | None,
     if isinstance(error, IllegalAction):
         return _illegal(error, locale, view)
     if isinstance(error, HostingError):
-        return _problem(error, locale, place_name)
+        return _problem(error, locale, view, place_name)
     if isinstance(error, StoreBusy):
         return i18n.translate("error.not_saved.busy", locale)
     if isinstance(error, StoreUnwritable):
@@ -55,11 +55,19 @@ def _illegal(error: IllegalAction, locale: str, view: GameView | None) -> str:
         "cards": i18n.format_list(names, locale, style="or"),
     }
     if error.reason is Reason.NOT_YOUR_TURN and view is not None and view.current_seat is not None:
-        params["name"] = seat_name(view.seats[view.current_seat], locale)
+        params["name"] = i18n.isolate(seat_name(view.seats[view.current_seat], locale))
     return i18n.translate(refusals.reason_key(error, view), locale, **params)
 
 
-def _problem(error: HostingError, locale: str, place_name: PlaceName) -> str:
+def _who(details: dict[str, Any], view: GameView | None, locale: str) -> str:
+    """The player a refusal names ({name}: the host who may), by their seat's name."""
+    user_id = details.get("host_id", details.get("organiser_id"))
+    seat = view.seat_of(user_id) if view is not None and user_id is not None else None
+    return i18n.isolate(seat_name(seat, locale)) if seat is not None else "?"
+
+
+def _problem(error: HostingError, locale: str, view: GameView | None,
+             place_name: PlaceName) -> str:
     details = error.details
 
     def place(channel_id: int) -> str:
@@ -67,7 +75,7 @@ def _problem(error: HostingError, locale: str, place_name: PlaceName) -> str:
 
     params = {
         "command": "/" + refusals.problem_command(error),
-        "name": details.get("host", details.get("user", details.get("organiser", "?"))),
+        "name": _who(details, view, locale),
         "option": details.get("option", "?"),
         "value": details.get("value", "?"),
         "link": place(details["channel_id"]) if "channel_id" in details else "",
