@@ -5,7 +5,9 @@ channel, hands only for their own players."""
 
 from __future__ import annotations
 
+import i18n
 from lama import Card
+from tests.support.e2e import hand_messages, table
 
 
 async def test_signing_in_gives_a_session_and_never_the_secret(fake_discord, page):
@@ -118,3 +120,28 @@ async def test_moves_from_the_activity_and_from_slash_commands_reach_every_socke
     assert all(state["view"]["hand"] is None for state in watcher.states)
     mine = {c["code"] for c in pages[0].view["hand"] or []}
     assert all(Card.from_code(code) for code in mine)
+
+
+async def test_a_move_from_the_activity_shows_on_the_table_and_in_the_next_hand(
+        fake_discord, lamabot, page):
+    """The Activity's move goes through the service: the renderer shows it in Discord (the
+    table's top card, the next player's hand by DM), and the outbox has nothing left."""
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    pages = await started(fake, lamabot, page, alice, bob)
+    await lamabot.renderer.flush_all()
+    seat = on_turn(pages[0].view)
+    mover, other = pages[seat], pages[1 - seat]
+    game_id = mover.view["game_id"]
+    pings_before = len(hand_messages(fake, other.user, game_id))
+    playable = [c["code"] for c in mover.view["hand"] if c["playable"]]
+    answer = await (mover.request("play", playable[0]) if playable else mover.request("draw"))
+    assert answer["type"] == "ok"
+    view = await other.state(lambda v: on_turn(v) == 1 - seat)
+    await lamabot.renderer.flush_all()
+    top = i18n.card_name(view["top_card"]["code"], view["variant"], "en")
+    assert top in table(fake, "lama").text
+    hands = hand_messages(fake, other.user, game_id)
+    assert len(hands) > pings_before and "your turn" in hands[-1].text.lower()
+    await lamabot.service.flush_message_refs()  # marks written behind the moves, written now
+    assert await lamabot.store.renders.pending() == []  # the outbox: every move shown
