@@ -49,7 +49,7 @@ def build_view(
     mine = hand if running and seated is not None else None
     return {
         "game_id": view.game_id, "status": STATUS[view.status], "variant": variant,
-        "round": view.round_number,
+        "round": view.round_number, "moves": view.move_count,
         "top_card": card_json(view.top_card, variant, locale) if view.top_card else None,
         "draw_pile": view.draw_pile_size, "discard_pile": view.discard_size,
         "seats": [_seat(view, seat, viewer, locale) for seat in view.seats],
@@ -65,7 +65,8 @@ def build_view(
 
 def _no_game(locale: str, in_server: bool) -> dict[str, Any]:
     can = dict.fromkeys(("play", "draw", "quit", "join", "add_ai", "start", "rematch"), False)
-    return {"game_id": None, "status": "none", "variant": "", "round": 0, "top_card": None,
+    return {"game_id": None, "status": "none", "variant": "", "round": 0, "moves": 0,
+            "top_card": None,
             "draw_pile": 0, "discard_pile": 0, "seats": [], "turn_deadline": None,
             "hand": None, "can": {**can, "open_lobby": in_server}, "recent": [],
             "round_result": None, "game_over": None, "words": app_words(locale)}
