@@ -9,6 +9,7 @@ Layout (a `ui.LayoutView` with one `Container` in the variant's colour):
     each seat: ▶️ on turn / 🚪 quit, cards left, tokens
     Last moves (the newest five)
     [🃏 My hand] [➕ Draw] [🚪 Quit round] [📖 Rules]  ActionRow of TableButtons
+    ([🎴 Open the table] fifth where the bot offers the Activity: cogs/activity.py)
     -# target · game number
 
 The picture is uploaded with every send and edit (`attachments=[file]` replaces the old file
