@@ -5,6 +5,8 @@ channel, hands only for their own players."""
 
 from __future__ import annotations
 
+import asyncio
+
 import i18n
 from lama import Card
 from tests.support.e2e import hand_messages, table
@@ -145,3 +147,14 @@ async def test_a_move_from_the_activity_shows_on_the_table_and_in_the_next_hand(
     assert len(hands) > pings_before and "your turn" in hands[-1].text.lower()
     await lamabot.service.flush_message_refs()  # marks written behind the moves, written now
     assert await lamabot.store.renders.pending() == []  # the outbox: every move shown
+
+
+async def test_stopping_the_site_closes_every_socket_going_away(fake_discord, lamabot, page):
+    """A restart: the pages hear 1001 (going away) at once and reconnect wherever the site
+    is served; the bot's close does not wait for them."""
+    made = await page(fake_discord.user("alice"))
+    loop = asyncio.get_running_loop()
+    started_at = loop.time()
+    await lamabot.web.stop()
+    await made.until(lambda: made.ws.closed)
+    assert made.ws.close_code == 1001 and loop.time() - started_at < 5
