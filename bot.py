@@ -220,6 +220,7 @@ class LamaBot(commands.AutoShardedBot):
             log.error("No web pages: WEB_HOST=%s WEB_PORT=%s cannot be opened (%s)",
                       self.settings.web_host, self.settings.web_port, error)
             await web.stop()
+            ACTIVITY.forget()  # nothing serves it: no button leads to it
             return
         self.web = web
 
