@@ -48,7 +48,7 @@ from i18n.formatting import warm_up
 from settings import ENV_FILE_VARIABLE, Settings
 from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
-from web.activity import ActivityDeps, Credentials
+from web.activity import DISCORD_FRAME_ANCESTORS, ActivityDeps, Credentials
 from web.activity.signin import DISCORD_API
 
 log = logging.getLogger("lamabot")
@@ -233,7 +233,8 @@ class LamaBot(commands.AutoShardedBot):
                                   lambda: self.application_id, settings.discord_client_secret,
                                   settings.token)
         return ActivityDeps(self.service, self.preferences, credentials,
-                            self.renderer.post_lobby, self.channel_name, self.clock)
+                            self.renderer.post_lobby, self.channel_name, self.clock,
+                            DISCORD_FRAME_ANCESTORS + settings.activity_frame_ancestors)
 
     def channel_name(self, channel_id: int) -> str | None:
         channel = self.get_channel(channel_id)

@@ -34,6 +34,9 @@ class Settings:
     # The application's OAuth2 client secret: with the web pages served and a public URL, it
     # turns on the Activity (LAMA inside Discord, docs/activity.md). Never sent to a browser.
     discord_client_secret: str | None = None
+    # Who may frame the Activity's page besides Discord (its CSP frame-ancestors): none in
+    # production; a test's host page standing in for the Discord client (not read from .env).
+    activity_frame_ancestors: tuple[str, ...] = ()
     # Once connected, keep what start-up built out of the garbage collector's full passes
     # (`gc.freeze`) and collect young objects less often (bot.py on_ready); on for the bot
     # process (from_env), off for bots built inside tests (the test process's collector).

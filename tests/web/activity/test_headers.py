@@ -5,8 +5,11 @@ card pictures for the page, and nothing outside the app's folder."""
 from __future__ import annotations
 
 import aiohttp
+import pytest
 
-from tests.support.activity import activity_url
+from tests.support.activity import activity_settings, activity_url
+
+HOST_PAGE = "http://127.0.0.1:8123"
 
 
 async def get(url: str) -> tuple[int, dict[str, str]]:
@@ -35,3 +38,15 @@ async def test_nothing_outside_the_apps_folder_is_served(lamabot):
                  "/cards/party/xx/3.png"):
         status, _headers = await get(base + path)
         assert status == 404, path
+
+
+@pytest.fixture
+def bot_settings(fake_discord):
+    """The Activity, framed also by a test's host page standing in for the Discord client."""
+    return {**activity_settings(fake_discord), "activity_frame_ancestors": (HOST_PAGE,)}
+
+
+async def test_a_test_host_page_may_frame_it_too(lamabot):
+    _, headers = await get(f"{activity_url(lamabot.web.port)}/cards/party/en/1.png")
+    assert f"https://discord.com https://*.discord.com https://*.discordsays.com {HOST_PAGE}" in (
+        headers["Content-Security-Policy"])
