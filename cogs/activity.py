@@ -49,13 +49,13 @@ async def launch(interaction: discord.Interaction, locale: str) -> None:
     response = interaction.response
     if isinstance(response, TimelyResponse):
         if await response.launch_activity() is None:
-            await answer(interaction, t("activity.open_late", locale))
+            await answer(interaction, t("error.open_table_late", locale))
         return
     await response.launch_activity()
 
 
 def open_button_label(locale: str) -> str:
-    return t("activity.open", locale)
+    return t("table.button.open", locale)
 
 
 def entry_point_command() -> dict[str, Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hosting import GameService, GameUpdate, HostingError, Problem
+from lama.cards import CARDS
 
 from .sessions import Session
 
@@ -31,7 +32,7 @@ class BadRequest(Exception):
 class Request:
     request_id: str
     action: str
-    card: str | None = None  # a card's code ("3", "3+", "L", "P"); its number is taken too
+    card: str | None = None  # a card's code ("3", "3+", "L", "P")
 
     @classmethod
     def parse(cls, message: Any) -> Request:
@@ -44,8 +45,8 @@ class Request:
         if action not in ACTIONS:
             raise BadRequest("action")
         if action == "play":
-            if isinstance(card, int) and not isinstance(card, bool) and 0 <= card <= 99:
-                card = str(card)
+            if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
+                card = CARDS[card].code  # the `value` a view gave the card
             if not isinstance(card, str) or not 0 < len(card) <= 3:
                 raise BadRequest("card")
             return cls(request_id, action, card)

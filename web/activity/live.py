@@ -141,7 +141,8 @@ class LiveHub:
         hand = watch.hand(game_id, session.user_id) if game_id is not None else None
         ends = watch.turn_ends_at(game_id) if game_id is not None else None
         return build_view(view, hand, viewer=session.user_id, locale=session.locale,
-                          turn_ends_at=ends, in_server=session.guild_id is not None)
+                          turn_ends_at=ends, in_server=session.guild_id is not None,
+                          now=self._clock.now())
 
     async def _send(self, viewer: Viewer, message: dict[str, Any]) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):  # closed meanwhile
@@ -153,7 +154,7 @@ class LiveHub:
         try:
             request = Request.parse(orjson.loads(data))
         except (BadRequest, orjson.JSONDecodeError):
-            text = i18n.translate("activity.refused.bad_request", locale)
+            text = i18n.translate("error.bad_request", locale)
             await self._send(viewer, {"type": "refused", "request_id": None, "message": text})
             return
         try:

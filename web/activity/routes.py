@@ -8,6 +8,7 @@ images, the socket: 'self' only; `data:` images too).
     GET  /activity/                      index.html of the built app (web/static/activity/)
     GET  /activity/<file>                the app's other built files
     GET  /activity/cards/<variant>/<locale>/<card>.png    a card's picture (cardart)
+    GET  /activity/api/config            what the page needs before it signs in
     POST /activity/api/session           {"code", "instance_id"[, "locale"]} → a session
     GET  /activity/api/live?session=…&instance_id=…[&locale=…]    the WebSocket
 """
@@ -32,6 +33,7 @@ from .live import LiveHub
 from .refusals import PlaceName
 from .sessions import LIFETIME_S, Refusal, Session, SessionKeys, SessionRefused
 from .signin import Credentials, DiscordSignIn, SignInProblem, SignInRefused
+from .words import boot_words
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,12 @@ APP_FILES = STATIC / "activity"  # what `make` builds from activity/ (the app's 
 DISCORD_FRAME_ANCESTORS = ("https://discord.com", "https://*.discord.com",
                            "https://*.discordsays.com")
 LONGEST_FIELD = 256  # characters of a code or an instance id the sign-in reads
+# What each refusal's `error` code says (the page shows `message`; it may act on `error`).
+ERROR_KEYS = {"bad_request": "error.bad_request", "sign_in": "error.sign_in",
+              "not_in_instance": "error.not_in_instance",
+              "unavailable": "error.discord_unavailable", "session": "error.session_invalid",
+              "expired": "error.session_expired",
+              "other_instance": "error.session_other_instance"}
 SIGN_IN_STATUS = {SignInProblem.NOT_CONFIRMED: 401, SignInProblem.NOT_IN_INSTANCE: 403,
                   SignInProblem.UNAVAILABLE: 503}
 
@@ -104,6 +112,7 @@ def build_activity_app(deps: ActivityDeps) -> web.Application:
     app.on_shutdown.append(shutdown)
     app.on_cleanup.append(cleanup)
     app.router.add_get("/", index)
+    app.router.add_get("/api/config", config)
     app.router.add_post("/api/session", session)
     app.router.add_get("/api/live", live)
     app.router.add_get("/cards/{variant:[a-z]{1,12}}/{locale:[a-z]{2}}/{card:[1-6]p?|[LP]}.png",
@@ -129,8 +138,16 @@ def _file(path: Path) -> web.StreamResponse:
     return web.FileResponse(resolved, headers={"Cache-Control": "no-cache"})
 
 
+async def config(request: web.Request) -> web.Response:
+    """Before signing in: the application's id (the SDK's client id) and the words shown
+    meanwhile, in every language (the user's is not known yet)."""
+    application_id = request.app[PARTS].deps.credentials.application_id()
+    return web.json_response({"client_id": str(application_id), "boot_words": dict(boot_words())},
+                             headers={"Cache-Control": "no-cache"})
+
+
 def _refusal(status: int, error: str, locale: str) -> web.Response:
-    text = i18n.translate(f"activity.refused.{error}", locale)
+    text = i18n.translate(ERROR_KEYS[error], locale)
     return web.json_response({"error": error, "message": text}, status=status)
 
 
@@ -181,7 +198,7 @@ async def live(request: web.Request) -> web.WebSocketResponse:
         if refused.reason is Refusal.EXPIRED:
             await ws.send_json({"type": "expired"})
         else:
-            text = i18n.translate(f"activity.refused.{refused.reason.value}", locale)
+            text = i18n.translate(ERROR_KEYS[refused.reason.value], locale)
             await ws.send_json({"type": "refused", "request_id": None,
                                 "error": refused.reason.value, "message": text})
         await ws.close(code=4401 if refused.reason is Refusal.EXPIRED else 4403,

@@ -10,39 +10,32 @@ cards, and None for anyone else — a spectator never receives one. What the vie
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import i18n
 from hosting.options import MAX_SEATS, MIN_SEATS
 from hosting.views import GameView, RecentEvent, SeatView, Status
-from lama import Card, Observation
+from lama import Observation
 from lama import events as ev
 from lama.rules import get_ruleset
 
-from ..cards import slug
 from ..words import Words
+from .faces import card_json
 from .refusals import seat_name
+from .results import game_over, round_result
 from .words import app_words
 
 RECENT_SHOWN = 8
 STATUS = {Status.LOBBY: "lobby", Status.RUNNING: "running", Status.FINISHED: "finished"}
 
 
-def card_json(code: str, variant: str, locale: str) -> dict[str, Any]:
-    """A card as the app shows it: its code, its number (None for a llama) and its picture,
-    an address relative to the Activity's page (served by the bot, through Discord's proxy)."""
-    card = Card.from_code(code)
-    return {"code": code, "value": card.value, "art": f"cards/{variant}/{locale}/{slug(code)}.png"}
-
-
 def build_view(
     view: GameView | None, hand: Observation | None, *, viewer: int, locale: str,
-    turn_ends_at: float | None, in_server: bool,
+    turn_ends_at: float | None, in_server: bool, now: float,
 ) -> dict[str, Any]:
     """The viewer's `view`: `view` None (or a cancelled game) is a channel with no game."""
     if view is None or view.status is Status.CANCELLED:
-        return _no_game(locale, in_server)
+        return {**_no_game(locale, in_server), "now": now}
     variant = view.options.variant
     seated = view.seat_of(viewer)
     running = view.status is Status.RUNNING
@@ -53,12 +46,12 @@ def build_view(
         "top_card": card_json(view.top_card, variant, locale) if view.top_card else None,
         "draw_pile": view.draw_pile_size, "discard_pile": view.discard_size,
         "seats": [_seat(view, seat, viewer, locale) for seat in view.seats],
-        "turn_deadline": turn_ends_at if running else None,
+        "turn_deadline": turn_ends_at if running else None, "now": now,
         "hand": _hand(mine, variant, locale) if mine is not None else None,
         "can": _can(view, seated, mine, viewer),
         "recent": _recent(view, locale),
-        "round_result": _round_result(view, locale),
-        "game_over": _game_over(view, locale) if view.status is Status.FINISHED else None,
+        "round_result": round_result(view, locale),
+        "game_over": game_over(view, viewer, locale) if view.status is Status.FINISHED else None,
         "words": app_words(locale),
     }
 
@@ -66,15 +59,18 @@ def build_view(
 def _no_game(locale: str, in_server: bool) -> dict[str, Any]:
     can = dict.fromkeys(("play", "draw", "quit", "join", "add_ai", "start", "rematch"), False)
     return {"game_id": None, "status": "none", "variant": "", "round": 0, "moves": 0,
-            "top_card": None,
-            "draw_pile": 0, "discard_pile": 0, "seats": [], "turn_deadline": None,
+            "top_card": None, "draw_pile": 0, "discard_pile": 0, "seats": [],
+            "turn_deadline": None,
             "hand": None, "can": {**can, "open_lobby": in_server}, "recent": [],
             "round_result": None, "game_over": None, "words": app_words(locale)}
 
 
 def tokens_of(score: int, variant: str) -> dict[str, int]:
-    """A score as the tokens that make it up: {"white": 3, "black": 1} (Party: "pink")."""
-    return {kind.name.lower(): count for kind, count in get_ruleset(variant).tokens(score)}
+    """A score as the tokens that make it up: {"white": 3, "black": 1}, every kind of the
+    variant there even at 0 (Party has "pink" too)."""
+    ruleset = get_ruleset(variant)
+    counts = dict.fromkeys((kind.name.lower() for kind in ruleset.token_kinds), 0)
+    return {**counts, **{kind.name.lower(): n for kind, n in ruleset.tokens(score)}}
 
 
 def _seat(view: GameView, seat: SeatView, viewer: int, locale: str) -> dict[str, Any]:
@@ -89,7 +85,9 @@ def _seat(view: GameView, seat: SeatView, viewer: int, locale: str) -> dict[str,
 
 def _hand(obs: Observation, variant: str, locale: str) -> list[dict[str, Any]]:
     playable = {card.code for card in obs.legal_plays} if obs.is_my_turn else set()
-    return [{**card_json(card.code, variant, locale), "playable": card.code in playable}
+    return [{**card_json(card.code, variant, locale), "playable": card.code in playable,
+             "label": i18n.translate("action.play_card", locale,
+                                     card=i18n.card_phrase(card.code, variant, locale))}
             for card in obs.hand]
 
 
@@ -136,36 +134,3 @@ def _line(recent: RecentEvent, view: GameView, words: Words, variant: str) -> st
     if isinstance(event, ev.RoundEnded):
         return words.t("round.over", round=event.round_number)
     return words.move(event, names, variant)
-
-
-def _round_result(view: GameView, locale: str) -> dict[str, Any] | None:
-    """The last round that ended, while it is among the last events: every seat's penalty,
-    the token they gave back, their score, and the hand they held (revealed at its end)."""
-    ended = [r for r in view.recent if isinstance(r.event, ev.RoundEnded)]
-    if not ended:
-        return None
-    last = ended[-1]
-    event: ev.RoundEnded = last.event
-    names = [seat_name(view.seat_at(i, last.seq), locale) for i in range(len(view.seats))]
-    variant = view.options.variant
-    return {"round": event.round_number, "seats": [
-        {"index": r.seat, "name": names[r.seat], "penalty": r.penalty,
-         "emptied_hand": r.emptied_hand, "returned": r.token_returned, "score": r.score_after,
-         "hand": _cards(r.hand, variant, locale)}
-        for r in event.results]}
-
-
-def _cards(cards: Iterable[Card], variant: str, locale: str) -> list[dict[str, Any]]:
-    return [card_json(card.code, variant, locale) for card in cards]
-
-
-def _game_over(view: GameView, locale: str) -> dict[str, Any]:
-    """Places by score (the fewest points win), each with their rating change if rated."""
-    order = sorted(view.seats, key=lambda s: (s.score, s.index))
-    places = []
-    for seat in order:
-        rating = view.rating_of(seat.index)
-        places.append({"name": seat_name(seat, locale), "points": seat.score,
-                       "winner": seat.index in view.winners,
-                       "rating_change": rating.delta if rating else None})
-    return {"places": places}

@@ -39,7 +39,11 @@ async def test_a_game_quit_to_its_end_then_a_rematch_from_the_activity(fake_disc
     over = await pages[1].state(lambda v: v["status"] == "finished")
     places = over["game_over"]["places"]
     assert {p["name"] for p in places} == {"Alice", "Bob"} and any(p["winner"] for p in places)
-    assert over["round_result"]["seats"][0]["hand"]  # the last round's hands, revealed
+    assert places[0]["rank"] == 1 and [p["you"] for p in places].count(True) == 1
+    result = over["round_result"]
+    assert result["seats"][0]["hand"]  # the last round's hands, revealed
+    assert result["title"] == f"Round {result['round']} is over"
+    assert result["lines"][0] == "Everyone quit." and len(result["lines"]) == 3
     assert over["can"]["rematch"] and over["hand"] is None
     await lamabot.renderer.flush_all()
     lobbies_before = len(lobbies(fake))

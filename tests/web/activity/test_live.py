@@ -52,7 +52,8 @@ async def test_a_channel_without_a_game_offers_to_open_a_lobby(fake_discord, pag
     assert view["status"] == "none" and view["game_id"] is None
     assert view["can"]["open_lobby"] and not any(
         allowed for action, allowed in view["can"].items() if action != "open_lobby")
-    assert view["words"]["activity.open_lobby"] == "Open a lobby"
+    assert view["words"]["action.draw"] == "Draw"  # the page's words, the bot's own
+    assert view["words"]["table.on_turn"] == "On turn: {name}"  # templates the page fills
 
 
 async def test_a_lobby_opened_joined_and_started_from_the_activity(fake_discord, lamabot, page):
@@ -71,6 +72,10 @@ async def test_a_lobby_opened_joined_and_started_from_the_activity(fake_discord,
     running = await guest.state(lambda v: v["status"] == "running")
     assert [s["you"] for s in running["seats"]] == [False, True, False]
     assert len(running["hand"]) == 6 and running["top_card"] is not None
+    card = running["hand"][0]
+    assert card["art"] == f"classic/en/{card['code'].replace('+', 'p')}.png"  # below cards/
+    assert card["label"].startswith("Play ") and card["name"] in card["label"]
+    assert running["seats"][0]["tokens"] == {"white": 0, "black": 0}
     await lamabot.renderer.flush_all()
     assert "Bob" in fake.public_messages("lama")[-1].text  # the table, in the channel
 
@@ -158,3 +163,26 @@ async def test_stopping_the_site_closes_every_socket_going_away(fake_discord, la
     await lamabot.web.stop()
     await made.until(lambda: made.ws.closed)
     assert made.ws.close_code == 1001 and loop.time() - started_at < 5
+
+
+async def test_the_page_learns_the_client_id_first_and_plays_a_card_by_its_value(
+        fake_discord, lamabot, page):
+    fake = fake_discord
+    made = await page(fake.user("alice"), connect=False, sign_in=False)
+    async with made.http.get(f"{made.base}/api/config") as response:
+        config = await response.json()
+    assert config["client_id"] == str(fake.application_id)
+    assert set(config["boot_words"]) == {"en", "cs", "es"}
+    pages = await started(fake, lamabot, page, fake.user("bob"), fake.user("carol"))
+    for _ in range(20):  # a card by its value once one can be played; a draw till then
+        mover = pages[on_turn(pages[0].view)]
+        moves = mover.view["moves"]
+        playable = [c for c in mover.view["hand"] if c["playable"]]
+        if playable:  # a plus card or a llama has no number of its own: its value says which
+            assert (await mover.request("play", playable[0]["value"]))["type"] == "ok"
+            view = await mover.state(lambda v, m=moves: v["moves"] > m)
+            assert view["top_card"]["code"] == playable[0]["code"]
+            return
+        assert (await mover.request("draw"))["type"] == "ok"
+        await pages[0].state(lambda v, m=moves: v["moves"] > m)
+    raise AssertionError("no card could be played in 20 moves")

@@ -15,7 +15,7 @@ async def test_a_forged_session_is_refused_and_the_socket_closed(fake_discord, p
     await made.connect(session=f"{payload}x.{mac}", wait_state=False)
     refusal = await made.until(lambda: made.other)
     assert refusal == [{"type": "refused", "request_id": None, "error": "session",
-                        "message": i18n.translate("activity.refused.session", "en")}]
+                        "message": i18n.translate("error.session_invalid", "en")}]
     await made.until(lambda: made.ws.closed)
     assert made.ws.close_code == 4403 and made.states == []
 
@@ -83,5 +83,5 @@ async def test_a_request_the_contract_does_not_know_is_refused(fake_discord, pag
     await made.ws.send_str('{"type": "request", "request_id": "1", "action": "cheat"}')
     await made.ws.send_str("not json")
     refused = await made.until(lambda: len(made.other) == 2 and made.other)
-    bad = i18n.translate("activity.refused.bad_request", "en")
+    bad = i18n.translate("error.bad_request", "en")
     assert [r["message"] for r in refused] == [bad, bad]
