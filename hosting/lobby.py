@@ -353,7 +353,7 @@ def _require_host(
 ) -> None:
     """Only the host may; with `admin_ok` the refusal says Manage Server may too."""
     if user_id != hosted.host_id and not is_admin:
-        raise HostingError(Problem.NOT_HOST, host=f"<@{hosted.host_id}>", admin_ok=admin_ok)
+        raise HostingError(Problem.NOT_HOST, host_id=hosted.host_id, admin_ok=admin_ok)
 
 
 def _check_channel_free(existing: HostedGame | None) -> None:

@@ -78,6 +78,7 @@ from store.site import SiteAccess, SiteStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
 from store.timers import TimerStore
 from store.tournaments import TournamentStore
+from store.watch import GameMark, WatchStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,7 @@ class Store:
     tournaments: TournamentStore
     renders: RenderStore
     timers: TimerStore
+    watch: WatchStore  # what live views poll (the Activity's, where processes share the database)
 
     @classmethod
     async def open(
@@ -107,7 +109,7 @@ class Store:
         process = process or secrets.token_hex(6)
         return cls(db, GameStore(db, rules, process), StatsStore(db), SettingsStore(db),
                    RatingStore(db), SeasonStore(db, rules), SiteStore(db), TournamentStore(db),
-                   RenderStore(db, process), TimerStore(db))
+                   RenderStore(db, process), TimerStore(db), WatchStore(db))
 
     async def close(self) -> None:
         await self.db.close()
@@ -127,6 +129,7 @@ __all__ = [
     "DueTimer",
     "FinishedGame",
     "Game",
+    "GameMark",
     "GameNotFound",
     "GameStatus",
     "GameStore",
@@ -176,6 +179,7 @@ __all__ = [
     "TimerStore",
     "TournamentStore",
     "Transaction",
+    "WatchStore",
     "WrongGameStatus",
     "load_migrations",
     "open_database",
