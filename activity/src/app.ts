@@ -70,6 +70,11 @@ export class App {
     element.classList.toggle('lost', this.wasLost);
   }
 
+  /** A message from the backend that answers no press of the user's. */
+  notice(message: string): void {
+    this.toast(message);
+  }
+
   setSpectators(names: Map<string, string>): void {
     this.spectators = names;
     if (this.view !== null) this.renderWatching(this.view);

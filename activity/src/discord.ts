@@ -23,6 +23,7 @@ export class Auth {
   constructor(
     private readonly sdk: DiscordSDK,
     private readonly config: Config,
+    private readonly locale: string, // the browser's, for a refusal before the user is known
   ) {}
 
   get instanceId(): string {
@@ -41,7 +42,7 @@ export class Auth {
     const response = await fetch('api/session', {
       method: 'POST',
       headers: {'Content-Type': 'application/json'},
-      body: JSON.stringify({code, instance_id: this.sdk.instanceId}),
+      body: JSON.stringify({code, instance_id: this.sdk.instanceId, locale: this.locale}),
     });
     if (!response.ok) throw new SignInRefused(await refusal(response));
     const session = (await response.json()) as Session;

@@ -9,6 +9,8 @@ export type Link = 'connecting' | 'open' | 'lost';
 export interface LiveHandlers {
   state(view: View, version: number): void;
   link(link: Link): void;
+  /** Something the backend refused that was no request of ours (a session it will not take). */
+  notice(message: string): void;
   /** The session is no longer good: resolve with a new one (or reject to keep trying). */
   reauthorize(): Promise<string>;
 }
@@ -18,6 +20,8 @@ export type Answer = {ok: true} | {ok: false; message: string | null};
 
 const FIRST_PAUSE = 500; // ms before the first retry; doubled each time, up to MAX_PAUSE
 const MAX_PAUSE = 8000;
+const EXPIRED = 4401; // close codes: the session has expired (sign in again at once),
+const REFUSED = 4403; // or was refused (sign in again, after a pause: it may happen again)
 
 export class Live {
   private socket: WebSocket | null = null;
@@ -28,6 +32,7 @@ export class Live {
 
   constructor(
     private session: string,
+    private readonly place: {instanceId: string; locale: string},
     private readonly handlers: LiveHandlers,
   ) {
     window.addEventListener('online', () => this.reconnectNow());
@@ -58,12 +63,17 @@ export class Live {
     const url = new URL('api/live', document.baseURI);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     url.searchParams.set('session', this.session);
+    url.searchParams.set('instance_id', this.place.instanceId);
+    url.searchParams.set('locale', this.place.locale);
     const socket = new WebSocket(url);
     this.socket = socket;
+    // Whether the backend will not take this session: then sign in again, not retry with it.
     let expired = false;
+    let refused = false;
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(String(event.data)) as ServerMessage;
       if (message.type === 'expired') expired = true;
+      if (message.type === 'refused' && message.error) refused = true;
       this.receive(message);
     });
     socket.addEventListener('close', (event) => {
@@ -71,7 +81,8 @@ export class Live {
       this.socket = null;
       this.dropPending();
       this.handlers.link('lost');
-      if (expired || event.code === 4401) void this.signInAgain();
+      if (expired || event.code === EXPIRED) void this.signInAgain();
+      else if (refused || event.code === REFUSED) this.later(() => void this.signInAgain());
       else this.later(() => this.open());
     });
   }
@@ -87,6 +98,10 @@ export class Live {
         return;
       case 'ok':
       case 'refused': {
+        if (message.request_id === null) {
+          if (message.type === 'refused' && !message.error) this.handlers.notice(message.message);
+          return;
+        }
         const answer = this.pending.get(message.request_id);
         this.pending.delete(message.request_id);
         answer?.(message.type === 'ok' ? {ok: true} : {ok: false, message: message.message});
@@ -100,8 +115,7 @@ export class Live {
   private async signInAgain(): Promise<void> {
     try {
       this.session = await this.handlers.reauthorize();
-      this.pause = FIRST_PAUSE;
-      this.open();
+      this.open(); // the pauses grow until a state comes: a session refused again waits longer
     } catch {
       this.later(() => void this.signInAgain());
     }

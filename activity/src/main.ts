@@ -56,15 +56,16 @@ async function start(): Promise<void> {
     const auth = new Auth(await handshake.catch((error: unknown) => {
       handshake = null;
       throw error;
-    }), cfg);
+    }), cfg, words.locale);
     const session = await auth.signIn();
     const app = new App(
       (action, card) => live.request(action, card),
       session.locale,
     );
-    const live = new Live(session.session, {
+    const live = new Live(session.session, {instanceId: auth.instanceId, locale: session.locale}, {
       state: (view) => app.show(view),
       link: (link) => app.setLink(link),
+      notice: (message) => app.notice(message),
       reauthorize: async () => (await auth.signIn()).session,
     });
     live.start();

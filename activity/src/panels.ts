@@ -66,8 +66,33 @@ export function roundResult(result: RoundResult, words: Words, close: () => void
   return [
     h('h2', {class: 'panel-title', id: 'result-title'}, result.title),
     h('ul', {class: 'lines'}, result.lines.filter((line) => line.trim()).map((line) => h('li', {}, line))),
+    reveals(result),
     buttons(button),
-  ];
+  ].filter((x): x is HTMLElement => x !== null);
+}
+
+/** The hands the round's end revealed, as cards: what the lines above say in words, so a
+ * screen reader skips it. */
+function reveals(result: RoundResult): HTMLElement | null {
+  const shown = (result.seats ?? []).filter((seat) => seat.hand.length > 0);
+  if (shown.length === 0) return null;
+  return h(
+    'ul',
+    {class: 'reveals', 'aria-hidden': 'true'},
+    shown.map((seat) =>
+      h(
+        'li',
+        {class: 'reveal'},
+        h('span', {class: 'name'}, seat.name),
+        h(
+          'span',
+          {class: 'mini-cards'},
+          seat.hand.map((card) => h('img', {class: 'mini-card', src: `cards/${card.art}`, alt: card.name, width: 120, height: 176})),
+        ),
+        h('span', {class: 'penalty'}, `+${seat.penalty}`),
+      ),
+    ),
+  );
 }
 
 function buttons(...children: HTMLElement[]): HTMLElement {

@@ -38,6 +38,7 @@ function figures(seat: Seat, words: Words): HTMLElement {
     figure('cards', words.t('activity.cards'), seat.cards),
     figure('white', words.t('activity.white_tokens'), seat.tokens.white),
     figure('black', words.t('activity.black_tokens'), seat.tokens.black),
+    seat.tokens.pink === undefined ? null : figure('pink', words.t('activity.pink_tokens'), seat.tokens.pink),
     figure('score', words.t('activity.points'), seat.score),
   );
 }

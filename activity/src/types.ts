@@ -2,6 +2,7 @@
 // docs/activity.md): what the server sends, what the app asks for.
 
 export interface CardFace {
+  code?: string; // the engine's code ("3", "3+", "L", "P")
   value: number; // what a play request sends back; never interpreted here
   art: string; // a path below cards/, e.g. "classic/cs/3p.png"
   name: string; // the card's localized name (alt text)
@@ -19,7 +20,7 @@ export interface Seat {
   avatar_url: string | null; // relative to the app's base ("avatars/123"), or none
   is_ai: boolean;
   cards: number;
-  tokens: {white: number; black: number};
+  tokens: {white: number; black: number; pink?: number}; // pink: Party only
   score: number;
   quit: boolean;
   on_turn: boolean;
@@ -35,6 +36,7 @@ export interface RoundResult {
   round: number;
   title: string;
   lines: string[];
+  seats?: {index: number; name: string; penalty: number; hand: CardFace[]}[]; // hands revealed
 }
 
 export interface Place {
@@ -42,6 +44,7 @@ export interface Place {
   points: number;
   rating_change: number | null;
   rank?: number;
+  winner?: boolean;
   you?: boolean;
 }
 
@@ -66,7 +69,7 @@ export interface View {
 
 export type ServerMessage =
   | {type: 'state'; version: number; view: View}
-  | {type: 'refused'; request_id: string; message: string}
+  | {type: 'refused'; request_id: string | null; message: string; error?: string}
   | {type: 'ok'; request_id: string}
   | {type: 'expired'};
 

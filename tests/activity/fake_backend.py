@@ -28,7 +28,7 @@ BUILD = Path(__file__).resolve().parents[2] / "web" / "static" / "activity"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors http://localhost:3333 https://discord.com")
-EXPIRED = 4401
+EXPIRED, REFUSED = 4401, 4403
 
 
 @dataclass
@@ -45,7 +45,8 @@ class FakeBackend:
     views: dict[str, dict[str, Any]] = field(default_factory=dict)
     locales: dict[str, str] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
-    sessions: dict[str, str] = field(default_factory=dict)  # session -> user id
+    sessions: dict[str, tuple[str, str]] = field(default_factory=dict)  # -> (user, instance)
+    forged: set[str] = field(default_factory=set)  # sessions the server says are not its own
     sign_ins: list[str] = field(default_factory=list)
     connects: list[str] = field(default_factory=list)
     answer: Callable[[Request], str | None] = lambda request: None
@@ -116,7 +117,7 @@ class FakeBackend:
         user_id = code.removeprefix("code-").split(":")[0]
         self.sign_ins.append(user_id)
         token = f"s-{user_id}-{len(self.sign_ins)}"
-        self.sessions[token] = user_id
+        self.sessions[token] = (user_id, instance)
         return web.json_response({
             "access_token": f"token-{user_id}", "session": token,
             "user": {"id": user_id, "name": f"user {user_id}", "avatar_url": None},
@@ -126,11 +127,18 @@ class FakeBackend:
     async def live(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(heartbeat=10)
         await socket.prepare(request)
-        user_id = self.sessions.get(request.query.get("session", ""))
-        if user_id is None:
+        session = request.query.get("session", "")
+        signed = self.sessions.get(session)
+        if session in self.forged or (signed and signed[1] != request.query.get("instance_id")):
+            await socket.send_json({"type": "refused", "request_id": None, "error": "session",
+                                    "message": "This session is not valid."})
+            await socket.close(code=REFUSED)
+            return socket
+        if signed is None:
             await socket.send_json({"type": "expired"})
             await socket.close(code=EXPIRED)
             return socket
+        user_id = signed[0]
         self.connects.append(user_id)
         self.sockets.setdefault(user_id, set()).add(socket)
         try:

@@ -246,6 +246,10 @@ async def test_a_round_result_then_the_game_over_with_ratings_and_rematch(tabs, 
     app = tab.frame
     result = app.locator("#result")
     await expect(result).to_contain_text("Round 1 is over")
+    # The hands the round revealed, as cards (the lines say them in words).
+    await expect(result.locator(".reveal")).to_have_count(3)
+    await expect(result.locator(".reveal").nth(1).locator("img")).to_have_count(3)
+    await expect(result.locator(".reveals")).to_have_attribute("aria-hidden", "true")
     await result.get_by_role("button", name="Close").click()
     await expect(result).to_be_hidden()
     await backend.push(ALICE.id, views.finished())
@@ -293,6 +297,17 @@ async def test_an_expired_session_signs_in_again(tabs, backend):
     authorizes = [c for c in await tab.host_log() if c[0] == "in" and c[1] == 1
                   and c[2]["cmd"] == "AUTHORIZE"]
     assert len(authorizes) == 2
+
+
+async def test_a_refused_session_signs_in_again_after_a_pause(tabs, backend):
+    backend.views[ALICE.id] = views.running()
+    tab = await tabs()
+    await expect(tab.frame.locator(".seat")).to_have_count(4)
+    backend.forged.update(backend.sessions)
+    await backend.drop()
+    backend.views[ALICE.id] = views.running(turn=1)
+    await expect(tab.frame.locator(".turn")).to_contain_text("On turn: Bob", timeout=15000)
+    assert backend.sign_ins == [ALICE.id, ALICE.id]
 
 
 @pytest.mark.parametrize(("locale", "turn", "draw"), [("cs", "Jsi na tahu", "Líznout si"),

@@ -19,6 +19,7 @@ def card(code: str, locale: str, *, variant: str = "classic", playable: bool | N
     """A card as the contract shows it; `value` is the engine's index in its deck order."""
     slug = code.replace("+", "p")
     face: dict[str, Any] = {
+        "code": code,
         "value": CARD_CODES.index(code) if code in CARD_CODES else 10 + int(code[0]),
         "art": f"{variant}/{locale}/{slug}.png",
         "name": i18n.card_name(code, variant, locale),
@@ -96,9 +97,12 @@ def finished(locale: str = "en") -> dict[str, Any]:
 
 
 def round_result(locale: str, number: int) -> dict[str, Any]:
+    hands = {0: ("3", "L"), 1: ("6", "6", "2"), 2: (), 3: ("1",)}
     return {"round": number, "title": i18n.t("round.over", locale, round=number),
             "lines": [i18n.t("round.emptied", locale, name="Chen"), "",
-                      i18n.t("round.new_hands", locale)]}
+                      i18n.t("round.new_hands", locale)],
+            "seats": [{"index": i, "name": PLAYERS[i][1], "penalty": len(hand) * 3,
+                       "hand": [card(c, locale) for c in hand]} for i, hand in hands.items()]}
 
 
 def changed(view: dict[str, Any], **changes: Any) -> dict[str, Any]:
