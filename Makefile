@@ -73,9 +73,10 @@ postgres:
 	    >/dev/null 2>&1 || true; }
 	@$(PG_FOUND) || { echo "PostgreSQL's server (initdb, pg_ctl) is missing and could not be installed: run 'apt-get install postgresql' as root"; exit 1; }
 
-# Refresh the web pages' pictures in docs/images from the browser tests.
+# Refresh the web pages' and the Activity's pictures in docs/images from the browser tests.
 screenshots: $(STAMP) chromium activity
 	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/web/test_browser.py -k "screenshots or phone"
+	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/activity/test_games.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -3,6 +3,7 @@
 // say so; Draw and Quit sit under the hand.
 
 import {h} from './dom';
+import {cardImage} from './table';
 import type {HandCard, View} from './types';
 import type {Words} from './words';
 
@@ -26,7 +27,7 @@ export function handCards(view: View, words: Words, act: HandActions): HTMLLIEle
         'aria-label': playable ? card.label : words.t('activity.not_playable', {card: card.name}),
         'aria-disabled': playable ? null : 'true',
       },
-      h('img', {class: 'card-face', src: `cards/${card.art}`, alt: '', width: 120, height: 176, draggable: 'false'}),
+      cardImage(`cards/${card.art}`, card.name),
     );
     button.addEventListener('click', () => {
       if (button.getAttribute('aria-disabled') !== 'true') act.play(card, button);

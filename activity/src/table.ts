@@ -56,7 +56,8 @@ function figure(kind: string, label: string, value: number): HTMLElement {
 /** The seat's Discord avatar, through the bot (no other origin is allowed); its initial when
  * there is none or it does not load. */
 function avatar(seat: Seat): HTMLElement {
-  const initial = h('span', {class: 'initial', 'aria-hidden': 'true'}, [...seat.name][0]?.toUpperCase() ?? '?');
+  const letter = [...seat.name].find((ch) => /\p{L}|\p{N}/u.test(ch)) ?? '?';
+  const initial = h('span', {class: 'initial', 'aria-hidden': 'true'}, letter.toUpperCase());
   const box = h('span', {class: seat.is_ai ? 'avatar ai' : 'avatar'}, initial);
   if (seat.avatar_url) {
     const img = h('img', {src: seat.avatar_url, alt: '', width: 40, height: 40, decoding: 'async'});
@@ -67,11 +68,22 @@ function avatar(seat: Seat): HTMLElement {
   return box;
 }
 
+/** A card's picture; should it not load, a card-shaped box saying its name (a back: the
+ * felt's pattern), never a broken image. */
+export function cardImage(src: string, alt: string, extra = ''): HTMLElement {
+  const img = h('img', {class: `card-face ${extra}`.trim(), src, alt, width: 120, height: 176, draggable: 'false'});
+  img.addEventListener('error', () => {
+    const box = h('span', {class: `card-face drawn ${extra}`.trim(), role: alt ? 'img' : null, 'aria-label': alt || null}, alt);
+    img.replaceWith(box);
+  });
+  return img;
+}
+
 export function piles(view: View, words: Words): HTMLElement[] {
   const draw = h(
     'div',
     {class: 'pile draw', 'data-pile': 'draw'},
-    h('img', {class: 'card-face', src: 'cards/back.png', alt: '', width: 120, height: 176}),
+    cardImage('cards/back.png', '', 'back'),
     h('span', {class: 'count'}, srOnly(`${words.t('activity.draw_pile')}: `), String(view.draw_pile)),
   );
   const top = view.top_card;
@@ -79,13 +91,7 @@ export function piles(view: View, words: Words): HTMLElement[] {
     'div',
     {class: 'pile discard', 'data-pile': 'discard'},
     top
-      ? h('img', {
-          class: 'card-face top-card',
-          src: `cards/${top.art}`,
-          alt: words.t('table.top_card', {card: top.name}),
-          width: 120,
-          height: 176,
-        })
+      ? cardImage(`cards/${top.art}`, words.t('table.top_card', {card: top.name}), 'top-card')
       : h('span', {class: 'card-face empty', 'aria-hidden': 'true'}),
     h('span', {class: 'count'}, srOnly(`${words.t('activity.discard_pile')}: `), String(view.discard_pile)),
   );

@@ -1,8 +1,9 @@
 """Opening the Activity the way the Discord client does, in a real browser tab.
 
-The tab loads the test host page (host/host.html, served by Playwright's router at
-http://localhost:3333, the Discord client's origin for local development that the SDK trusts),
-which frames the Activity with the SDK's query parameters and answers the SDK over postMessage.
+The tab loads the test host page (host/host.html) at https://discord.com itself: Playwright's
+router answers for that origin with the page, so nothing leaves the machine, and the SDK, the
+Activity's CSP (frame-ancestors) and the browser see the Discord client's own origin. The page
+frames the Activity with the SDK's query parameters and answers the SDK over postMessage.
 What only Discord's servers know — an OAuth2 code for the user, the user behind an access
 token, who is in the activity instance — the page asks a `DiscordSide` for.
 """
@@ -15,11 +16,11 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
-HOST = "http://localhost:3333"
+HOST = "https://discord.com"
 HOST_FILES = Path(__file__).resolve().parent / "host"
-# Here Discord's page, the proxy and the bot are all on this machine, and the page (served by
-# Playwright's router, from no address) counts as public: chromium asks before a public page
-# frames a local one. A browser context grants it with these permissions.
+# Here Discord's page is public (https://discord.com) and the proxy and the bot are on this
+# machine: chromium asks before a public page frames a local one (Local Network Access). A
+# browser context grants it with these permissions. (In Discord the Activity is public too.)
 LOCAL_NETWORK = ["local-network-access"]
 
 
@@ -27,11 +28,13 @@ LOCAL_NETWORK = ["local-network-access"]
 class DiscordUser:
     id: str
     username: str
+    global_name: str | None = None  # the display name; None: the username
     avatar: str | None = None
 
     def as_discord(self) -> dict[str, Any]:
         return {"id": self.id, "username": self.username, "discriminator": "0",
-                "global_name": self.username, "avatar": self.avatar, "public_flags": 0}
+                "global_name": self.global_name or self.username, "avatar": self.avatar,
+                "public_flags": 0}
 
 
 @dataclass(frozen=True)

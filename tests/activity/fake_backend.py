@@ -27,7 +27,7 @@ CLIENT_ID = "1234567890123456789"
 BUILD = Path(__file__).resolve().parents[2] / "web" / "static" / "activity"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; "
-       "frame-ancestors http://localhost:3333 https://discord.com")
+       "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com")
 EXPIRED, REFUSED = 4401, 4403
 
 
@@ -51,6 +51,7 @@ class FakeBackend:
     connects: list[str] = field(default_factory=list)
     answer: Callable[[Request], str | None] = lambda request: None
     refuse_sign_in: str | None = None
+    missing_art: bool = False  # card pictures answer 404
     sockets: dict[str, set[web.WebSocketResponse]] = field(default_factory=dict)
     url: str = ""  # the app's address through Discord's proxy (set by the fixture)
     proxy: Any = None
@@ -167,12 +168,16 @@ class FakeBackend:
                                     "view": view})
 
     async def card(self, request: web.Request) -> web.Response:
+        if self.missing_art:
+            raise web.HTTPNotFound()
         info = request.match_info
         data = await asyncio.to_thread(card_png, code_of(info["card"]), info["variant"],
                                        info["locale"])
         return web.Response(body=data, content_type="image/png")
 
     async def back(self, request: web.Request) -> web.Response:
+        if self.missing_art:
+            raise web.HTTPNotFound()
         return web.Response(body=back_png(), content_type="image/png")
 
     async def avatar(self, request: web.Request) -> web.Response:

@@ -361,6 +361,20 @@ async def test_who_else_is_watching_follows_discord_s_participants(tabs, backend
     await expect(watching).to_have_text("Watching: Dana, Evan, and Fay")
 
 
+async def test_a_card_picture_that_does_not_load_is_a_card_saying_its_name(tabs, backend):
+    tabs.allow("status of 404")  # the browser logs each missing picture
+    backend.missing_art = True
+    backend.views[ALICE.id] = views.running()
+    tab = await tabs()
+    app = tab.frame
+    await expect(app.locator(".pile.draw .card-face.drawn.back")).to_have_count(1)
+    await expect(app.locator(".top-card")).to_have_text("Top card: 3")
+    await expect(app.locator("#cards .card").nth(3)).to_have_text("llama")
+    await expect(app.locator("#cards .card").nth(3)).to_have_attribute(
+        "aria-label", "llama (does not fit now)")
+    assert await app.locator("img.card-face").count() == 0, "no broken picture is left"
+
+
 async def test_names_are_text_never_markup(tabs, backend):
     view = views.running()
     view["seats"][1]["name"] = '<img src=x onerror="document.title=1">'
