@@ -73,8 +73,12 @@ postgres:
 	    >/dev/null 2>&1 || true; }
 	@$(PG_FOUND) || { echo "PostgreSQL's server (initdb, pg_ctl) is missing and could not be installed: run 'apt-get install postgresql' as root"; exit 1; }
 
-# Refresh the web pages' and the Activity's pictures in docs/images from the browser tests.
+# Refresh the web pages' and the Activity's pictures in docs/images from the browser tests
+# (with Debian's colour emoji font, so that names like an AI's show as Discord shows them).
+EMOJI_FONT := /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
 screenshots: $(STAMP) chromium activity
+	@[ -f $(EMOJI_FONT) ] || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq fonts-noto-color-emoji) >/dev/null 2>&1 || true
 	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/web/test_browser.py -k "screenshots or phone"
 	LAMABOT_SCREENSHOTS=1 $(PY) -m pytest tests/activity/test_games.py
 

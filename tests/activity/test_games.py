@@ -195,12 +195,12 @@ async def play_the_game(table: Table, browser, bot: BotRun, alice, bob, carol, d
         seat = next(s for s in view["seats"] if s["on_turn"])
         moves = view["moves"]
         if seat["name"] == "Alice":
-            if not shot["desktop"] and moves >= 3:
+            if not shot["desktop"] and moves >= 3 and can_play(a):
                 shot["desktop"] = True
                 await screenshot(a, "activity-desktop.png")
             await a.move()
         elif seat["name"] == "Bob":
-            if not shot["phone"] and moves >= 3:
+            if not shot["phone"] and moves >= 3 and can_play(b):
                 shot["phone"] = True
                 await screenshot(b, "activity-phone.png")
             await b.move()
@@ -215,6 +215,11 @@ async def play_the_game(table: Table, browser, bot: BotRun, alice, bob, carol, d
     await the_end_and_a_rematch(a, b, d, over)
     assert all(state["hand"] is None for state in d.states), "a spectator received a hand"
     assert len(d.states) > over["moves"] / 2, "the spectator followed the game live"
+
+
+def can_play(player: Player) -> bool:
+    """The page's newest state offers a card to play (the nicer picture)."""
+    return any(card["playable"] for card in player.view["hand"] or [])
 
 
 async def restart(bot: BotRun, *pages: Player) -> None:
