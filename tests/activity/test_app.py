@@ -141,10 +141,22 @@ async def test_the_countdown_runs_on_the_server_s_clock(tabs, backend):
     await expect(tab.frame.locator("#announce")).to_contain_text("s left for your turn")
 
 
+RECORD_ANIMATIONS = """() => {
+    window.animated = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+        window.animated.push(this.className);
+        return animate.apply(this, args);
+    };
+}"""
+
+
 async def test_a_tap_plays_the_card_and_the_new_state_shows_it(tabs, backend):
     backend.views[ALICE.id] = views.running()
     tab = await tabs(motion="no-preference")
     app = tab.frame
+    await expect(app.locator("#cards .card")).to_have_count(5)
+    await app.locator("html").evaluate(RECORD_ANIMATIONS)
     await app.locator("#cards .card.playable").nth(1).click()
     await wait_until(lambda: len(backend.requests) == 1)
     request = backend.requests[0].message
@@ -158,6 +170,27 @@ async def test_a_tap_plays_the_card_and_the_new_state_shows_it(tabs, backend):
     await expect(app.locator("#cards .card.playable")).to_have_count(0)
     await expect(app.locator(".turn")).to_contain_text("On turn: Bob")
     await expect(app.locator("#announce")).to_contain_text("Alice played a 4")
+    # The played card slid onto the pile; then a drawn one slides into the hand.
+    assert await app.locator("html").evaluate("() => window.animated") == ["card-face top-card"]
+    drew = views.running(turn=0, hand=("3", "4", "L", "6", "2"), top="4")
+    drew["discard_pile"] = after["discard_pile"]
+    await backend.push(ALICE.id, drew)
+    await expect(app.locator("#cards .card")).to_have_count(5)
+    assert (await app.locator("html").evaluate("() => window.animated"))[1:] == ["card"]
+    await expect(app.locator("#announce")).to_contain_text("Your turn")
+
+
+async def test_with_less_motion_nothing_moves(tabs, backend):
+    backend.views[ALICE.id] = views.running()
+    tab = await tabs(motion="reduce")
+    app = tab.frame
+    await expect(app.locator("#cards .card")).to_have_count(5)
+    await app.locator("html").evaluate(RECORD_ANIMATIONS)
+    after = views.running(turn=1, top="4")
+    after["discard_pile"] += 1
+    await backend.push(ALICE.id, after)
+    await expect(app.locator(".top-card")).to_have_attribute("alt", "Top card: 4")
+    assert await app.locator("html").evaluate("() => window.animated") == []
 
 
 async def test_a_refused_move_says_why_in_the_backend_s_words(tabs, backend):

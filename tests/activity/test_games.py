@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 import pytest_asyncio
 from playwright.async_api import expect
 
@@ -32,6 +32,7 @@ require_chromium()
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"
 RESTART_AFTER = 6  # committed moves before the bot is killed and started again
 WAIT = 60_000  # ms: a state after a restart may wait for bot.py's start-up on a busy machine
+FAILED_REQUEST = re.compile(r"WebSocket connection to .* failed|Failed to load resource")
 
 
 @pytest_asyncio.fixture
@@ -91,10 +92,28 @@ class Table:
 
     def __init__(self, fake, players: dict[str, Player]) -> None:
         self.fake, self.players = fake, players
+        self.problems: list[str] = []  # script errors, console errors, CSP reports
+
+    def _console(self, name: str, message) -> None:
+        # The browser logs each failed request too: those are judged by `_response`.
+        if message.type == "error" and not FAILED_REQUEST.search(message.text):
+            self.problems.append(f"{name}: {message.text}")
+
+    def _response(self, name: str, response) -> None:
+        """A request may fail only if it is a picture (the page then draws the card: the bot
+        serves no card back yet) or the socket while the bot is down (the proxy's 502)."""
+        if response.status < 400:
+            return
+        picture = response.request.resource_type == "image"
+        bot_down = response.status == 502 and "/api/live" in response.url
+        if not (picture or bot_down):
+            self.problems.append(f"{name}: {response.status} {response.url}")
 
     async def open(self, browser, name: str, user, viewport) -> Player:
         context = await browser.new_context(viewport=viewport, permissions=LOCAL_NETWORK)
-        context.on("weberror", lambda e: pytest.fail(f"script error in {name}'s page: {e.error}"))
+        context.on("weberror", lambda e: self.problems.append(f"{name}: {e.error}"))
+        context.on("console", lambda m: self._console(name, m))
+        context.on("response", lambda r: self._response(name, r))
         where = launch(self.fake, user, "lama")
         tab = await open_activity(context, self.proxy_url, as_user(user), where,
                                   LoopbackSide(self.fake))
@@ -162,6 +181,7 @@ async def test_two_activity_players_a_slash_player_and_an_ai_to_the_end_and_a_re
             table = Table(fake, {})
             table.proxy_url = url + "/"
             await play_the_game(table, browser, bot, alice, bob, carol, dana)
+        assert not table.problems
     finally:
         await bot.stop()
 
