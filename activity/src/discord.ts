@@ -8,12 +8,22 @@ import type {Config, Session} from './types';
 /** A sign-in the backend refused, with its localized reason. */
 export class SignInRefused extends Error {}
 
+const READY_WITHIN = 15_000; // ms for the Discord client to answer the handshake
+
 /** The SDK's handshake with the Discord client. Throws when the page is not in Discord's
- * frame (no frame_id/instance_id/platform in its address). */
+ * frame (no frame_id/instance_id/platform in its address) or the client never answers. */
 export async function connect(config: Config): Promise<DiscordSDK> {
   // Our own console is ours: the SDK would otherwise forward every console line to Discord.
   const sdk = new DiscordSDK(config.client_id, {disableConsoleLogOverride: true});
-  await sdk.ready();
+  let timer: number | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = window.setTimeout(() => reject(new Error('the Discord client did not answer')), READY_WITHIN);
+  });
+  try {
+    await Promise.race([sdk.ready(), late]);
+  } finally {
+    window.clearTimeout(timer);
+  }
   return sdk;
 }
 

@@ -88,8 +88,9 @@ async def _serve_host(route) -> None:
 
 
 async def open_activity(context, app_url: str, user: DiscordUser, launch: Launch,
-                        side: DiscordSide) -> ActivityTab:
-    """A new tab of `context` in which Discord runs the Activity at `app_url` for `user`."""
+                        side: DiscordSide, **host: str) -> ActivityTab:
+    """A new tab of `context` in which Discord runs the Activity at `app_url` for `user`.
+    `host`: the host page's own options (`ignore_handshakes="1"`: a client that hangs)."""
     page = await context.new_page()
     tab = ActivityTab(page, user, launch)
     await context.route(f"{HOST}/**", _serve_host)
@@ -111,7 +112,7 @@ async def open_activity(context, app_url: str, user: DiscordUser, launch: Launch
     query = urlencode({"app": app_url, "client_id": launch.client_id,
                        "instance_id": launch.instance_id, "platform": launch.platform,
                        "guild_id": launch.guild_id, "channel_id": launch.channel_id,
-                       "location_id": f"gc-{launch.guild_id}-{launch.channel_id}"})
+                       "location_id": f"gc-{launch.guild_id}-{launch.channel_id}", **host})
     await page.goto(f"{HOST}/host.html?{query}")
     return tab
 

@@ -71,14 +71,18 @@ class Tabs:
         if not any(p.search(text) for p in self.allowed):
             self.problems.append(text)
 
-    async def __call__(self, user=ALICE, *, viewport=DESKTOP, side=None, motion="reduce"):
+    async def __call__(self, user=ALICE, *, viewport=DESKTOP, side=None, motion="reduce",
+                       clock=False, **host):
         context = await self.browser.new_context(viewport=viewport, reduced_motion=motion,
                                                  permissions=LOCAL_NETWORK)
+        if clock:
+            await context.clock.install()
         context.on("weberror", lambda error: self._problem(f"page error: {error.error}"))
         context.on("console", lambda m: self._problem(f"console: {m.text}")
                    if m.type == "error" else None)
         self.contexts.append(context)
-        return await open_activity(context, self.backend.url, user, LAUNCH, side or Side())
+        return await open_activity(context, self.backend.url, user, LAUNCH, side or Side(),
+                                   **host)
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -368,6 +372,18 @@ async def test_a_refused_sign_in_says_why_and_offers_to_try_again(tabs, backend)
     await boot.get_by_role("button", name="Try again").click()
     await expect(tab.frame.locator(".seat")).to_have_count(4)
     assert (await tab.host_state())["handshakes"] == 1, "one handshake per page"
+
+
+async def test_a_discord_client_that_never_answers_is_given_up_on_and_tried_again(tabs, backend):
+    backend.views[ALICE.id] = views.running()
+    tab = await tabs(clock=True, ignore_handshakes="1")
+    boot = tab.frame.locator("#boot")
+    await expect(boot).to_contain_text("Connecting to the table…")
+    await tab.page.clock.run_for(16_000)
+    await expect(boot).to_contain_text("Could not sign in.")
+    await boot.get_by_role("button", name="Try again").click()
+    await expect(tab.frame.locator(".seat")).to_have_count(4)
+    assert (await tab.host_state())["handshakes"] == 1  # the second one was answered
 
 
 async def test_outside_discord_it_says_where_to_start_it(browser, backend):

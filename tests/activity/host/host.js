@@ -22,6 +22,8 @@ const frameId = crypto.randomUUID();
 const app = new URL(query.get('app'));
 const iframe = document.getElementById('activity');
 const subscriptions = new Set();
+// A client that does not answer the first handshakes (?ignore_handshakes=N), as a hung one.
+let ignoreHandshakes = Number(query.get('ignore_handshakes') ?? 0);
 // Everything said in both directions, for the tests to read: [direction, opcode, payload].
 window.hostLog = [];
 window.hostState = {handshakes: 0, ready: false, closed: null, authenticated: null};
@@ -52,6 +54,10 @@ window.hostDispatch = (evt, data) => {
 };
 
 async function ready(payload) {
+  if (ignoreHandshakes > 0) {
+    ignoreHandshakes -= 1;
+    return;
+  }
   if (payload.v !== 1 || payload.frame_id !== frameId) return post(CLOSE, {code: 4004, message: 'bad handshake'});
   if (payload.client_id !== clientId) return post(CLOSE, {code: 4000, message: 'unknown client_id'});
   window.hostState.handshakes += 1;
