@@ -30,6 +30,7 @@ export class App {
   constructor(
     private readonly send: Send,
     private readonly locale: string,
+    private readonly me: string, // the user's id: never among those "watching"
   ) {
     this.countdown = new Countdown(h('time', {class: 'deadline'}), (seconds) =>
       this.speaker.say([this.words.t('activity.seconds_left', {seconds})]),
@@ -105,6 +106,7 @@ export class App {
     replaceChildren(byId('seats'), seatList(view, this.words));
     const playing = view.status === 'running' || view.status === 'finished';
     byId('piles').hidden = !playing;
+    byId('centre').hidden = !playing;
     replaceChildren(byId('piles'), playing ? piles(view, this.words) : []);
     const text = turnText(view, this.words);
     const mine = view.status === 'running' && view.seats.some((s) => s.on_turn && s.you);
@@ -167,7 +169,7 @@ export class App {
   }
 
   private renderWatching(view: View): void {
-    const seated = new Set(view.seats.map((s) => s.user_id));
+    const seated = new Set([this.me, ...view.seats.map((s) => s.user_id)]);
     const names = [...this.spectators].filter(([id]) => !seated.has(id)).map(([, name]) => name);
     byId('watching').textContent = names.length ? this.words.t('activity.spectators', {names: this.words.list(names)}) : '';
   }

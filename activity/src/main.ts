@@ -61,6 +61,7 @@ async function start(): Promise<void> {
     const app = new App(
       (action, card) => live.request(action, card),
       session.locale,
+      session.user.id,
     );
     const live = new Live(session.session, {instanceId: auth.instanceId, locale: session.locale}, {
       state: (view) => app.show(view),

@@ -397,17 +397,19 @@ async def test_outside_discord_it_says_where_to_start_it(browser, backend):
 
 
 async def test_who_else_is_watching_follows_discord_s_participants(tabs, backend):
-    backend.views[ALICE.id] = views.running()
+    # Dana watches Alice's game: Alice is seated, and Dana is not told she watches herself.
+    backend.views[DANA.id] = views.running(you=None)
     side = Side()
     side.here = [ALICE, DANA]
-    tab = await tabs(side=side)
+    tab = await tabs(DANA, side=side)
+    await expect(tab.frame.locator(".seat")).to_have_count(4)
     watching = tab.frame.locator("#watching")
-    await expect(watching).to_have_text("Watching: Dana")
+    await expect(watching).to_have_text("")
     evan, fay = DiscordUser("106", "Evan"), DiscordUser("107", "Fay")
     participants = [u.as_discord() | {"flags": 0, "bot": False} for u in (ALICE, DANA, evan, fay)]
     assert await tab.dispatch("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE",
                               {"participants": participants})
-    await expect(watching).to_have_text("Watching: Dana, Evan, and Fay")
+    await expect(watching).to_have_text("Watching: Evan and Fay")
 
 
 async def test_a_card_picture_that_does_not_load_is_a_card_saying_its_name(tabs, backend):

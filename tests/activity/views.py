@@ -99,8 +99,9 @@ def finished(locale: str = "en") -> dict[str, Any]:
 def round_result(locale: str, number: int) -> dict[str, Any]:
     hands = {0: ("3", "L"), 1: ("6", "6", "2"), 2: (), 3: ("1",)}
     return {"round": number, "title": i18n.t("round.over", locale, round=number),
-            "lines": [i18n.t("round.emptied", locale, name="Chen"), "",
-                      i18n.t("round.new_hands", locale)],
+            "lines": [i18n.t("round.emptied", locale, name="Chen"),
+                      i18n.t("round.line", locale, name="Alice", cards="3, L", penalty=13,
+                             total="15")],
             "seats": [{"index": i, "name": PLAYERS[i][1], "penalty": len(hand) * 3,
                        "hand": [card(c, locale) for c in hand]} for i, hand in hands.items()]}
 
