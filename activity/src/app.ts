@@ -18,7 +18,7 @@ export type Send = (action: Action, card?: number) => Promise<Answer>;
 export class App {
   private view: View | null = null;
   private words = new Words({}, 'en');
-  private dismissedRound = -1;
+  private dismissed = {game: null as number | null, round: -1}; // the last result closed
   private playedFrom: DOMRect | null = null;
   private spectators = new Map<string, string>();
   private readonly speaker = new Speaker(byId('announce'));
@@ -148,13 +148,14 @@ export class App {
   private renderResult(view: View): void {
     const section = byId('result');
     const result = view.round_result;
-    const open = result !== null && result.round > this.dismissedRound;
+    const closed = this.dismissed.game === view.game_id ? this.dismissed.round : -1;
+    const open = result !== null && result.round > closed;
     section.hidden = !open;
     if (!open) return replaceChildren(section);
     replaceChildren(
       section,
       roundResult(result, this.words, () => {
-        this.dismissedRound = result.round;
+        this.dismissed = {game: view.game_id, round: result.round};
         const focusWasHere = section.contains(document.activeElement);
         section.hidden = true;
         if (focusWasHere) (document.querySelector<HTMLElement>('.card.playable') ?? byId('hand')).focus();

@@ -300,6 +300,12 @@ async def test_a_round_result_then_the_game_over_with_ratings_and_rematch(tabs, 
     await expect(app.locator("#announce")).to_contain_text("Game over")
     await panel.get_by_role("button", name="Rematch").click()
     await wait_until(lambda: actions(backend) == ["rematch"])
+    # The rematch's own first round shows its result, though round 1 of the last was closed.
+    await result.get_by_role("button", name="Close").click()
+    rematch = views.running()
+    rematch.update(game_id=8, round=2, round_result=views.round_result("en", 1))
+    await backend.push(ALICE.id, rematch)
+    await expect(result).to_contain_text("Round 1 is over")
 
 
 async def test_after_a_network_drop_it_reconnects_and_resumes(tabs, backend):
