@@ -418,6 +418,18 @@ async def test_who_else_is_watching_follows_discord_s_participants(tabs, backend
     await expect(watching).to_have_text("Watching: Evan and Fay")
 
 
+async def test_in_discord_s_picture_in_picture_only_the_table_shows(tabs, backend):
+    backend.views[ALICE.id] = views.running()
+    tab = await tabs()
+    app = tab.frame
+    await expect(app.locator("#hand")).to_be_visible()
+    assert await tab.dispatch("ACTIVITY_LAYOUT_MODE_UPDATE", {"layout_mode": 1})  # PIP
+    await expect(app.locator("#hand")).to_be_hidden()
+    await expect(app.locator(".top-card")).to_be_visible()
+    assert await tab.dispatch("ACTIVITY_LAYOUT_MODE_UPDATE", {"layout_mode": 0})  # focused
+    await expect(app.locator("#hand")).to_be_visible()
+
+
 async def test_a_card_picture_that_does_not_load_is_a_card_saying_its_name(tabs, backend):
     tabs.allow("status of 404")  # the browser logs each missing picture
     backend.missing_art = True
