@@ -229,7 +229,7 @@ async def play_the_game(table: Table, browser, bot: BotRun, alice, bob, carol, d
         await a.until(lambda v, m=moves: v["moves"] > m or v["status"] != "running")
         if not restarted and view["moves"] >= RESTART_AFTER:
             restarted = True
-            await restart(bot, a, b)
+            await restart(bot, a, b, d)
     over = await a.until(lambda v: v["status"] == "finished")
     assert restarted
     await the_end_and_a_rematch(a, b, d, over)
