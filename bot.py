@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, cast
 
 import discord
 import discord.gateway
@@ -25,6 +25,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cardart
+from cogs.activity import ACTIVITY, entry_point_command
 from cogs.buttons import LamaButton
 from cogs.card_letters import every_language
 from cogs.emojis import CARD_EMOJIS
@@ -47,6 +48,8 @@ from i18n.formatting import warm_up
 from settings import ENV_FILE_VARIABLE, Settings
 from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
+from web.activity import DISCORD_FRAME_ANCESTORS, ActivityDeps, Credentials
+from web.activity.signin import DISCORD_API
 
 log = logging.getLogger("lamabot")
 YOUNG_COLLECTION_EVERY = 7_000  # allocations (CPython's default: 700)
@@ -116,6 +119,10 @@ class LamaBot(commands.AutoShardedBot):
         self._background: list[asyncio.Task[None]] = []
         self.web: WebServer | None = None  # the web pages, when WEB_PORT is set
 
+    @property
+    def lama_tree(self) -> LamaTree:
+        return cast(LamaTree, self.tree)
+
     async def launch_shards(self) -> None:
         """With a gateway setting, ask Discord only how many shards to run: discord.py then
         connects to DEFAULT_GATEWAY (the setting) instead of the URL Discord advises."""
@@ -161,6 +168,9 @@ class LamaBot(commands.AutoShardedBot):
         await self.tournaments.resume()  # a table that ended while the bot was away
         # draw every card tile, with every language's letters, off the event loop
         await asyncio.to_thread(cardart.warm_up, every_language())
+        if self.settings.activity_enabled:  # its button, and its Entry Point command
+            ACTIVITY.offer()
+            self.lama_tree.entry_point = entry_point_command()
         await self.sync_commands_if_changed()
         await self.learn_card_emojis()
         if self.settings.web_port is not None:
@@ -202,15 +212,34 @@ class LamaBot(commands.AutoShardedBot):
         """The read-only web pages, on the bot's own event loop (WEB_PORT). A port that cannot
         be opened is logged and the bot plays on without them: the games matter more."""
         deps = SiteDeps(self.stats_service, self.site_service, self.guild_profile)
-        web = WebServer(deps, host=self.settings.web_host, port=self.settings.web_port or 0)
+        web = WebServer(deps, host=self.settings.web_host, port=self.settings.web_port or 0,
+                        activity=self._activity_deps())
         try:
             await web.start()
         except OSError as error:
             log.error("No web pages: WEB_HOST=%s WEB_PORT=%s cannot be opened (%s)",
                       self.settings.web_host, self.settings.web_port, error)
             await web.stop()
+            ACTIVITY.forget()  # nothing serves it: no button leads to it
             return
         self.web = web
+
+    def _activity_deps(self) -> ActivityDeps | None:
+        """What the Activity's backend is handed (web/activity/), when the bot offers it."""
+        settings = self.settings
+        if not settings.activity_enabled or settings.discord_client_secret is None:
+            return None
+        credentials = Credentials(settings.discord_api_base_url or DISCORD_API,
+                                  lambda: self.application_id, settings.discord_client_secret,
+                                  settings.token)
+        return ActivityDeps(self.service, self.preferences, credentials,
+                            self.renderer.post_lobby, self.channel_name, self.clock,
+                            DISCORD_FRAME_ANCESTORS + settings.activity_frame_ancestors)
+
+    def channel_name(self, channel_id: int) -> str | None:
+        channel = self.get_channel(channel_id)
+        name = getattr(channel, "name", None)
+        return f"#{name}" if name else None
 
     async def guild_profile(self, guild_id: int) -> GuildProfile:
         """What the web pages show of a server: its name (if this bot sees it) and its
@@ -230,6 +259,7 @@ class LamaBot(commands.AutoShardedBot):
             self.renderer.close()
         await super().close()
         COMMANDS.forget()  # another bot in this process (tests) learns its own
+        ACTIVITY.forget()
         LamaButton.database = None
         CARD_EMOJIS.forget()
         if self._opened:
@@ -239,12 +269,8 @@ class LamaBot(commands.AutoShardedBot):
     # --------------------------------------------------------------- commands
 
     async def command_tree_hash(self) -> str:
-        """A digest of what a sync would register, translations included."""
-        commands_, translator = self.tree.get_commands(), self.tree.translator
-        if translator is None:
-            payload = [c.to_dict(self.tree) for c in commands_]
-        else:
-            payload = [await c.get_translated_payload(self.tree, translator) for c in commands_]
+        """A digest of what a sync would register, translations (and an Entry Point) included."""
+        payload = await self.lama_tree.global_payload()
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()
 

@@ -31,6 +31,12 @@ class Settings:
     web_port: int | None = None  # serve the web pages on this port; None: no web pages
     web_host: str = "0.0.0.0"  # every interface: the pages are meant to be reached
     web_public_url: str | None = None  # where people reach the pages, for links in answers
+    # The application's OAuth2 client secret: with the web pages served and a public URL, it
+    # turns on the Activity (LAMA inside Discord, docs/activity.md). Never sent to a browser.
+    discord_client_secret: str | None = None
+    # Who may frame the Activity's page besides Discord (its CSP frame-ancestors): none in
+    # production; a test's host page standing in for the Discord client (not read from .env).
+    activity_frame_ancestors: tuple[str, ...] = ()
     # Once connected, keep what start-up built out of the garbage collector's full passes
     # (`gc.freeze`) and collect young objects less often (bot.py on_ready); on for the bot
     # process (from_env), off for bots built inside tests (the test process's collector).
@@ -61,12 +67,21 @@ class Settings:
             web_port=optional_int("WEB_PORT"),
             web_host=env.get("WEB_HOST", "").strip() or "0.0.0.0",
             web_public_url=env.get("WEB_PUBLIC_URL", "").strip() or None,
+            discord_client_secret=env.get("DISCORD_CLIENT_SECRET", "").strip() or None,
             freeze_startup=True,
         )
 
     def shard_problem(self) -> str | None:
         """Why this process must not run its shards: processes share PostgreSQL, not SQLite."""
         return self.shards.problem(shared_database=bool(self.database_url))
+
+    @property
+    def activity_enabled(self) -> bool:
+        """The Activity runs only where Discord's proxy can reach it (the web pages served,
+        at a public URL) and the bot can sign players in (the client secret). Otherwise the
+        bot is exactly what it is without it: no button, no entry point, no routes."""
+        return bool(self.web_port is not None and self.web_public_url
+                    and self.discord_client_secret)
 
     @property
     def shards(self) -> ShardPlan:

@@ -17,6 +17,7 @@ from hosting.options import MAX_SEATS
 from hosting.views import GameView, Status
 from lama.observation import Observation
 
+from .activity import ACTIVITY, OPEN_EMOJI, launch, open_button_label
 from .button_views import ButtonsView
 from .buttons import LamaButton
 from .custom_ids import CustomId, number, one_of
@@ -41,7 +42,8 @@ HAND_ID = CustomId("h", number("game"), number("round"), number("owner"),
                    one_of("action", *HAND_ACTIONS))
 # Before hand buttons named their owner (answered as out of date).
 OLD_HAND_ID = CustomId("h", number("game"), number("round"), one_of("action", *HAND_ACTIONS))
-LOBBY_ID = CustomId("l", number("game"), one_of("action", "join", "leave", "ai", "start", "cancel"))
+LOBBY_ID = CustomId("l", number("game"),
+                    one_of("action", "join", "leave", "ai", "start", "cancel", "open"))
 REMATCH_ID = CustomId("r", number("game"))
 REMATCH_KIND = REMATCH_ID.kind
 
@@ -113,6 +115,9 @@ class LobbyButton(LamaButton[HandlesLobby], ids=LOBBY_ID):
     async def pressed(
         self, interaction: discord.Interaction, handler: HandlesLobby, locale: str
     ) -> None:
+        if self.action == "open":  # the Activity: the same lobby, live (cogs/activity.py)
+            await launch(interaction, locale)
+            return
         await handler.lobby_button(interaction, self)
 
 
@@ -170,6 +175,9 @@ def lobby_view(view: GameView, locale: str) -> discord.ui.View | None:
                 disabled=(action == "join" and len(view.seats) >= MAX_SEATS),
             )
         )
+    if ACTIVITY.enabled:  # on a row of its own, below the lobby's five
+        ui.add_item(LobbyButton(view.game_id, "open", label=open_button_label(locale),
+                                style=discord.ButtonStyle.primary, emoji=OPEN_EMOJI, row=1))
     return ui
 
 

@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from hosting import CardsHere, GameUpdate
+from hosting import CardsHere, GameUpdate, refusals
 from lama import DRAW, QUIT, Action, Card, Play
 from lama import events as ev
 
-from . import embeds, errors, images
+from . import embeds, images
 from .buttons import Presses
 from .components import HAND_ITEMS, HandButton
 from .render.hands import HandAnswer
@@ -44,7 +44,8 @@ def _why_no_card(here: CardsHere, locale: str) -> list[app_commands.Choice[str]]
     """The one choice that says why there is no card to offer ("It's Bob's turn: wait for
     yours"); none for a refusal with no short form."""
     on_turn = here.on_turn
-    key = errors.hint_key(here.refusal, names_player=on_turn is not None) if here.refusal else None
+    refusal = here.refusal
+    key = refusals.hint_key(refusal, names_player=on_turn is not None) if refusal else None
     if key is None:
         return []
     name = seat_name(on_turn, locale, markdown=False) if on_turn else ""

@@ -9,6 +9,7 @@ Layout (a `ui.LayoutView` with one `Container` in the variant's colour):
     each seat: ▶️ on turn / 🚪 quit, cards left, tokens
     Last moves (the newest five)
     [🃏 My hand] [➕ Draw] [🚪 Quit round] [📖 Rules]  ActionRow of TableButtons
+    ([🎴 Open the table] fifth where the bot offers the Activity: cogs/activity.py)
     -# target · game number
 
 The picture is uploaded with every send and edit (`attachments=[file]` replaces the old file
@@ -27,6 +28,7 @@ from hosting.views import GameView, RecentEvent, Status
 from lama import events as ev
 
 from . import images
+from .activity import ACTIVITY, OPEN_EMOJI, launch, open_button_label
 from .button_views import ButtonsLayout
 from .buttons import LamaButton
 from .custom_ids import CustomId, number, one_of
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from .host import LamaHost
 
 TABLE_ID = CustomId("t", number("game"), number("round"),
-                    one_of("action", "hand", "draw", "quit", "rules"))
+                    one_of("action", "hand", "draw", "quit", "rules", "open"))
 RECENT_SHOWN = 5
 
 
@@ -70,6 +72,9 @@ class TableButton(LamaButton[HandlesTable], ids=TABLE_ID):
     async def pressed(
         self, interaction: discord.Interaction, handler: HandlesTable, locale: str
     ) -> None:
+        if self.action == "open":  # the Activity: this table, live (cogs/activity.py)
+            await launch(interaction, locale)
+            return
         await handler.table_button(interaction, self, locale)
 
 
@@ -98,7 +103,7 @@ def _title(view: GameView, locale: str, round_number: int) -> str:
 
 def _buttons(view: GameView, locale: str) -> discord.ui.ActionRow:
     game, number = view.game_id, view.round_number
-    return discord.ui.ActionRow(
+    buttons = [
         TableButton(game, number, "hand", label=t("table.button.hand", locale), emoji="🃏",
                     style=discord.ButtonStyle.primary),
         TableButton(game, number, "draw", label=t("action.draw", locale), emoji=DRAW_EMOJI,
@@ -107,7 +112,11 @@ def _buttons(view: GameView, locale: str) -> discord.ui.ActionRow:
                     style=discord.ButtonStyle.danger),
         TableButton(game, number, "rules", label=t("table.button.rules", locale), emoji="📖",
                     style=discord.ButtonStyle.secondary),
-    )
+    ]
+    if ACTIVITY.enabled:  # the fifth: the Activity, this table live (cogs/activity.py)
+        buttons.append(TableButton(game, number, "open", label=open_button_label(locale),
+                                   emoji=OPEN_EMOJI, style=discord.ButtonStyle.success))
+    return discord.ui.ActionRow(*buttons)
 
 
 def _footer(view: GameView, locale: str) -> discord.ui.TextDisplay:

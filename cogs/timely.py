@@ -61,6 +61,7 @@ _MESSAGE = InteractionResponseType.channel_message
 _UPDATE = InteractionResponseType.message_update
 _DEFERRED = InteractionResponseType.deferred_channel_message
 _CHOICES = InteractionResponseType.autocomplete_result
+_LAUNCH = InteractionResponseType.launch_activity
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,14 @@ class TimelyResponse(discord.InteractionResponse):
                 return None
             return self._answered(await self._once(
                 super().defer(ephemeral=ephemeral, thinking=thinking), _DEFERRED))
+
+    async def launch_activity(self) -> Any:
+        """Open the app's Activity (callback type 12): only as the first answer, which Discord
+        requires. None, sending nothing, where a stand-in acknowledged it already."""
+        async with self._lock:
+            if self._stood_in:
+                return None
+            return self._answered(await self._once(super().launch_activity(), _LAUNCH))
 
     async def autocomplete(self, choices: Any) -> None:
         async with self._lock:

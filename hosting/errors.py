@@ -14,7 +14,7 @@ class Problem(StrEnum):
     ALREADY_JOINED = "already_joined"
     LOBBY_FULL = "lobby_full"
     SEATED_ELSEWHERE = "seated_elsewhere"
-    NOT_HOST = "not_host"
+    NOT_HOST = "not_host"  # details: host_id (the host, a user id), admin_ok
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     GAME_NOT_STARTED = "game_not_started"
     GAME_FINISHED = "game_finished"
@@ -42,9 +42,9 @@ class Problem(StrEnum):
     NOT_ENTERED = "not_entered"
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_STARTED = "tournament_started"  # sign-ups are closed
-    NOT_ORGANISER = "not_organiser"  # details: organiser
+    NOT_ORGANISER = "not_organiser"  # details: organiser_id (a user id)
     # A tournament's table is cancelled only with its tournament, by the organiser or Manage
-    # Server (its host is just its first entrant); details: organiser
+    # Server (its host is just its first entrant); details: organiser_id
     TABLE_OF_TOURNAMENT = "table_of_tournament"
     NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum
     NOT_ENOUGH_HUMANS = "not_enough_humans"  # a table without a human; details: tables
@@ -53,7 +53,8 @@ class Problem(StrEnum):
 class HostingError(Exception):
     """A request the hosting layer refused; nothing was changed.
 
-    `details` carries what an interface needs to explain it (a game's channel, a limit...).
+    `details` carries what an interface needs to explain it (a game's channel, a limit...),
+    as plain values: a user by their id, never as some interface's markup.
     """
 
     def __init__(self, problem: Problem, **details: Any) -> None:

@@ -338,7 +338,7 @@ class Lobby:
         tournament = await self._store.tournaments.get(table.tournament_id)
         if tournament is not None:
             raise HostingError(Problem.TABLE_OF_TOURNAMENT,
-                               organiser=f"<@{tournament.organiser_id}>")
+                               organiser_id=tournament.organiser_id)
 
     async def _cancel_locked(
         self, hosted: HostedGame, *, seated: list[int | None] | None = None
@@ -368,7 +368,7 @@ def _require_host(
 ) -> None:
     """Only the host may; with `admin_ok` the refusal says Manage Server may too."""
     if user_id != hosted.host_id and not is_admin:
-        raise HostingError(Problem.NOT_HOST, host=f"<@{hosted.host_id}>", admin_ok=admin_ok)
+        raise HostingError(Problem.NOT_HOST, host_id=hosted.host_id, admin_ok=admin_ok)
 
 
 def _check_channel_free(existing: HostedGame | None) -> None:

@@ -11,6 +11,7 @@
 - `Outbox` (outbox.py): what committed changes are not shown yet, after a crash too;
 - `Playable` (playable.py): the cards a player may play where they type, or why none;
 - `Routes` (routes.py): which game a command from a channel or a DM is about;
+- `GameWatch` (watch.py): what live views (the Activity) show, kept up with other processes;
 - `options` (options.py): every limit and list, and the one `validate`.
 Nothing is announced that is not committed; listeners hear every committed change.
 """
@@ -45,6 +46,7 @@ from .table import Table
 from .timers import TimerQueue
 from .turns import Turns
 from .views import TABLE, GameOptions, GameUpdate, GameView, MessageKey, ShownBy, Status
+from .watch import GameWatch
 
 __all__ = ["TIMEOUTS_BEFORE_AI", "GameService"]
 
@@ -87,6 +89,7 @@ class GameService:
         self.outbox = Outbox(store, clock, self.registry, self.loader, self.messages, self.table)
         self.playable = Playable(self.registry, self.loader)  # what /play may offer here
         self.routes = Routes(store, self.registry, self.loader)  # which game a place means
+        self.watch = GameWatch(store, self.registry, self.loader)  # what live views show
 
     def add_listener(self, listener: Listener) -> None:
         self.listeners.add(listener)

@@ -25,7 +25,7 @@ def check_may_cancel_table(tournament: Tournament, actor_id: int, is_admin: bool
     lobby refuses anyone else the same way: hosting/lobby.py)."""
     if actor_id != tournament.organiser_id and not is_admin:
         raise HostingError(Problem.TABLE_OF_TOURNAMENT,
-                           organiser=f"<@{tournament.organiser_id}>")
+                           organiser_id=tournament.organiser_id)
 
 
 async def cancel_tables(store: Store, games: GameService, tournament_id: int) -> None:

@@ -12,7 +12,7 @@ MIN_ENTRANTS = 3  # fewer is a game, not a tournament
 
 def require_organiser(tournament: Tournament, actor_id: int, is_admin: bool) -> None:
     if actor_id != tournament.organiser_id and not is_admin:
-        raise HostingError(Problem.NOT_ORGANISER, organiser=f"<@{tournament.organiser_id}>")
+        raise HostingError(Problem.NOT_ORGANISER, organiser_id=tournament.organiser_id)
 
 
 def check_field(tournament: Tournament) -> None:

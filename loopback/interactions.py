@@ -23,12 +23,12 @@ from .records import (
 from .rest import REFUSAL_HOOKS, Reply, handles
 from .world import World
 
-REPLY, DEFER, DEFER_UPDATE, UPDATE, CHOICES, MODAL = 4, 5, 6, 7, 8, 9
+REPLY, DEFER, DEFER_UPDATE, UPDATE, CHOICES, MODAL, LAUNCH = 4, 5, 6, 7, 8, 9, 12
 ALLOWED_RESPONSES = {
-    APPLICATION_COMMAND: {REPLY, DEFER, MODAL},
-    MESSAGE_COMPONENT: {REPLY, DEFER, DEFER_UPDATE, UPDATE, MODAL},
+    APPLICATION_COMMAND: {REPLY, DEFER, MODAL, LAUNCH},
+    MESSAGE_COMPONENT: {REPLY, DEFER, DEFER_UPDATE, UPDATE, MODAL, LAUNCH},
     AUTOCOMPLETE: {CHOICES},
-    MODAL_SUBMIT: {REPLY, DEFER, DEFER_UPDATE, UPDATE},
+    MODAL_SUBMIT: {REPLY, DEFER, DEFER_UPDATE, UPDATE, LAUNCH},
 }
 TOKEN_LIFETIME = 15 * 60
 
@@ -79,6 +79,11 @@ async def create_interaction_response(fake: World, call: RestCall) -> Any:
     if age > fake.response_deadline:
         raise _refuse(fake, record, call, "late_response", DiscordError(
             404, 10062, f"Unknown interaction (answered after {age:.2f} s)"))
+    if kind == LAUNCH and not fake.activities.enabled:
+        raise _refuse(fake, record, call, "invalid_response_type", DiscordError(
+            400, 50035, "Invalid Form Body",
+            {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                   "message": "the application has no Activities"}]}}))
     if kind not in ALLOWED_RESPONSES[record.type]:
         raise _refuse(fake, record, call, "invalid_response_type", DiscordError(
             400, 50035, "Invalid Form Body",
@@ -105,6 +110,11 @@ async def create_interaction_response(fake: World, call: RestCall) -> Any:
     interaction = {"id": str(record.id), "type": record.type,
                    "response_message_loading": kind == DEFER,
                    "response_message_ephemeral": bool(message and message.ephemeral)}
+    if record.activity_instance is not None:
+        instance_id = record.activity_instance.id
+        interaction["activity_instance_id"] = instance_id
+        return {"interaction": interaction,
+                "resource": {"type": LAUNCH, "activity_instance": {"id": instance_id}}}
     if message is None:
         return {"interaction": interaction}
     interaction["response_message_id"] = str(message.id)
@@ -132,7 +142,10 @@ async def _perform(
             apply_edit(fake, call, record.source_message, data, call.files)
             await announce(fake, "MESSAGE_UPDATE", record.source_message)
         return record.source_message if kind == UPDATE else None
-    if kind == CHOICES:
+    if kind == LAUNCH:  # the user is taken into the channel's Activity
+        record.activity_instance = fake.activities.launch(
+            record.user, record.channel, fake.snowflakes.next())
+    elif kind == CHOICES:
         record.choices = data.get("choices") or []
     elif kind == MODAL:
         record.modal = data

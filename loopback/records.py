@@ -60,6 +60,7 @@ class RestCall:
     files: list[UploadedFile]
     time: float  # the fake's clock
     status: int = 0
+    bearer: Any = None  # made with a user's OAuth2 token: its grant (activities.Grant)
 
     @property
     def rate_limited(self) -> bool:
@@ -92,6 +93,7 @@ class InteractionRecord:
     refused: DiscordError | None = None  # why the first answer was refused, if it was
     answered_after: float | None = None  # real seconds from dispatch to first answer
     edits_at_answer: int = 0  # the response message's edit count right after the answer
+    activity_instance: Any = None  # answered with LAUNCH_ACTIVITY: the instance it opened
     started: float = field(default_factory=time.perf_counter)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 

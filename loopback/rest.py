@@ -138,7 +138,12 @@ async def _answer(
         return Reply(404, {"message": "404: Not Found", "code": 0})
     if not call.path.startswith(_TOKEN_ROUTES):
         auth = request.headers.get("Authorization", "")
-        if not (auth.startswith("Bot ") and fake.token_ok(auth[4:])):
+        if auth.startswith("Bearer "):  # a user's OAuth2 token, for what its scopes allow
+            grant = fake.activities.bearer(auth[7:], fake.clock())
+            if grant is None or not set(grant.scopes) & set(operation.oauth2_scopes):
+                return Reply(401, {"message": "401: Unauthorized", "code": 0})
+            call.bearer = grant
+        elif not (auth.startswith("Bot ") and fake.token_ok(auth[4:])):
             return Reply(401, {"message": "401: Unauthorized", "code": 0})
     fault = fake.take_fault(call)
     held: HeldCall | None = fault.pop("held", None) if fault is not None else None

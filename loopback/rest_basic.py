@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .activities import entry_point_refusal, me_as_bearer
 from .records import DiscordError, RestCall, unknown
 from .rest import handles
 from .world import World
@@ -11,6 +12,8 @@ from .world import World
 
 @handles("get_my_user")
 async def get_my_user(fake: World, call: RestCall) -> Any:
+    if call.bearer is not None:  # a user's own token (an Activity's backend signing them in)
+        return me_as_bearer(call.bearer)
     return {**fake.bot.to_json(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
 
@@ -73,6 +76,10 @@ def _command(fake: World, body: dict[str, Any], guild_id: int | None) -> dict[st
 @handles("bulk_set_application_commands", "bulk_set_guild_application_commands")
 async def bulk_set_commands(fake: World, call: RestCall) -> Any:
     guild_id = _check_application(fake, call)
+    refusal = entry_point_refusal(fake, call.body or [], guild_id, bulk=True)
+    if refusal is not None:
+        fake.record_error("invalid_body", f"{call.route}: {refusal.message}", call)
+        raise refusal
     commands = [_command(fake, body, guild_id) for body in call.body or []]
     names = [(c["type"], c["name"]) for c in commands]
     if len(set(names)) != len(names):
@@ -91,6 +98,12 @@ async def list_commands(fake: World, call: RestCall) -> Any:
 @handles("create_application_command", "create_guild_application_command")
 async def create_command(fake: World, call: RestCall) -> Any:
     guild_id = _check_application(fake, call)
+    others = [c for c in fake.commands.get(guild_id, [])
+              if (c["name"], c["type"]) != (call.body["name"], call.body.get("type", 1))]
+    refusal = entry_point_refusal(fake, [*others, call.body], guild_id, bulk=False)
+    if refusal is not None:
+        fake.record_error("invalid_body", f"{call.route}: {refusal.message}", call)
+        raise refusal
     command = _command(fake, call.body, guild_id)
     commands = [c for c in fake.commands.get(guild_id, []) if c["id"] != command["id"]]
     fake.commands[guild_id] = [*commands, command]

@@ -73,6 +73,11 @@ class InteractionResult:
         return self.record.modal
 
     @property
+    def activity_instance(self) -> Any:
+        """The Activity instance a LAUNCH_ACTIVITY answer took the user into (else None)."""
+        return self.record.activity_instance
+
+    @property
     def elapsed(self) -> float | None:
         """Real seconds from dispatch to the bot's first answer."""
         return self.record.answered_after

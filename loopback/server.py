@@ -10,7 +10,9 @@ import discord
 from aiohttp import web
 
 from . import emojis, interactions, messages, rest_basic  # noqa: F401  (REST handlers)
-from .driver import Driver
+from .activities import oauth_token
+from .activity_driver import ActivityDriver
+from .activity_state import Activities
 from .gateway import INTENT_GUILDS, Gateway, shard_of
 from .hook import gateway_url_for
 from .ids import Clock, Snowflakes
@@ -43,7 +45,7 @@ class RecordedError:
         return f"[{self.kind}] {self.message}"
 
 
-class FakeDiscord(Driver):
+class FakeDiscord(ActivityDriver):
     """Discord on 127.0.0.1: one guild, its members and channels, DMs, commands, interactions.
 
     Construct, ``await start()``, point discord.py at ``base_url`` (see hook.py), drive it with
@@ -74,6 +76,7 @@ class FakeDiscord(Driver):
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.uploads: dict[int, FakeAttachment] = {}
         self.application_emojis: dict[int, dict[str, Any]] = {}  # emojis.py
+        self.activities = Activities()  # instances, OAuth2 codes and tokens (activities.py)
         # enforce_nonce: (channel, nonce) -> (time.monotonic() it was created, the message,
         # its JSON as first posted: what a repeat gets back)
         self.nonces: dict[tuple[int, str], tuple[float, FakeMessage, dict[str, Any]]] = {}
@@ -109,6 +112,7 @@ class FakeDiscord(Driver):
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._file)
+        app.router.add_post("/api/v10/oauth2/token", self._oauth_token)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
@@ -132,6 +136,9 @@ class FakeDiscord(Driver):
 
     async def _rest(self, request: web.Request) -> web.Response:
         return await dispatch(self, request)
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        return await oauth_token(self, request)
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.record_error("unknown_route", f"{request.method} {request.path} (outside /api/v10)")

@@ -30,6 +30,8 @@ class Operation:
     template: str  # e.g. /channels/{channel_id}/messages
     operation_id: str
     has_body: bool
+    # The scopes a user's Bearer token may call it with (its `security`); none: a bot only.
+    oauth2_scopes: tuple[str, ...] = ()
 
     @property
     def route(self) -> str:
@@ -87,8 +89,11 @@ class OpenApiSpec:
             for method in _METHODS:
                 if method in item:
                     op = item[method]
+                    scopes = tuple(sorted({scope for way in op.get("security") or []
+                                           for scope in way.get("OAuth2", [])}))
                     operation = Operation(
-                        method.upper(), template, op["operationId"], "requestBody" in op
+                        method.upper(), template, op["operationId"], "requestBody" in op,
+                        scopes,
                     )
                     routes.append((re.compile(f"^{pattern}$"), operation))
         # "/messages/@original" must win over "/messages/{message_id}": most literal text first.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from .activity_state import Activities
 from .gateway import Gateway, GatewayHost
 from .ids import Clock, Snowflakes
 from .model import FakeMessage, FakeUser
@@ -39,6 +40,7 @@ class World(GatewayHost, Protocol):
     channels: dict[int, FakeChannel]
     commands: dict[int | None, list[dict[str, Any]]]  # scope (guild id, None: global) → JSON
     application_emojis: dict[int, dict[str, Any]]
+    activities: Activities  # the application's Activities: instances, OAuth2 codes and tokens
     nonces: dict[tuple[int, str], tuple[float, FakeMessage, dict[str, Any]]]
     gateway: Gateway
 

@@ -79,6 +79,7 @@ from store.site import SiteAccess, SiteStore
 from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
 from store.timers import TimerStore
 from store.tournaments import TournamentStore
+from store.watch import GameMark, WatchStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class Store:
     tournaments: TournamentStore
     renders: RenderStore
     timers: TimerStore
+    watch: WatchStore  # what live views poll (the Activity's, where processes share the database)
     running: Held | None = None  # a bot's running mark (`Database.hold_running`)
 
     @classmethod
@@ -118,7 +120,7 @@ class Store:
         process = process or secrets.token_hex(6)
         return cls(db, GameStore(db, rules, process), StatsStore(db), SettingsStore(db),
                    RatingStore(db), SeasonStore(db, rules), SiteStore(db), TournamentStore(db),
-                   RenderStore(db, process), TimerStore(db), running)
+                   RenderStore(db, process), TimerStore(db), WatchStore(db), running)
 
     async def close(self) -> None:
         if self.running is not None:
@@ -140,6 +142,7 @@ __all__ = [
     "DueTimer",
     "FinishedGame",
     "Game",
+    "GameMark",
     "GameNotFound",
     "GameStatus",
     "GameStore",
@@ -191,6 +194,7 @@ __all__ = [
     "TimerStore",
     "TournamentStore",
     "Transaction",
+    "WatchStore",
     "WrongGameStatus",
     "load_migrations",
     "open_database",

@@ -43,8 +43,9 @@ WORKER_GROUPS = {
     "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "tournament",
     "e2e/test_peer_starts.py": "processes",
     "e2e/test_process_moves.py": "kills", "e2e/test_crash_repair.py": "kills",
-    "e2e/test_thread_crash.py": "kills",
+    "e2e/test_thread_crash.py": "kills", "e2e/test_activity_processes.py": "processes",
     "web/test_browser.py": "browser", "web/test_browser_names.py": "browser",
+    "activity/test_app.py": "browser", "activity/test_games.py": "browser",
     "web/test_odd_requests.py": "web", "web/test_text.py": "web",
 }
 TESTS = Path(__file__).resolve().parent

@@ -22,6 +22,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from . import cards, pages, replay
+from .activity import ActivityDeps, build_activity_app
 from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,8 @@ async def _secure(request: web.Request, response: web.StreamResponse) -> None:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
 
 
-def build_app(deps: SiteDeps) -> web.Application:
+def build_app(deps: SiteDeps, activity: ActivityDeps | None = None) -> web.Application:
+    """The site; with `activity`, the Activity's routes under /activity/ too."""
     app = web.Application(middlewares=[server_timing, error_pages, missing_static])
     app[DEPS] = deps
     app[TEMPLATES] = templates()
@@ -115,4 +117,6 @@ def build_app(deps: SiteDeps) -> web.Application:
     add("/cards/{variant:[a-z]{1,12}}/{locale:[a-z]{2}}/{card:[1-6]p?|[LP]}.png", cards.card)
     app.router.add_static("/static", STATIC, name="static", show_index=False,
                           follow_symlinks=False, append_version=True)
+    if activity is not None:
+        app.add_subapp("/activity", build_activity_app(activity))
     return app

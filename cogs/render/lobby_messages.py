@@ -29,7 +29,8 @@ import discord
 from hosting import LOBBY, GameService
 from hosting.views import GameView, Status
 
-from ..lobbies import lobby_edit
+from ..lobbies import lobby_edit, new_lobby
+from .outbox import CALL_FAILED, nonce
 from .ports import Discord
 from .scheduler import Priority, RestBudget
 
@@ -83,6 +84,23 @@ class LobbyMessages:
             if not pending and self._answering.get(game_id) is pending:
                 del self._answering[game_id]
                 self._overlapping.discard(game_id)
+
+    async def post(self, view: GameView, locale: str) -> None:
+        """A lobby opened where no interaction answers with it (from the Activity): posted in
+        its channel (with a nonce: a retried call posts it once), remembered, and what it shows
+        noted, so that a flush meanwhile waits for it and then edits only what changed."""
+        with self.answering(view.game_id):
+            content = new_lobby(view, locale)
+            try:
+                async with self.budget.slot(Priority.TABLE, view.channel_id, "create"):
+                    channel = self._discord.get_partial_messageable(view.channel_id,
+                                                                    guild_id=view.guild_id)
+                    message = await channel.send(nonce=nonce(view.game_id, "lobby"), **content)
+            except CALL_FAILED as error:
+                log.warning("could not post the lobby of game %s: %s", view.game_id, error)
+                return
+            await self.service.remember_message(view.game_id, LOBBY, view.channel_id, message.id)
+            self.shown(view.game_id, message.id, content)
 
     def shown(self, game_id: int, message_id: int | None, content: dict[str, Any]) -> None:
         """The lobby was shown: `content` went out in message `message_id` (posted, or an

@@ -59,6 +59,7 @@ class Renderer:
         coalesce_delay: float = 0.3, budget: RestBudget | None = None,
     ) -> None:
         self.budget = budget or RestBudget()
+        self._locales = locales
         self.shown = ShownGames(service, self._retry, self._tables_busy)
         self.tables = Tables(discord_, service, locales, self.budget, self.shown)
         self.hands = HandMessages(discord_, service, locales, turn_dms, clock, self.budget,
@@ -93,6 +94,12 @@ class Renderer:
         stale = self.hands.answered(view, seat.index, answer, obs)
         if stale is not None:
             self.stale.close_later(view, seat.index, stale)
+
+    async def post_lobby(self, update: GameUpdate) -> None:
+        """Show a lobby no interaction answers with (opened from the Activity) in its
+        channel, in the server's language."""
+        view = update.view
+        await self.lobbies.post(view, self._locales.public_locale_of(view.guild_id))
 
     async def refresh_table(self, view: GameView) -> None:
         """Post the table again at the bottom of the channel (`/lama table`); the old one

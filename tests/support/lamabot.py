@@ -60,7 +60,15 @@ def bot_database_url():
 
 
 @pytest.fixture
-async def lamabot(fake_discord, fresh_sqlite, bot_errors, bot_clock, bot_database_url):
+def bot_settings():
+    """More of the bot's settings (Settings' field names): none. A test module overrides it
+    to run its bot with, e.g., the web pages and the Activity (tests/web/activity/)."""
+    return {}
+
+
+@pytest.fixture
+async def lamabot(fake_discord, fresh_sqlite, bot_errors, bot_clock, bot_database_url,
+                  bot_settings):
     """LamaBot with a fresh database; AIs move at once so games run fast."""
     # Discord's per-channel window (5 s) shortened tenfold so that whole games run fast;
     # the global limit (50 calls/s) stays as Discord's.
@@ -73,6 +81,7 @@ async def lamabot(fake_discord, fresh_sqlite, bot_errors, bot_clock, bot_databas
         channel_window=CHANNEL_PERIOD,
         discord_api_base_url=discord_env_for(fake_discord.base_url)[API_BASE_ENV],
         discord_gateway_url=fake_discord.ws_url,
+        **bot_settings,
     )
     bot = LamaBot(settings, clock=bot_clock, guild_ready_timeout=0.05)
     async with run_bot(fake_discord, bot, sync_commands=False):
