@@ -340,6 +340,10 @@ class FakeDiscord(ActivityDriver):
         self.faults.append({"route": route, "held": held, "times": 1, "message_id": None})
         return held
 
+    def forget_nonces(self) -> None:
+        """Discord's nonce window (minutes) passes: a repeated nonce posts a message anew."""
+        self.nonces.clear()
+
     def take_fault(self, call: RestCall) -> dict[str, Any] | None:
         now = time.monotonic()
         self.faults = [f for f in self.faults if f.get("until", now + 1) > now]

@@ -64,7 +64,9 @@ async def test_a_dm_button_of_another_databases_game_is_refused_and_changes_noth
         first_game = await open_game(fake, bot, channel, alice, bob)
         player, _ = on_turn(fake, bot, first_game)
         old_hand = hand_messages(fake, player, first_game)[-1]
-
+    # Minutes pass: the second bot's posts, carrying the same nonces, are messages of their own
+    # (within the window Discord would hand back the first bot's, which the bot then edits).
+    fake.forget_nonces()
     async with lamabot_on(fake, tmp_path / "second.sqlite3") as bot:
         game_id = await open_game(fake, bot, channel, alice, bob)
         # The same number, the same deal, the same player on turn: only the database differs.

@@ -109,6 +109,8 @@ def recognisers(locale: str):
     """(key, regex) for each message whose fixed text is long enough to recognise."""
     catalog = load(locale)
     for key, message in catalog.messages.items():
+        if key.startswith("activity."):  # the Activity's words: shown in its page, never a message
+            continue
         for form in message.forms:
             parts = re.split(r"\{[^{}]*\}", form)
             if sum(len(p.strip()) for p in parts) < MIN_LITERAL or "\n" in form:

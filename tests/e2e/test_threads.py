@@ -27,7 +27,7 @@ async def test_the_setting_is_off_by_default_and_can_be_turned_on(fake_discord, 
     owner = fake.user("owner")
     await fake.grant(owner, manage_guild=True)
     shown = await fake.slash(owner, fake.channel("general"), "lama settings")
-    assert "Games in threads: off" in shown.text.replace("\n", ": "), shown.text
+    assert "Games in threads: Off" in shown.text.replace("\n", ": "), shown.text
     await threads_on(fake)
     assert (await lamabot.preferences.guild_settings(fake.guild.id)).game_threads
 
