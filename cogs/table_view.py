@@ -11,10 +11,12 @@ Layout (a `ui.LayoutView` with one `Container` in the variant's colour):
     [🃏 My hand] [➕ Draw] [🚪 Quit round] [📖 Rules]  ActionRow of TableButtons
     -# target · game number
 
-The picture is uploaded with every send and edit (`attachments=[file]` replaces the old file
-of the same name), so it always shows the current top card. When the round is over the same
-message is edited once to its closed state: the round's result, no buttons. The table never
-shows a hand: "My hand" answers each presser privately (an ephemeral message).
+The picture is uploaded with every send and with each edit that changes it (`attachments=[file]`
+replaces the old file of the same name), so it always shows the current top card; an edit
+whose picture is the one the message carries keeps it by id (cogs/render/table_pictures.py).
+When the round is over the same message is edited once to its closed state: the round's
+result, no buttons. The table never shows a hand: "My hand" answers each presser privately
+(an ephemeral message).
 """
 
 from __future__ import annotations
