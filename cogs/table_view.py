@@ -90,6 +90,8 @@ def status_lines(view: GameView, locale: str) -> str:
     elif view.status is Status.RUNNING and view.current_seat is not None:
         name = seat_name(view.seats[view.current_seat], locale)
         lines.append(t("table.on_turn", locale, name=name))
+        if view.turn_ends_at is not None:  # the client counts it down: no edits for it
+            lines.append(t("table.turn_ends", locale, when=f"<t:{round(view.turn_ends_at)}:R>"))
     return "\n".join(lines)
 
 

@@ -125,7 +125,7 @@ class Turns:
         hosted.deadline = end
         left = max(1, math.ceil(end.due_at - self._clock.now()))
         notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id, seconds_left=left,
-                        seq=hosted.seq)
+                        seq=hosted.seq, ends_at=end.due_at)
         return GameUpdate(view=hosted.view(), notices=(notice,))
 
     def _claim(self, hosted: HostedGame) -> TimerClaim:
