@@ -10,7 +10,7 @@ import sys
 
 # benchmarks/<name>.py
 BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick", "processes",
-              "stall", "takeover", "activity")
+              "stall", "takeover", "activity", "reminders")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -116,8 +116,9 @@ def build_world(config: LoadConfig) -> tuple[FakeDiscord, list[FakeChannel], lis
 
 
 def _newest_hand(messages):
-    """The newest message with live hand buttons (a DM, or one of the player's ephemerals)."""
-    live = [m for m in messages if any(
+    """The newest message with live hand buttons (a DM, or one of the player's ephemerals;
+    a deleted one is gone from their screen)."""
+    live = [m for m in messages if not m.deleted and any(
         b.custom_id and b.custom_id.startswith(HAND) and not b.disabled for b in m.buttons)]
     return max(live, key=lambda m: m.id) if live else None
 
@@ -370,7 +371,7 @@ async def _longest_stale(fake: FakeDiscord, driver: Players, players, duration: 
                 dm = fake.dm_channels.get(user.id)
                 # the newest few: an older message only ever loses its buttons
                 seen = [*(dm.messages[-6:] if dm else ()), *driver.ephemerals.get(user.id, [])[-4:]]
-                live = sum(1 for m in seen if any(
+                live = sum(1 for m in seen if not m.deleted and any(
                     b.custom_id and b.custom_id.startswith(HAND) and not b.disabled
                     for b in m.buttons))
                 if live > 1:

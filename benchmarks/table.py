@@ -8,7 +8,9 @@ The real bot.py against the loopback Discord (Discord's rate limits on: 50 calls
   and the longest time any player saw two messages with live hand buttons;
 - **brisk, buttons** and **brisk, slash** (100 games): the most rate-limited calls in any 1 s
   window, 429s met, and rate-limited calls per human move, for players who press their DM
-  hand's buttons and for players who use /play, /draw, /quit.
+  hand's buttons and for players who use /play, /draw, /quit;
+- each run: the table's posts and edits per move, how many of them uploaded its picture
+  (per move: an edit that changes only text keeps it), and new DMs per human move.
 Figures: benchmarks/table.json; docs/performance.md explains them.
 """
 
@@ -60,6 +62,20 @@ def _busiest_second(result: LoadResult) -> int:
     return best
 
 
+def _uploads(result: LoadResult) -> dict:
+    """The table's posts and edits in the games' channels, and how many uploaded its picture
+    (an edit that changes only text keeps it: cogs/render/table_pictures.py); DMs sent."""
+    shown = [c for c in result.rest_calls if c.route in TABLE_ROUTES and c.status == 200
+             and int(c.params["channel_id"]) not in result.dm_channel_ids]
+    uploads = sum(1 for c in shown if any(f.filename == "table.png" for f in c.files))
+    dms = sum(1 for c in result.rest_calls if c.route == TABLE_ROUTES[0] and c.status == 200
+              and int(c.params["channel_id"]) in result.dm_channel_ids)
+    moves = max(1, sum(result.moves.values()))
+    return {"table_calls_per_move": round(len(shown) / moves, 3),
+            "table_picture_uploads_per_move": round(uploads / moves, 3),
+            "new_dms_per_human_move": round(dms / max(1, result.moves.get("human", 0)), 3)}
+
+
 def summary(result: LoadResult) -> dict:
     seconds = result.window[1] - result.window[0]
     human_moves = result.moves.get("human", 0)
@@ -77,6 +93,7 @@ def summary(result: LoadResult) -> dict:
         "busiest_second_calls": _busiest_second(result),
         "rate_limit_hits": result.rate_limit_hits,
         "rate_limited_calls_per_human_move": round(limited / max(1, human_moves), 3),
+        **_uploads(result),
         "errors": result.errors[:10],
     }
 
@@ -105,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="*", default=list(RUNS), choices=[*RUNS, []])
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    report = asyncio.run(run(args.runs or list(RUNS)))
+    report = json.loads(OUT.read_text()) if OUT.exists() else {}
+    report.update(asyncio.run(run(args.runs or list(RUNS))))  # the runs not made stay as they were
     OUT.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

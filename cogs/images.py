@@ -10,8 +10,9 @@ shown inside its embed with `attachment://<name>`; the attachment's description 
   refused upload) do they carry a picture of the hand, and then an edit replaces it
   (`attachments=[file]`).
 - The table (cogs/table_view.py, a Components V2 message) uploads its picture with every
-  post and edit: the edit is one rate-limited call either way, the picture is cached per
-  (top card, piles), and so it always shows the current top card.
+  post and with each edit that changes it: the picture is cached per (top card, piles), and
+  an edit whose picture is the one the message carries lists that attachment by id instead
+  of uploading it again (cogs/render/table_pictures.py).
 
 Drawing never runs on the event loop: a cached picture is taken as is (a dict look-up), a new
 one is drawn in `asyncio.to_thread` (~2 ms of Pillow work, which releases the GIL), so other

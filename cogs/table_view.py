@@ -12,10 +12,12 @@ Layout (a `ui.LayoutView` with one `Container` in the variant's colour):
     ([🎴 Open the table] fifth where the bot offers the Activity: cogs/activity.py)
     -# target · game number
 
-The picture is uploaded with every send and edit (`attachments=[file]` replaces the old file
-of the same name), so it always shows the current top card. When the round is over the same
-message is edited once to its closed state: the round's result, no buttons. The table never
-shows a hand: "My hand" answers each presser privately (an ephemeral message).
+The picture is uploaded with every send and with each edit that changes it (`attachments=[file]`
+replaces the old file of the same name), so it always shows the current top card; an edit
+whose picture is the one the message carries keeps it by id (cogs/render/table_pictures.py).
+When the round is over the same message is edited once to its closed state: the round's
+result, no buttons. The table never shows a hand: "My hand" answers each presser privately
+(an ephemeral message).
 """
 
 from __future__ import annotations
@@ -93,6 +95,8 @@ def status_lines(view: GameView, locale: str) -> str:
     elif view.status is Status.RUNNING and view.current_seat is not None:
         name = seat_name(view.seats[view.current_seat], locale)
         lines.append(t("table.on_turn", locale, name=name))
+        if view.turn_ends_at is not None:  # the client counts it down: no edits for it
+            lines.append(t("table.turn_ends", locale, when=f"<t:{round(view.turn_ends_at)}:R>"))
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from store import NewSeat
 from store import Seat as SeatRecord
 
 from . import options
-from .deadlines import Deadline
+from .deadlines import Deadline, TimerKind
 from .views import (
     END,
     LOBBY,
@@ -251,6 +251,7 @@ class HostedGame:
             "current_seat": game.current_seat,
             "extra_turn": game.extra_turn,
             "winners": tuple(game.winners) if game.is_over else (),
+            "turn_ends_at": self._turn_ends_at(game),
         }
         return GameView(
             game_id=self.id,
@@ -267,6 +268,14 @@ class HostedGame:
             ratings=self.ratings,
             **in_play,
         )
+
+    def _turn_ends_at(self, game: Game) -> float | None:
+        """When the human on turn runs out of time (Unix seconds), from the stored deadline;
+        None for an AI's turn or a game that is over."""
+        deadline = self.deadline
+        if game.is_over or deadline is None or deadline.kind is TimerKind.AI:
+            return None
+        return deadline.turn_end(self.options).due_at
 
     def hands(self) -> dict:
         """Each human-played seat's private observation."""

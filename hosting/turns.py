@@ -53,26 +53,40 @@ class Turns:
         self._waiting: set[int] = set()  # games whose timer waits for a busy store
 
     async def run(self) -> None:
-        """Fire timers as they fall due, for as long as the service runs."""
-        while True:
-            await self._timers.wait_until_due()
-            await self.fire_due()
+        """Fire timers as they fall due, for as long as the service runs: each in a task of
+        its own, so one game's time-out (a commit, its AI's thinking) never holds up another
+        game's reminder (its lateness: benchmarks/reminders.py). A game's own timers still
+        run one at a time (its lock)."""
+        firing: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                await self._timers.wait_until_due()
+                for timer in self._timers.pop_due():
+                    task = asyncio.create_task(self._fire_logged(timer))
+                    firing.add(task)
+                    task.add_done_callback(firing.discard)
+        finally:
+            for task in firing:
+                task.cancel()
 
     async def fire_due(self) -> int:
-        """Run every timer that is due now; returns how many fired."""
+        """Run every timer that is due now, one after another; returns how many fired."""
         fired = 0
         for timer in self._timers.pop_due():
-            try:
-                await self._fire(timer)
-            except StoreBusy:  # the store warned (once): not an error, the store comes back
-                self._wait_for_store(timer)
-            except Exception:
-                log.exception("%s timer failed for game %s", timer.kind, timer.game_id)
-                self._retry_later(timer)
-            else:
-                self._store_back(timer)
+            await self._fire_logged(timer)
             fired += 1
         return fired
+
+    async def _fire_logged(self, timer: Timer) -> None:
+        try:
+            await self._fire(timer)
+        except StoreBusy:  # the store warned (once): not an error, the store comes back
+            self._wait_for_store(timer)
+        except Exception:
+            log.exception("%s timer failed for game %s", timer.kind, timer.game_id)
+            self._retry_later(timer)
+        else:
+            self._store_back(timer)
 
     def _wait_for_store(self, timer: Timer) -> None:
         """Another program holds the database's write lock past the busy timeout: the timer
@@ -152,7 +166,7 @@ class Turns:
         hosted.deadline = end
         left = max(1, math.ceil(end.due_at - self._clock.now()))
         notice = Notice(NoticeKind.REMINDER, seat.index, seat.user_id, seconds_left=left,
-                        seq=hosted.seq)
+                        seq=hosted.seq, ends_at=end.due_at)
         return GameUpdate(view=hosted.view(), notices=(notice,))
 
     def _claim(self, hosted: HostedGame) -> TimerClaim:

@@ -109,6 +109,7 @@ class GameView:
     rematch_of: int | None = None  # a lobby replaying a finished game: that game's id
     thread_id: int | None = None  # the thread the game shows itself in, if the server wants
     ratings: tuple[SeatRating, ...] = ()  # once finished: each rated human's change
+    turn_ends_at: float | None = None  # Unix seconds: the human on turn's time runs out
 
     @property
     def shown_in(self) -> int:
@@ -146,6 +147,8 @@ class Notice:
     reason: str = ""  # AI_TOOK_OVER: "left", "kicked" or "timeouts"
     by: str = ""  # "kicked": the name of who removed the player
     seconds_left: int | None = None  # REMINDER: of the turn (less when it is sent late)
+    ends_at: float | None = None  # REMINDER: when the turn ends (Unix seconds), to tell the
+    # time left when it is sent (a flush, a retry or a restart may come later)
     seq: int | None = None  # the committed move it is about (a time-out), or after which
     # the turn it speaks of began (a reminder: stale once the game moved on), if any
 

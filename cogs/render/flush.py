@@ -125,15 +125,13 @@ class Flush:
                 # the deal: everyone sees their cards (the starter: live); replayed after a
                 # crash, a deal already sent is shown as the hand it is now, below
                 if await self._dms_on(user_id):
-                    await hands.send_dm_hand(view, obs, seat, deal=True,
-                                             nonce=nonce(game, "deal", seat))
+                    await hands.send_dm_hand(view, obs, seat, nonce=nonce(game, "deal", seat))
                 elif on_turn:
                     await stale.closed(game, seat)
                     await hands.ping(view, obs, seat, nonce=turn)
             elif on_turn and (work.new_round or work.actor != seat):
                 await stale.closed(game, seat)
-                after_ai = work.actor is not None and view.seats[work.actor].ai_level is not None
-                await hands.ping(view, obs, seat, header=line, nonce=turn, after_ai=after_ai)
+                await hands.ping(view, obs, seat, header=line, nonce=turn)
             elif work.new_round or work.game_over or hands.is_live(game, seat):
                 await hands.show(view, obs, seat, header=line,
                                  nonce=nonce(game, "hand", seq, seat))

@@ -69,7 +69,6 @@ class ShownHand:
     # An ephemeral's name, its id being unknown when it is sent: the interaction it answers
     # (a press on it carries that in the message's `interaction_metadata`).
     made_by: int | None = None
-    deal: bool = False  # the game's first hand DM, not redrawn since
 
     def token_fresh(self, now: float) -> bool:
         return self.answer is not None and now - self.since < TOKEN_LIFE

@@ -14,12 +14,15 @@ shows an older state (`replaced`). Once the game is over, only the newest says s
 who leaves keeps no live hand either (`close_private`, Flush._close_for_ai).
 
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
-- a DM-button player: each turn one new hand DM (the ping); their press redraws it for free;
-  where an AI's move brings their turn a moment after the deal, the deal's DM turns live in
-  place instead (`DEAL_FRESH_FOR`): one DM, not a second one right behind it;
+- a DM-button player: one hand DM, edited in place on their turn while they keep up (they
+  moved, looked or got a DM of the game within `AT_TABLE_FOR`: their phone buzzed lately, or
+  they are playing along); a new one (the older one closed) only after a quiet minute, the
+  rule of the table players' pings below. Their press redraws it for free;
 - a player who moved by slash command or from the table in this game ("table player" of
   the game; in their other games they keep their hand DMs until they move that way there):
-  their newest ephemeral hand, if its token is fresh, turns live for free; a plain
+  their newest ephemeral hand, if its token is fresh, turns live for free, and an older one
+  is deleted when a newer one shows their hand (free, through its token: one private hand
+  on their screen at a time); a plain
   notification DM (no buttons to close) only if they have not moved or looked at their
   hand in the game for `AT_TABLE_FOR` (one watching the table is not pinged every turn;
   the half-time reminder nudges one who walked away); pressing a DM hand's button makes
@@ -63,10 +66,6 @@ from .scheduler import Priority, RestBudget
 from .tables import Tables
 
 log = logging.getLogger(__name__)
-# A deal DM this recent turns live in place when an AI's move brings its player's turn (an
-# AI opened the round at once): their phone has just buzzed for it; a second DM would buzz
-# again and leave the first one saying "Not your turn" above it.
-DEAL_FRESH_FOR = 5.0
 
 
 class HandMessages:
@@ -134,10 +133,8 @@ class HandMessages:
 
     async def ping(
         self, view: GameView, obs: Observation, seat: int, header: str | None = None, *, nonce: str,
-        after_ai: bool = False,
     ) -> None:
-        """It is this seat's turn (`after_ai`: an AI's move brought it): tell its player where
-        they look."""
+        """It is this seat's turn: tell its player where they look."""
         user_id = view.seats[seat].user_id
         if user_id is None:
             return
@@ -155,8 +152,9 @@ class HandMessages:
             elif self.dms.closed(user_id):
                 self._tell_dms_closed(view, user_id)
             return
-        if (after_ai and shown is not None and shown.deal
-                and self._now() - shown.since < DEAL_FRESH_FOR):
+        if (shown is not None and shown.message_id is not None
+                and self.ledger.heard_lately(view.game_id, user_id, self._clock.now())):
+            # keeping up: their hand DM turns live in place, no new notification
             await self._redraw(view, obs, seat, shown, header=header, urgent=True)
             return
         await self.send_dm_hand(view, obs, seat, header=header, nonce=nonce)
@@ -182,6 +180,9 @@ class HandMessages:
         press made the newest again stays as it is."""
         if self.ledger.is_newest(view.game_id, seat, shown):
             return
+        if shown.message_id is None:  # a private hand: gone, one on screen at a time
+            await self._delete_private(view, shown)
+            return
         if shown.obs is not None:
             obs = shown.obs
         if view.status is not Status.RUNNING:
@@ -203,6 +204,24 @@ class HandMessages:
             await shown.answer.interaction.edit_original_response(**content)
         except discord.HTTPException as error:
             log.info("could not close the private hand of seat %s: %s", seat, error)
+            self.failed(view.game_id, error)
+            return
+        shown.live = False
+
+    async def _delete_private(self, view: GameView, shown: ShownHand) -> None:
+        """Delete an older private hand through its interaction's token (free, for 15
+        minutes); one whose token expired stays, nothing can reach it."""
+        answer = shown.answer
+        if answer is None or not shown.token_fresh(self._now()):
+            return
+        if not await answer_out(answer, shows_now=False):
+            return
+        try:
+            await answer.interaction.delete_original_response()
+        except discord.NotFound:
+            pass  # gone already
+        except discord.HTTPException as error:
+            log.info("could not delete an older private hand: %s", error)
             self.failed(view.game_id, error)
             return
         shown.live = False
@@ -239,13 +258,12 @@ class HandMessages:
             self.failed(view.game_id, error)
             return
         if keep:
-            shown.live, shown.moves, shown.obs, shown.deal = live, view.move_count, obs, False
+            shown.live, shown.moves, shown.obs = live, view.move_count, obs
 
     # ----------------------------------------------------------------- DMs
 
     async def send_dm_hand(
         self, view: GameView, obs: Observation, seat: int, header: str | None = None, *, nonce: str,
-        deal: bool = False,
     ) -> None:
         user_id = view.seats[seat].user_id
         if user_id is None:
@@ -260,8 +278,8 @@ class HandMessages:
             return
         live = obs.is_my_turn and view.round_number == obs.round_number
         sent = ShownHand(message.id, message.channel.id, None, self._now(), live,
-                         view.move_count, message.id, obs, deal=deal)
-        stale = self.ledger.sent(view.game_id, seat, user_id, sent)
+                         view.move_count, message.id, obs)
+        stale = self.ledger.sent(view.game_id, seat, user_id, sent, now=self._clock.now())
         if self.ledger.newest(view.game_id, seat) is sent:
             await self.service.remember_message(
                 view.game_id, MessageKey.hand(seat), message.channel.id, message.id)

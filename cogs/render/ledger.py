@@ -8,7 +8,9 @@ older message that shows the same turn as the newest (the same moves on offer) s
 playable until its close lands (`replaced`); one that shows an older state moves nothing.
 Per player and game: where they last moved from (a DM hand's button, or the table / a slash
 command: a "table player", pinged by notification DMs), when they last moved or looked
-(`at_table`), and whether the channel was told their DMs are closed (`tell_once`)."""
+(`at_table`), when the bot last sent them a DM of the game (`heard_lately`: a DM player's
+turn edits their hand DM in place while they keep up), and whether the channel was told their
+DMs are closed (`tell_once`)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class HandLedger:
         self._table_players: set[tuple[int, int]] = set()
         self._told_closed: set[tuple[int, int]] = set()  # (game, user): notice given
         self._seen: dict[tuple[int, int], float] = {}  # (game, user): their last move or look
+        self._dmed: dict[tuple[int, int], float] = {}  # (game, user): the game's last DM to them
         self._seats: dict[tuple[int, int], int] = {}  # (game, user): the seat of a shown hand
         # (game, seat): older live hands that show the same turn as the newest (`replaced`)
         self._same_turn: dict[tuple[int, int], list[ShownHand]] = {}
@@ -51,17 +54,22 @@ class HandLedger:
             self._table_players.add((game_id, user_id))
         return self.replace(game_id, seat, new)
 
-    def sent(self, game_id: int, seat: int, user_id: int, new: ShownHand) -> ShownHand | None:
-        """A hand DM was sent to the seat's player; returns the older live message to close."""
+    def sent(
+        self, game_id: int, seat: int, user_id: int, new: ShownHand, *, now: float
+    ) -> ShownHand | None:
+        """A hand DM was sent to the seat's player (at clock time `now`); returns the older
+        message to close."""
         stale = self.replace(game_id, seat, new)
         self._seats[(game_id, user_id)] = seat
+        self._dmed[(game_id, user_id)] = now
         return stale
 
     def replace(self, game_id: int, seat: int, new: ShownHand) -> ShownHand | None:
-        """`new` shows the seat's hand; returns the live message to close. That is the one
-        shown so far, unless `new` shows an older state than it: a DM that was on its way
-        while an interaction answered with the newer hand (a slow deal, then a slash move)
-        is the older message, whatever its id, and must not take over as live."""
+        """`new` shows the seat's hand; returns the message to close. That is the one shown
+        so far if it is live or a private one (deleted: one private hand at a time), unless
+        `new` shows an older state than it: a DM that was on its way while an interaction
+        answered with the newer hand (a slow deal, then a slash move) is the older message,
+        whatever its id, and must not take over as live."""
         old = self._shown.get((game_id, seat))
         if old is not None and new.moves < old.moves and not old.same_message(new):
             return new if new.live else None
@@ -74,8 +82,10 @@ class HandLedger:
         if old is not None and old.first_id > new.first_id and not old.same_message(new):
             passed_over.append(old)
         self._passed_over[(game_id, seat)] = passed_over
-        if old is None or not old.live or old.same_message(new):
+        if old is None or old.same_message(new):
             return None
+        if not old.live:  # an older private hand still goes: one hand on screen at a time
+            return old if old.message_id is None and old.answer is not None else None
         if old.moves == new.moves:
             same_turn.append(old)
         return old
@@ -135,6 +145,14 @@ class HandLedger:
         seen = self._seen.get((game_id, user_id))
         return seen is not None and now - seen < AT_TABLE_FOR
 
+    def heard_lately(self, game_id: int, user_id: int, now: float) -> bool:
+        """Whether the player moved, looked at their hand or got a DM of this game within
+        `AT_TABLE_FOR`: their phone buzzed a moment ago, or they are playing along; a new
+        DM would be one more notification for nothing."""
+        dmed = self._dmed.get((game_id, user_id))
+        return self.at_table(game_id, user_id, now) or (
+            dmed is not None and now - dmed < AT_TABLE_FOR)
+
     def tell_once(self, game_id: int, user_id: int) -> bool:
         """Whether the channel is still to be told that this player's DMs are closed (once
         per game); from now on it has been."""
@@ -151,4 +169,5 @@ class HandLedger:
         self._table_players = {k for k in self._table_players if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
         self._seen = {k: v for k, v in self._seen.items() if k[0] != game_id}
+        self._dmed = {k: v for k, v in self._dmed.items() if k[0] != game_id}
         self._seats = {k: v for k, v in self._seats.items() if k[0] != game_id}

@@ -1,6 +1,8 @@
 """The renderer's queue: per game, the updates since its last flush collected into one `Work`
 and flushed shortly after (`coalesce_delay`) in a task of the game's own, one flush of a game
-at a time; held after a restart until the bot is connected (`hold`, `release`)."""
+at a time; held after a restart until the bot is connected (`hold`, `release`). An update
+that only tells a reminder is flushed at once: it is due to the millisecond (its lateness is
+benchmarks/reminders.py's), and no move comes with it to coalesce."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from hosting.views import GameUpdate, Status
+from hosting.views import GameUpdate, NoticeKind, Status
 
 from .outbox import ShownGames
 from .work import Answered, Work
@@ -39,7 +41,10 @@ class FlushQueue:
         work.retry = work.retry or retry
         work.collect(update, self._answered)
         if view.game_id not in self.flushing:
-            self.flushing[view.game_id] = asyncio.create_task(self._flush_later(view.game_id))
+            at_once = bool(update.notices) and not update.events and all(
+                notice.kind is NoticeKind.REMINDER for notice in update.notices)
+            self.flushing[view.game_id] = asyncio.create_task(
+                self._flush_later(view.game_id, at_once=at_once))
 
     def hold(self) -> None:
         """Flushes wait (a restart: until the bot is connected)."""
@@ -52,10 +57,10 @@ class FlushQueue:
         """The games with work queued or flushing."""
         return {*self._work, *self.flushing}
 
-    async def _flush_later(self, game_id: int) -> None:
+    async def _flush_later(self, game_id: int, *, at_once: bool = False) -> None:
         try:
             await self._ready.wait()
-            if self.coalesce_delay:
+            if self.coalesce_delay and not at_once:
                 await asyncio.sleep(self.coalesce_delay)
             while (work := self._work.pop(game_id, None)) is not None:
                 try:

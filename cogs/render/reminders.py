@@ -11,7 +11,10 @@ after its slot). A move in the instant the request is under way can still cross 
 
 from __future__ import annotations
 
+import math
+
 from hosting import GameService
+from hosting.clock import Clock
 from hosting.views import GameView, Notice
 
 from ..text import t
@@ -24,9 +27,10 @@ from .tables import Tables
 class Reminders:
     def __init__(
         self, service: GameService, locales: PublicLocales, turn_dms: TurnDms,
-        hands: HandMessages, tables: Tables,
+        hands: HandMessages, tables: Tables, clock: Clock,
     ) -> None:
         self._service = service
+        self._clock = clock
         self._locales = locales
         self._turn_dms = turn_dms
         self.hands = hands
@@ -42,17 +46,23 @@ class Reminders:
         seat = view.seats[reminder.seat]
         if seat.user_id is None or not self._due(view, reminder):
             return
-        timeout = view.options.turn_timeout
-        seconds = reminder.seconds_left or timeout - timeout // 2
         locale = await self.hands.locale(seat.user_id, view)
-        text = t("timer.reminder.dm", locale, count=seconds)
         turn = view.move_count if reminder.seq is None else reminder.seq
         once = nonce(view.game_id, "reminder", turn, reminder.seat)
         if await self._turn_dms.load_turn_dms(seat.user_id):
             if not self._due(view, reminder):  # they moved while their settings were read
                 return
+            text = t("timer.reminder.dm", locale, count=self.seconds_left(view, reminder))
             if await self.hands.send_text(view, seat.user_id, text, nonce=once):
                 return
         text = t("timer.reminder", self._locales.public_locale_of(view.guild_id),
-                 mention=f"<@{seat.user_id}>", count=seconds)
+                 mention=f"<@{seat.user_id}>", count=self.seconds_left(view, reminder))
         self.tables.notice(view, text, nonce=once, ping=seat.user_id, turn=reminder.seq)
+
+    def seconds_left(self, view: GameView, reminder: Notice) -> int:
+        """The turn's time left now, as the reminder goes out (whole seconds, at least 1): a
+        reminder shown late (a busy flush, a retry, a restart) says what is really left."""
+        if reminder.ends_at is not None:
+            return max(1, math.ceil(reminder.ends_at - self._clock.now()))
+        timeout = view.options.turn_timeout
+        return reminder.seconds_left or timeout - timeout // 2

@@ -68,7 +68,7 @@ class Renderer:
         self.stale = StaleHands(service, self.hands)
         parts = Parts(
             tables=self.tables, hands=self.hands, stale=self.stale,
-            reminders=Reminders(service, locales, turn_dms, self.hands, self.tables),
+            reminders=Reminders(service, locales, turn_dms, self.hands, self.tables, clock),
             lobbies=self.lobbies, rematches=RematchOffers(discord_, service, self.budget),
             threads=GameThreads(discord_.http, service),
             channel=GameChannel(discord_, service, self.budget, self.shown.failed, played_as),

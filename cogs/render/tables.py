@@ -52,6 +52,7 @@ from .handed_back import shows
 from .outbox import CALL_FAILED, ShownGames
 from .ports import Discord, PublicLocales
 from .scheduler import Priority, RestBudget
+from .table_pictures import TablePictures
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,7 @@ class Tables:
         self._tasks: dict[int, asyncio.Task] = {}
         self._of_round: dict[int, dict[int, tuple[int, int]]] = {}  # game -> round -> table
         self._pictured: dict[int, dict[tuple[int, int], bool]] = {}  # game -> table -> has it
+        self.pictures = TablePictures()  # which picture each carries: uploaded only if changed
 
     def post(self, view: GameView, *, nonce: str | None = None) -> None:
         self._add(_Job("post", view, nonce=nonce))
@@ -150,6 +152,7 @@ class Tables:
                     if job.kind != "notice" and job.view.status is not Status.RUNNING:
                         self._of_round.pop(game_id, None)
                         self._pictured.pop(game_id, None)
+                        self.pictures.forget(game_id)
         except Exception as error:
             log.exception("showing the table of game %s failed", game_id)
             self.shown.failed(game_id, error)
@@ -206,6 +209,7 @@ class Tables:
         content = await table_message(view, locale, ended=job.ended, picture=job.picture)
         if job.nonce is not None:
             content["nonce"] = job.nonce
+        shown = self.pictures.uploading(content)  # a new message: its picture is uploaded
         message = await self._discord.get_partial_messageable(view.shown_in).send(**content)
         number = job.ended.round_number if job.ended else view.round_number
         older = self.service.message_ref(view.game_id, TABLE)
@@ -220,6 +224,8 @@ class Tables:
         for gone in [ref for ref in pictured if ref not in tables.values() and ref != older]:
             del pictured[gone]  # the previous table stays known: a repost's "moved" edits it
         pictured[new] = _carries_picture(message)  # a nonce may hand back an older message
+        self.pictures.forget(view.game_id, keep={*tables.values(), new})
+        self.pictures.carried(view.game_id, new, message, shown)
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
         if job.nonce is not None and job.ended is None and not shows(message, content):
             self._handed_back(job)
@@ -277,8 +283,11 @@ class Tables:
             picture = await self._has_picture(job.view.game_id, ref)
         content = await table_message(job.view, locale, edit=True, ended=job.ended,
                                       picture=picture)
+        shown = self.pictures.reuse(job.view.game_id, ref, content)  # kept if unchanged
         edited = await self._message(ref).edit(**content)
         self._pictured.setdefault(job.view.game_id, {})[ref] = _carries_picture(edited)
+        if job.ended is None:  # a closed table keeps what it carries, and is not edited again
+            self.pictures.carried(job.view.game_id, ref, edited, shown)
 
     async def _has_picture(self, game_id: int, ref: tuple[int, int]) -> bool:
         """Whether that table message carries the table's picture: known if this process

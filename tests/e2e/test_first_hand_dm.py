@@ -4,18 +4,25 @@ The deal sends every player their hand ("Not your turn" but for the starter). Wh
 starts and its opening move comes at once, the player next on turn used to get a second DM
 right behind the first ("It's your turn"), the first left behind showing "Not your turn". The
 deal that went out a moment ago is their one DM now: it turns live in place (their phone has
-just buzzed for it), and only a turn that comes later is a new DM."""
+just buzzed for it). So do their later turns while they keep up; only a turn after a quiet
+minute (no move, no look, no DM of the game) is a new DM (docs/turn-pings.md)."""
 
 from __future__ import annotations
 
+import pytest
+
+from cogs.render.ledger import AT_TABLE_FOR
+from hosting import FakeClock
 from store import GuildSettings
 from tests.support.e2e import (
     enabled_hand_buttons,
     find_seed,
     hand_button,
     hand_messages,
+    on_turn,
     open_game,
     settle,
+    two_humans,
     use_seed,
 )
 
@@ -46,7 +53,9 @@ async def test_an_ais_quick_opening_move_turns_the_deal_dm_live_instead_of_a_sec
     assert enabled_hand_buttons(dm)
 
 
-async def test_the_turn_after_the_deal_dm_comes_as_a_dm_of_its_own(fake_discord, lamabot):
+async def test_her_next_turn_turns_the_same_dm_live_while_she_keeps_up(fake_discord, lamabot):
+    """She pressed a button a moment ago: her next turn is her one DM edited in place, not
+    a new notification (before: a new DM every turn, 16-31 a game)."""
     fake, bot = fake_discord, lamabot
     alice, game_id = await ai_opened_game(fake, bot)
     (deal,) = hand_messages(fake, alice, game_id)
@@ -54,6 +63,30 @@ async def test_the_turn_after_the_deal_dm_comes_as_a_dm_of_its_own(fake_discord,
     assert drawn.refused is None
     await settle(bot, game_id)
     assert bot.service.view(game_id).current_seat == 0  # her turn again, after the AIs
+    (dm,) = hand_messages(fake, alice, game_id)
+    assert dm.id == deal.id and len(fake.dms(alice)) == 1
+    assert "It's your turn" in dm.text and enabled_hand_buttons(dm)
+
+
+def alice_opens(game) -> bool:
+    return game.current_seat == 0
+
+
+@pytest.mark.parametrize("bot_clock", [FakeClock()])
+async def test_a_turn_after_a_quiet_minute_comes_as_a_dm_of_its_own(
+    fake_discord, lamabot, bot_clock
+) -> None:
+    """No move, no look and no DM of the game for a minute: her turn is a new DM (her phone
+    buzzes), the one before loses its buttons."""
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot, find_seed("classic", 2, alice_opens))
+    alice, bob = fake.user("alice"), fake.user("bob")
+    (deal,) = hand_messages(fake, alice, game_id)
+    assert (await fake.click(alice, deal, hand_button(deal, "draw"))).refused is None
+    bot_clock.advance(AT_TABLE_FOR)  # Bob takes a minute (on the bot's clock)
+    assert (await fake.slash(bob, channel, "draw")).ephemeral
+    await settle(bot, game_id)
+    assert on_turn(fake, bot, game_id)[0] == alice
     older, newest = hand_messages(fake, alice, game_id)
     assert older.id == deal.id and not enabled_hand_buttons(older)
     assert "It's your turn" in newest.text and enabled_hand_buttons(newest)

@@ -350,12 +350,14 @@ async def test_a_turn_ping_at_a_new_round_never_links_the_closed_tables_message(
     assert str(table(fake, channel).id) in ping.content or to_channel in ping.content
 
 
-def hold_clean_ups(fake, bot) -> asyncio.Event:
-    """The budget is saturated: edits of older DM hands wait until the returned event."""
-    def edits_a_dm(priority, channel_id, kind) -> bool:
-        return kind == "edit" and channel_id in {dm.id for dm in fake.dm_channels.values()}
+def hold_clean_ups(fake, bot, user) -> asyncio.Event:
+    """The budget is saturated: edits of `user`'s older DM hand wait until the returned
+    event. (Only theirs: the others' turns edit their own hand DMs in place, the turn pings
+    this must not hold up.)"""
+    def edits_their_dm(priority, channel_id, kind) -> bool:
+        return kind == "edit" and channel_id == fake.dm_channels[user.id].id
 
-    return hold_rest_slots(bot, edits_a_dm)
+    return hold_rest_slots(bot, edits_their_dm)
 
 
 async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
@@ -363,9 +365,9 @@ async def test_a_clean_up_waiting_for_the_budget_holds_up_no_turn_ping(
 ) -> None:
     fake, bot = fake_discord, lamabot
     game_id, channel, _users = await three_humans(fake, bot)
-    released = hold_clean_ups(fake, bot)
+    starter, _ = on_turn(fake, bot, game_id)  # their live DM hand must close: a clean-up
+    released = hold_clean_ups(fake, bot, starter)
     try:
-        starter, _ = on_turn(fake, bot, game_id)  # their live DM hand must close: a clean-up
         await fake.slash(starter, channel, "draw")
         second, _ = on_turn(fake, bot, game_id)
         await wait_until(lambda: len(live_hands(fake, second, game_id)) == 1)

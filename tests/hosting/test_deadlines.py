@@ -3,6 +3,8 @@ commit that sets them, claimed once, and reminders that fell due while the bot w
 
 from __future__ import annotations
 
+import asyncio
+
 from hosting import FakeClock, GameOptions, GameService
 from hosting.views import NoticeKind
 from store import Actor, DueTimer, TimerClaim
@@ -161,3 +163,41 @@ async def test_a_game_saved_before_deadlines_were_stored_counts_from_its_last_co
     clock.set(int(TURN_START) + 10)  # from updated_at, in whole seconds, as before
     await service.fire_due_timers()
     assert await actors(store, game_id) == [Actor.TIMER]
+
+
+async def test_a_timer_waiting_for_its_game_holds_up_no_other_games_reminder(store, clock):
+    """The timer loop fires each due timer in a task of its own (issue 34: reminders within
+    50 ms of their due time): game A's time-out waits for A (its lock held, as a slow commit
+    or an AI's thinking holds it), and game B's reminder, due with it, is told meanwhile.
+    Before, the loop awaited each timer in turn and B's reminder waited for A."""
+    service = GameService(store, clock, seed_source=lambda: 7)
+    told: list = []
+
+    async def collect(update):
+        told.extend(n for n in update.notices if n.kind is NoticeKind.REMINDER)
+
+    service.add_listener(collect)
+    games = []
+    for channel, host, guest in ((CHANNEL, ALICE, BOB), (CHANNEL + 1, CAROL, CAROL + 1)):
+        options = GameOptions(turn_timeout=10)
+        opened = await service.open_lobby(GUILD, channel, host, "host", options)
+        await service.join(opened.view.game_id, guest, "guest")
+        await service.start(opened.view.game_id, host)
+        games.append(opened.view.game_id)
+    a, _b = games
+    clock.advance(5)  # both reminders due; A's first in the queue (it was armed first)
+    lock = service.registry.get(a).lock
+    await lock.acquire()
+    runner = asyncio.create_task(service.run_timers())
+    try:
+        await asyncio.wait_for(_reminded(told), timeout=5)
+        assert lock.locked()  # A's timer still waits
+    finally:
+        lock.release()
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+
+
+async def _reminded(told: list) -> None:
+    while not any(n.user_id in (CAROL, CAROL + 1) for n in told):
+        await asyncio.sleep(0.005)

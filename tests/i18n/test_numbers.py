@@ -42,6 +42,7 @@ WORDS = {
     "value",  # a card's value ("3+"), a setting's value, or a decimal "per game"
     "duration",  # a time span rendered by i18n.format_duration ("1 h 30 min")
     "game_end",  # the rules' end of a game, rendered by rules.game_end.* (its target counted)
+    "when",  # a Discord timestamp (<t:…:R>): each reader's client words it ("in 45 seconds")
 }
 # Numbers no word counts, so one form fits every number.
 FIGURES = {

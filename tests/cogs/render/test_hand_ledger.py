@@ -23,21 +23,21 @@ def private(interaction_id: int, moves: int, *, live: bool = True) -> ShownHand:
 def test_a_newer_hand_hands_back_the_live_one_it_replaces():
     ledger = HandLedger()
     first = dm(10, moves=3)
-    assert ledger.sent(GAME, SEAT, USER, first) is None
-    assert ledger.sent(GAME, SEAT, USER, dm(20, moves=5)) is first
+    assert ledger.sent(GAME, SEAT, USER, first, now=0.0) is None
+    assert ledger.sent(GAME, SEAT, USER, dm(20, moves=5), now=0.0) is first
     assert ledger.is_newest(GAME, SEAT, dm(20, moves=5))
     assert not ledger.is_newest(GAME, SEAT, first)
 
 
 def test_a_hand_that_is_not_live_needs_no_close():
     ledger = HandLedger()
-    ledger.sent(GAME, SEAT, USER, dm(10, moves=3, live=False))
-    assert ledger.sent(GAME, SEAT, USER, dm(20, moves=5)) is None
+    ledger.sent(GAME, SEAT, USER, dm(10, moves=3, live=False), now=0.0)
+    assert ledger.sent(GAME, SEAT, USER, dm(20, moves=5), now=0.0) is None
 
 
 def test_the_same_message_shown_again_replaces_nothing():
     ledger = HandLedger()
-    ledger.sent(GAME, SEAT, USER, dm(10, moves=3))
+    ledger.sent(GAME, SEAT, USER, dm(10, moves=3), now=0.0)
     assert ledger.replace(GAME, SEAT, dm(10, moves=5)) is None
     assert ledger.newest(GAME, SEAT) == dm(10, moves=5)
 
@@ -49,15 +49,15 @@ def test_a_slow_dm_of_an_older_state_does_not_take_over():
     answer = private(30, moves=4)
     ledger.answered(GAME, SEAT, USER, answer, on_dm_hand=False, seen=0.0)
     late = dm(40, moves=1)
-    assert ledger.sent(GAME, SEAT, USER, late) is late
+    assert ledger.sent(GAME, SEAT, USER, late, now=0.0) is late
     assert ledger.newest(GAME, SEAT) is answer
-    assert ledger.sent(GAME, SEAT, USER, dm(41, moves=1, live=False)) is None
+    assert ledger.sent(GAME, SEAT, USER, dm(41, moves=1, live=False), now=0.0) is None
 
 
 def test_a_press_on_an_older_state_moves_nothing():
     ledger = HandLedger()
-    ledger.sent(GAME, SEAT, USER, dm(10, moves=3))
-    ledger.sent(GAME, SEAT, USER, dm(20, moves=5))
+    ledger.sent(GAME, SEAT, USER, dm(10, moves=3), now=0.0)
+    ledger.sent(GAME, SEAT, USER, dm(20, moves=5), now=0.0)
     assert ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))
     assert not ledger.replaced(GAME, USER, Pressed(20, ephemeral=False))
 
@@ -66,7 +66,7 @@ def test_a_press_on_an_older_message_of_the_same_turn_plays():
     """The player looked at their hand (a private answer) while their turn DM was live:
     both offer the same moves, so a press on the DM plays."""
     ledger = HandLedger()
-    ledger.sent(GAME, SEAT, USER, dm(10, moves=5))
+    ledger.sent(GAME, SEAT, USER, dm(10, moves=5), now=0.0)
     closed = ledger.answered(GAME, SEAT, USER, private(30, moves=5), on_dm_hand=False, seen=0.0)
     assert closed == dm(10, moves=5)
     assert not ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))
@@ -96,7 +96,7 @@ def test_a_press_on_a_newer_message_after_an_older_one_came_back_moves_nothing()
 def test_a_private_hand_is_known_by_the_interaction_that_made_it():
     ledger = HandLedger()
     ledger.answered(GAME, SEAT, USER, private(30, moves=5), on_dm_hand=False, seen=0.0)
-    ledger.sent(GAME, SEAT, USER, dm(60, moves=5))
+    ledger.sent(GAME, SEAT, USER, dm(60, moves=5), now=0.0)
     assert not ledger.replaced(GAME, USER, Pressed(45, ephemeral=True, made_by=30))
     assert ledger.replaced(GAME, USER, Pressed(45, ephemeral=True, made_by=31))
 
@@ -120,7 +120,7 @@ def test_a_recalled_dm_is_live_and_closed_by_the_next_hand():
     ledger = HandLedger()
     ledger.recall(GAME, SEAT, USER, (55, 10), now=0.0)
     assert ledger.has_dm(GAME, SEAT) and ledger.is_live(GAME, SEAT)
-    stale = ledger.sent(GAME, SEAT, USER, dm(20, moves=5))
+    stale = ledger.sent(GAME, SEAT, USER, dm(20, moves=5), now=0.0)
     assert stale is not None and stale.message_id == 10
     assert ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))
 
@@ -137,7 +137,7 @@ def test_closed_dms_are_told_once_per_game():
 def test_a_game_forgotten_leaves_nothing_behind():
     ledger = HandLedger()
     ledger.answered(GAME, SEAT, USER, private(30, moves=1), on_dm_hand=False, seen=0.0)
-    ledger.sent(GAME + 1, SEAT, USER, dm(80, moves=1))
+    ledger.sent(GAME + 1, SEAT, USER, dm(80, moves=1), now=0.0)
     ledger.forget_game(GAME)
     assert ledger.newest(GAME, SEAT) is None
     assert not ledger.table_player(GAME, USER)

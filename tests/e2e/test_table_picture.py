@@ -1,0 +1,43 @@
+"""The table's picture is uploaded only when it changes (issue 34, point 5). An edit whose
+picture would be the one the table carries (a quit: the top card and the piles stay) lists
+that attachment by id, as Discord keeps it, and uploads nothing: on a real client each upload
+is an image reload and a layout jump. Before, every edit uploaded the picture again (211
+uploads for 217 table states in one game)."""
+
+from __future__ import annotations
+
+from tests.support.e2e import on_turn, settle, table, two_humans
+
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+def table_edits(fake, message) -> list:
+    return [call for call in fake.rest_calls(EDIT)
+            if call.params.get("message_id") == str(message.id)]
+
+
+async def test_a_quit_edits_the_table_without_uploading_its_picture(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    shown = table(fake, channel)
+    (posted,) = shown.attachments
+    mover, _ = on_turn(fake, bot, game_id)
+    assert (await fake.slash(mover, channel, "quit")).ephemeral
+    await settle(bot, game_id)
+    (edit,) = table_edits(fake, shown)
+    assert edit.files == [], [f.filename for f in edit.files]
+    assert edit.body["attachments"] == [{"id": str(posted.id), **edit.body["attachments"][0]}]
+    assert [a.id for a in table(fake, channel).attachments] == [posted.id]  # kept, shown
+
+
+async def test_a_draw_uploads_the_changed_picture(fake_discord, lamabot):
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    shown = table(fake, channel)
+    (posted,) = shown.attachments
+    mover, _ = on_turn(fake, bot, game_id)
+    assert (await fake.slash(mover, channel, "draw")).ephemeral
+    await settle(bot, game_id)
+    (edit,) = table_edits(fake, shown)
+    assert [f.filename for f in edit.files] == ["table.png"]  # the draw pile's count changed
+    assert [a.id for a in table(fake, channel).attachments] != [posted.id]
