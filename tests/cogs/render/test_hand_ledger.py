@@ -80,7 +80,7 @@ def test_a_press_on_a_newer_message_after_an_older_one_came_back_moves_nothing()
     by id, shows the turn before that move: a press on it before its close lands moves
     nothing (it was taken for newer than the newest and played)."""
     ledger = HandLedger()
-    ledger.sent(GAME, SEAT, USER, dm(10, moves=5))
+    ledger.sent(GAME, SEAT, USER, dm(10, moves=5), now=0.0)
     ledger.answered(GAME, SEAT, USER, private(30, moves=5), on_dm_hand=False, seen=0.0)
     assert not ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))  # same turn: plays
     back = ledger.answered(GAME, SEAT, USER, dm(10, moves=6), on_dm_hand=True, seen=1.0)
@@ -88,7 +88,7 @@ def test_a_press_on_a_newer_message_after_an_older_one_came_back_moves_nothing()
     assert ledger.replaced(GAME, USER, Pressed(31, ephemeral=True, made_by=30))
     assert not ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))  # the newest
     assert not ledger.replaced(GAME, USER, Pressed(90, ephemeral=False))  # one not known yet
-    ledger.sent(GAME, SEAT, USER, dm(95, moves=7))  # a newer DM: the id rule again
+    ledger.sent(GAME, SEAT, USER, dm(95, moves=7), now=2.0)  # a newer DM: the id rule again
     assert ledger.replaced(GAME, USER, Pressed(31, ephemeral=True, made_by=30))
     assert ledger.replaced(GAME, USER, Pressed(10, ephemeral=False))
 
