@@ -10,10 +10,11 @@ from pathlib import Path
 
 
 @contextlib.asynccontextmanager
-async def write_lock_held(path: Path, seconds: float, begin: str = "BEGIN IMMEDIATE"
+async def write_lock_held(path: Path, seconds: float | None, begin: str = "BEGIN IMMEDIATE"
                           ) -> AsyncIterator[asyncio.Event]:
     """A second, real sqlite3 connection on the same file holds the write lock for `seconds`
-    (measured from entering the block); yields an event set once it let go."""
+    (measured from entering the block; None: until the block ends, however long what it
+    does takes on a busy machine); yields an event set once it let go."""
     other = sqlite3.connect(path, isolation_level=None)
     other.execute(begin)
     released = asyncio.Event()
@@ -23,11 +24,14 @@ async def write_lock_held(path: Path, seconds: float, begin: str = "BEGIN IMMEDI
         other.close()
         released.set()
 
-    handle = asyncio.get_running_loop().call_later(seconds, release)
+    loop = asyncio.get_running_loop()
+    handle = None if seconds is None else loop.call_later(seconds, release)
     try:
         yield released
-        await released.wait()
+        if handle is not None:
+            await released.wait()
     finally:
         if not released.is_set():
-            handle.cancel()
+            if handle is not None:
+                handle.cancel()
             release()
