@@ -35,7 +35,7 @@ async def test_a_code_used_twice_is_refused_in_the_players_language(fake_discord
         async with made.http.post(f"{made.base}/api/session", json=body) as response:
             status, answer = response.status, await response.json()
     assert status == 401 and answer["error"] == "sign_in"
-    assert answer["message"].startswith("Discord no ha confirmado quién eres")
+    assert answer["message"].startswith("Discord no confirmó quién eres")
 
 
 async def test_someone_not_in_the_instance_is_refused(fake_discord, page):
