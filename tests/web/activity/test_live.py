@@ -9,7 +9,7 @@ import asyncio
 
 import i18n
 from lama import Card
-from tests.support.e2e import hand_messages, table
+from tests.support.e2e import enabled_hand_buttons, hand_messages, table
 
 
 async def test_signing_in_gives_a_session_and_never_the_secret(fake_discord, page):
@@ -35,7 +35,7 @@ async def test_a_code_used_twice_is_refused_in_the_players_language(fake_discord
         async with made.http.post(f"{made.base}/api/session", json=body) as response:
             status, answer = response.status, await response.json()
     assert status == 401 and answer["error"] == "sign_in"
-    assert answer["message"].startswith("Discord no ha confirmado quién eres")
+    assert answer["message"].startswith("Discord no confirmó quién eres")
 
 
 async def test_someone_not_in_the_instance_is_refused(fake_discord, page):
@@ -132,7 +132,10 @@ async def test_moves_from_the_activity_and_from_slash_commands_reach_every_socke
 async def test_a_move_from_the_activity_shows_on_the_table_and_in_the_next_hand(
         fake_discord, lamabot, page):
     """The Activity's move goes through the service: the renderer shows it in Discord (the
-    table's top card, the next player's hand by DM), and the outbox has nothing left."""
+    table's top card, the next player's hand by DM), and the outbox has nothing left. The
+    next player was dealt their hand a moment ago, so their turn is that one DM turned live in
+    place (issue 34: one hand message per player), its buttons the cards the Activity shows
+    them as playable."""
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
     pages = await started(fake, lamabot, page, alice, bob)
@@ -140,7 +143,8 @@ async def test_a_move_from_the_activity_shows_on_the_table_and_in_the_next_hand(
     seat = on_turn(pages[0].view)
     mover, other = pages[seat], pages[1 - seat]
     game_id = mover.view["game_id"]
-    pings_before = len(hand_messages(fake, other.user, game_id))
+    (dealt,) = hand_messages(fake, other.user, game_id)
+    edits_before = dealt.edits
     playable = [c["code"] for c in mover.view["hand"] if c["playable"]]
     answer = await (mover.request("play", playable[0]) if playable else mover.request("draw"))
     assert answer["type"] == "ok"
@@ -148,8 +152,11 @@ async def test_a_move_from_the_activity_shows_on_the_table_and_in_the_next_hand(
     await lamabot.renderer.flush_all()
     top = i18n.card_name(view["top_card"]["code"], view["variant"], "en")
     assert top in table(fake, "lama").text
-    hands = hand_messages(fake, other.user, game_id)
-    assert len(hands) > pings_before and "your turn" in hands[-1].text.lower()
+    (hand,) = hand_messages(fake, other.user, game_id)
+    assert hand.id == dealt.id and hand.edits > edits_before  # the same DM, edited
+    assert "your turn" in hand.text.lower()
+    live = {custom_id.rsplit(":", 1)[1] for custom_id in enabled_hand_buttons(hand)}
+    assert live - {"draw", "quit"} == {c["code"] for c in view["hand"] if c["playable"]}
     await lamabot.service.flush_message_refs()  # marks written behind the moves, written now
     assert await lamabot.store.renders.pending() == []  # the outbox: every move shown
 
