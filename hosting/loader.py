@@ -61,6 +61,9 @@ class GameLoader:
         self._clock = context.clock
         self._empty_places: dict[int, float] = {}  # place -> when read without a game
         self._empty_as_of = 0  # the registry's registrations when they were read
+        # told a game's id when its copy is brought up to moves another process made (what
+        # that process showed on Discord is not what this one remembers showing)
+        self.moved_elsewhere: list[Callable[[int], None]] = []
 
     async def hosted(self, game_id: int) -> HostedGame | None:
         """This process's copy of a game, loaded from the store if it holds none (an active
@@ -189,6 +192,8 @@ class GameLoader:
         was_active, moved = hosted.is_active, record.last_seq != hosted.seq
         hosted.refresh(record)
         if moved:
+            for listener in self.moved_elsewhere:
+                listener(hosted.id)
             hosted.recent.clear()
             if recall_recent:
                 await self._recall_recent(hosted)

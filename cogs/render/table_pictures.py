@@ -7,7 +7,10 @@ turn passed on a time-out: the top card and the piles stay) lists that attachmen
 its `attachments` instead of uploading the file again: Discord keeps an attachment an edit
 lists, and the layout's `attachment://table.png` still names it. What a message carries is
 learnt from Discord's answer to each post and edit; a table this process did not show (after
-a restart) is uploaded once, as before.
+a restart) is uploaded once, as before. Only what this process saw is trusted: a message
+Discord handed back for a repeated nonce comes as it was first posted, its attachment perhaps
+replaced since (by the process that crashed), and a game another process moved had its table
+edited there (`forget`, told by the store's loader): the next edit of such a table uploads.
 """
 
 from __future__ import annotations
@@ -73,6 +76,13 @@ class TablePictures:
             pictures.pop(ref, None)
         else:
             pictures[ref] = (shown, attachment)
+
+    def posted(self, game_id: int, ref: Ref, message: discord.Message, shown: bytes | None,
+               *, handed_back: bool) -> None:
+        """Discord's answer to a post of the picture `shown`. `handed_back`: the message was
+        posted before (a repeated nonce) and answered as it was then: what it carries now is
+        not known, so it is not kept by id."""
+        self.carried(game_id, ref, message, None if handed_back else shown)
 
     def forget(self, game_id: int, keep: set[Ref] | None = None) -> None:
         """A game over (`keep` None), or its tables other than `keep` no longer edited."""

@@ -85,6 +85,7 @@ class Tables:
         self._of_round: dict[int, dict[int, tuple[int, int]]] = {}  # game -> round -> table
         self._pictured: dict[int, dict[tuple[int, int], bool]] = {}  # game -> table -> has it
         self.pictures = TablePictures()  # which picture each carries: uploaded only if changed
+        service.loader.moved_elsewhere.append(self.pictures.forget)  # edited there since
 
     def post(self, view: GameView, *, nonce: str | None = None) -> None:
         self._add(_Job("post", view, nonce=nonce))
@@ -215,6 +216,8 @@ class Tables:
         older = self.service.message_ref(view.game_id, TABLE)
         new = (view.shown_in, message.id)
         tables = self._of_round.setdefault(view.game_id, {})
+        handed_back = job.nonce is not None and (
+            new == older or new in tables.values() or not shows(message, content))
         if job.nonce is not None and older is not None and older != new:
             tables.setdefault(number - 1, older)  # a round's table: the last one's
         tables[number] = new
@@ -225,7 +228,7 @@ class Tables:
             del pictured[gone]  # the previous table stays known: a repost's "moved" edits it
         pictured[new] = _carries_picture(message)  # a nonce may hand back an older message
         self.pictures.forget(view.game_id, keep={*tables.values(), new})
-        self.pictures.carried(view.game_id, new, message, shown)
+        self.pictures.posted(view.game_id, new, message, shown, handed_back=handed_back)
         await self.service.remember_message(view.game_id, TABLE, view.shown_in, message.id, number)
         if job.nonce is not None and job.ended is None and not shows(message, content):
             self._handed_back(job)

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
+from cogs.render.ledger import AT_TABLE_FOR
+from hosting import FakeClock
 from lama import DRAW
 from lama import events as ev
 from loopback.rest import DROPPED
@@ -33,14 +37,19 @@ def live_hands(fake, user, game_id):
     return [m for m in hand_messages(fake, user, game_id) if enabled_hand_buttons(m)]
 
 
+@pytest.mark.parametrize("bot_clock", [FakeClock()])
 async def test_a_turn_ping_refused_six_times_with_429_is_sent_once_after_all(
-    fake_discord, lamabot
+    fake_discord, lamabot, bot_clock
 ):
+    """The next player was quiet for a minute, so their turn comes as a new DM (one who keeps
+    up has their hand DM edited in place instead: issue 34); Discord refuses its post six
+    times with 429, and it is sent once after all."""
     fake, bot = fake_discord, lamabot
     game_id, _channel = await two_humans(fake, bot)
     mover = user_on_turn(fake, bot, game_id)
     next_player = next(u for u in (fake.user("alice"), fake.user("bob")) if u is not mover)
     dms_before = len(fake.dms(next_player))
+    bot_clock.advance(AT_TABLE_FOR)  # no move, look or DM of the game for a minute
     fake.rate_limit_next(CREATE, times=6)  # discord.py gives up after five
     await quit_for(bot, game_id)
     await wait_until(lambda: live_hands(fake, next_player, game_id), timeout=WAIT)
