@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from store.backend import READ_CONNECTIONS
 from store.db import Database, Dialect, Location, Transaction, open_database
 from store.errors import (
     AlreadySeated,
@@ -97,13 +98,15 @@ class Store:
 
     @classmethod
     async def open(
-        cls, location: Location, *, rules: RatingRules | None = None, process: str | None = None
+        cls, location: Location, *, rules: RatingRules | None = None, process: str | None = None,
+        read_connections: int = READ_CONNECTIONS,
     ) -> Store:
         """`location`: a SQLite file's path or a `postgresql://` URL. `rules`: how to rate
         finished games; None stores games unrated (some tests). `process`: this process's
         name among those sharing the database, holding the renders of its commits
-        (renders.py); None: a new random one, as each start of a process is another."""
-        db = await open_database(location)
+        (renders.py); None: a new random one, as each start of a process is another.
+        `read_connections`: how many reads run at once (backend.py)."""
+        db = await open_database(location, read_connections=read_connections)
         process = process or secrets.token_hex(6)
         return cls(db, GameStore(db, rules, process), StatsStore(db), SettingsStore(db),
                    RatingStore(db), SeasonStore(db, rules), SiteStore(db), TournamentStore(db),
