@@ -28,6 +28,7 @@ from store import (
 from store.records import Game as GameRecord
 
 from . import options as limits
+from .board_cache import BoardCache
 from .boards import (
     PAGE_SIZE,
     LeaderboardPage,
@@ -39,6 +40,7 @@ from .boards import (
 from .clock import Clock
 from .finished import finished_record
 from .preferences import Preferences
+from .views import GameUpdate, Status
 
 HISTORY_SIZE = 10
 
@@ -112,12 +114,21 @@ class Replay(ReplayHeader):
 
 class StatsService:
     def __init__(
-        self, store: Store, clock: Clock, *, preferences: Preferences | None = None
+        self, store: Store, clock: Clock, *, preferences: Preferences | None = None,
+        boards: BoardCache | None = None,
     ) -> None:
-        """`preferences`: the game service's, so saved settings reach its cache at once."""
+        """`preferences`: the game service's, so saved settings reach its cache at once.
+        `boards`: where leaderboards are kept a few seconds (board_cache.py); the web's
+        rendered pages are kept there too, and forgotten with them."""
         self._store = store
         self._clock = clock
         self._preferences = preferences or Preferences(store, clock)
+        self.boards = boards if boards is not None else BoardCache(clock)
+
+    async def on_game_update(self, update: GameUpdate) -> None:
+        """The game service's listener: a finished game changes its server's boards."""
+        if update.view.status is Status.FINISHED:
+            self.boards.game_finished(update.view.guild_id)
 
     # ------------------------------------------------------------------ periods
 
@@ -146,13 +157,22 @@ class StatsService:
     ) -> LeaderboardPage:
         """A page of the server's ranking. `sort` None: by rating once the server has rated
         games (unless a variant or period asks for what ratings do not have), else by wins.
-        `season`: that season's games (its ratings, for sort:rating)."""
+        `season`: that season's games (its ratings, for sort:rating). Kept a few seconds,
+        until a game finishes in the server (`boards`); `user_id`'s own row is part of it."""
         limits.validate(variant=variant)
         period = Period(period)
+        sort = None if sort is None else LeaderboardSort(sort)
+        asked = ("board", sort, variant, period, season, page, user_id)
+        return await self.boards.get_or_make(guild_id, asked, lambda: self._leaderboard(
+            guild_id, sort, variant, period, page, user_id, season))
+
+    async def _leaderboard(
+        self, guild_id: int, sort: LeaderboardSort | None, variant: str | None, period: Period,
+        page: int, user_id: int | None, season: int | None,
+    ) -> LeaderboardPage:
         if sort is None:
             plain = variant is None and period is Period.ALL_TIME
             sort = await default_sort(self._store, guild_id) if plain else LeaderboardSort.WINS
-        sort = LeaderboardSort(sort)
         chosen = await chosen_season(self._store, guild_id, sort, variant, period, season)
         if sort is LeaderboardSort.RATING:
             return await rating_page(self._store, guild_id, chosen, page, user_id)
@@ -256,4 +276,5 @@ class StatsService:
         ratings and names in finished games); `Preferences` drops what it cached of them."""
         count = await self._store.stats.forget_user(user_id)
         self._preferences.forget_user(user_id)
+        self.boards.clear()  # no board, kept or on the web, names them any more
         return count

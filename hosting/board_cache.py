@@ -1,0 +1,111 @@
+"""Leaderboards kept for a few seconds: the boards /leaderboard shows and the web's rendered
+leaderboard pages, per server and what was asked, until a game finishes in that server.
+
+A board at 100,000 games is one ranking over every result of the server, 30-150 ms of a read
+connection; asked again and again (a flood of web pages, a crowd turning pages) it was made
+again every time (issue 33). So a board is kept:
+- until a game finishes in its server (`game_finished`, the game service's listener: the
+  games this process finishes), or a player is forgotten (`clear`: everywhere at once);
+- for `TTL_S` at most: a game another process finished (PostgreSQL), a season that rolled
+  over, a new week for "this week" are that late at worst;
+- made once at a time: whoever asks for a board being made waits for it instead of making it
+  again; a board whose reads began before its server's game finished is handed to who asked
+  then, never kept;
+- the `MAX_ENTRIES` used last (boards and pages are a few KB each).
+Time is the injected clock's, so a test moves it instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from .clock import Clock
+
+T = TypeVar("T")
+TTL_S = 5.0
+MAX_ENTRIES = 1024
+Key = tuple[int, Hashable]  # (server, what was asked)
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    value: Any
+    made_at: float  # when its reads began, by the clock
+
+
+class BoardCache:
+    def __init__(self, clock: Clock, *, ttl_s: float = TTL_S,
+                 max_entries: int = MAX_ENTRIES) -> None:
+        """`ttl_s` 0: keep nothing (every board made anew, as before issue 33)."""
+        self._clock = clock
+        self._ttl_s = ttl_s
+        self._max_entries = max_entries
+        self._kept: OrderedDict[Key, _Kept] = OrderedDict()
+        self._making: dict[Key, asyncio.Task[Any]] = {}
+        self._finished: dict[int, int] = {}  # per server: games finished (this process saw)
+        self._cleared = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    async def get_or_make(self, guild_id: int, asked: Hashable,
+                          make: Callable[[], Awaitable[T]]) -> T:
+        """The board `asked` of the server as kept, else `make()`'s (kept for the next)."""
+        if self._ttl_s <= 0:
+            return await make()
+        key = (guild_id, asked)
+        kept = self._kept.get(key)
+        if kept is not None:
+            if 0 <= self._clock.now() - kept.made_at < self._ttl_s:
+                self._kept.move_to_end(key)
+                return cast(T, kept.value)
+            del self._kept[key]
+        making = self._making.get(key)
+        if making is None:
+            making = self._making[key] = asyncio.create_task(
+                self._make(key, make, self._version(guild_id), self._clock.now()))
+            making.add_done_callback(_heard)
+        # shielded: one caller given up (a closed page) stops nobody else's board
+        return cast(T, await asyncio.shield(making))
+
+    async def _make(self, key: Key, make: Callable[[], Awaitable[T]],
+                    version: tuple[int, int], made_at: float) -> T:
+        """`version` and `made_at`: as the board was first asked for."""
+        try:
+            value = await make()
+        finally:
+            if self._making.get(key) is asyncio.current_task():
+                del self._making[key]
+        if self._version(key[0]) == version:  # else a game finished meanwhile: stale
+            self._kept[key] = _Kept(value, made_at)
+            while len(self._kept) > self._max_entries:
+                self._kept.popitem(last=False)
+        return value
+
+    def game_finished(self, guild_id: int) -> None:
+        """A game of the server finished: its boards are made anew when next asked."""
+        self._finished[guild_id] = self._finished.get(guild_id, 0) + 1
+        for key in [k for k in self._kept if k[0] == guild_id]:
+            del self._kept[key]
+        for key in [k for k in self._making if k[0] == guild_id]:
+            del self._making[key]  # its callers get it; later ones ask again
+
+    def clear(self) -> None:
+        """Forget every board (a player was forgotten: no board may still name them)."""
+        self._cleared += 1
+        self._kept.clear()
+        self._making.clear()
+
+    def _version(self, guild_id: int) -> tuple[int, int]:
+        return self._cleared, self._finished.get(guild_id, 0)
+
+
+def _heard(task: asyncio.Task[Any]) -> None:
+    """A board nobody waits for any more (all its callers gone) fails quietly: it was asked
+    for nobody, and the next caller makes it again."""
+    if not task.cancelled():
+        task.exception()
