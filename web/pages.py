@@ -12,7 +12,7 @@ from hosting.boards import PERIOD_KEYS, RESULT_SORT_KEYS, Period
 from lama.rules import RULESETS
 from store import RESULT_SORTS, LeaderboardSort
 
-from .context import DEPS, path_id, query_page, render, site_of
+from .context import DEPS, Site, html_response, path_id, query_page, render, render_text, site_of
 from .links import ALL_VARIANTS
 
 # The leaderboard's columns, in order: the sort each heads, and the catalogue's label.
@@ -42,19 +42,31 @@ def _query_choice(request: web.Request, name: str, choices: tuple[str, ...], def
 
 
 async def leaderboard(request: web.Request) -> web.Response:
+    """A board's page, kept as rendered with the board (hosting/board_cache.py): until a game
+    finishes in the server, a few seconds at most. Per address (its links carry the key),
+    server name and language, besides what the query asks."""
     site = await site_of(request)
-    deps = request.app[DEPS]
     sort = LeaderboardSort(_query_choice(
         request, "sort", tuple(s.value for s in RESULT_SORTS), LeaderboardSort.WINS.value))
     variant = _query_choice(request, "variant", (ALL_VARIANTS, *RULESETS), ALL_VARIANTS)
     period = Period(_query_choice(
         request, "period", tuple(p.value for p in Period), Period.ALL_TIME.value))
-    board = await deps.stats.leaderboard(
-        site.guild_id, sort, variant=None if variant == ALL_VARIANTS else variant,
-        period=period, page=query_page(request),
-    )
+    page = query_page(request)
+    asked = ("web page", site.paths.key, site.name, site.words.locale, sort, variant, period,
+             page)
+    html = await request.app[DEPS].stats.boards.get_or_make(
+        site.guild_id, asked, lambda: _leaderboard_page(
+            request, site, sort, None if variant == ALL_VARIANTS else variant, period, page))
+    return html_response(html)
+
+
+async def _leaderboard_page(request: web.Request, site: Site, sort: LeaderboardSort,
+                            variant: str | None, period: Period, page: int) -> str:
+    deps = request.app[DEPS]
+    board = await deps.stats.leaderboard(site.guild_id, sort, variant=variant, period=period,
+                                         page=page)
     names = await deps.site.names(site.guild_id, [row.user_id for row in board.rows])
-    return render(
+    return render_text(
         request, "leaderboard.html", site=site, board=board, names=names, columns=COLUMNS,
         sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS, variants=(None, *RULESETS),
         page_url=lambda page: site.paths.leaderboard(board.sort, board.variant, board.period,
