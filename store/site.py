@@ -29,15 +29,13 @@ class SiteStore:
 
     async def access(self, guild_id: int) -> SiteAccess | None:
         """The server's access row; None before its first link was made (private)."""
-        async with self._db.read() as tx:
-            row = await tx.fetchone(
-                "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,)
-            )
+        # one statement: with the reads waiting, in one trip (every web page asks it)
+        row = await self._db.fetchone(
+            "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,))
         return None if row is None else SiteAccess(row[0], bool(row[1]), row[2])
 
     async def guild_of_secret(self, secret: str) -> int | None:
-        async with self._db.read() as tx:
-            row = await tx.fetchone("SELECT guild_id FROM web_sites WHERE secret = ?", (secret,))
+        row = await self._db.fetchone("SELECT guild_id FROM web_sites WHERE secret = ?", (secret,))
         return None if row is None else int(row[0])
 
     async def ensure_access(self, guild_id: int, new_secret: str, *, now: int) -> SiteAccess:

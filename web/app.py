@@ -7,6 +7,8 @@ Safe by construction:
 - route patterns accept ASCII digits where ids go, so a bad id is a 404 before any handler
   runs, and ids beyond SQLite's integer range are 404 too; so are page numbers in the query
   that are anything but ASCII digits ("²", "５", "٣", "-1", " 1"), with nothing logged;
+- at most a few requests of one client address at once, the next a polite 429 page
+  (client_limit.py): one reader cannot hold every read connection of the store;
 - static files without directory listing, and a missing one is the site's 404 page too;
   nothing under /s/ (where a secret may be in the address) is stored by any cache,
   redirects included; a Content-Security-Policy that allows no inline script or style,
@@ -22,6 +24,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from . import cards, pages, replay
+from .client_limit import ClientLimit
 from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
 
 log = logging.getLogger(__name__)
@@ -94,8 +97,11 @@ async def _secure(request: web.Request, response: web.StreamResponse) -> None:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
 
 
-def build_app(deps: SiteDeps) -> web.Application:
-    app = web.Application(middlewares=[server_timing, error_pages, missing_static])
+def build_app(deps: SiteDeps, client_limit: ClientLimit | None = None) -> web.Application:
+    """The site; `client_limit`: how many requests of one address at once (client_limit.py)."""
+    limit = client_limit or ClientLimit()
+    app = web.Application(
+        middlewares=[limit.middleware, server_timing, error_pages, missing_static])
     app[DEPS] = deps
     app[TEMPLATES] = templates()
     app[STATIC_FILES] = static_files()

@@ -7,6 +7,7 @@ import logging
 from aiohttp import web
 
 from .app import build_app
+from .client_limit import ClientLimit
 from .context import SiteDeps
 
 log = logging.getLogger(__name__)
@@ -16,8 +17,9 @@ class WebServer:
     """The site on one port: `await start()`, then `await stop()`. Port 0 picks a free port
     (tests); `port` tells which after the start."""
 
-    def __init__(self, deps: SiteDeps, *, host: str, port: int) -> None:
-        self._app = build_app(deps)
+    def __init__(self, deps: SiteDeps, *, host: str, port: int,
+                 client_limit: ClientLimit | None = None) -> None:
+        self._app = build_app(deps, client_limit)
         self._host, self._port = host, port
         self._runner: web.AppRunner | None = None
 

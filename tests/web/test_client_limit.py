@@ -1,0 +1,143 @@
+"""At most a few requests of one client address at once (web/client_limit.py, issue 33), over
+real HTTP: the next is a polite 429 page in the reader's language, never an error, and other
+addresses are served meanwhile.
+
+Requests are held open where a page waits for the bot: the server's profile (its name and
+language), which the test answers when it likes. Clients of other addresses bind their own
+loopback address (127.0.0.2, …), as distinct readers would come from distinct hosts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import pytest
+
+from tests.support.web import GUILD, open_world, play_game
+from web import GuildProfile, Paths, SiteDeps, WebServer
+from web.client_limit import PER_CLIENT, RETRY_AFTER_S, ClientLimit, browser_locale
+
+ALICE, BOB = (1, "Alice"), (2, "Bob")
+
+
+class HeldProfiles:
+    """The bot's answer to "what is this server called, which language": held until `go`."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+        self.waiting = 0
+        self.go = asyncio.Event()
+
+    async def __call__(self, guild_id: int) -> GuildProfile:
+        self.waiting += 1
+        try:
+            await self.go.wait()
+        finally:
+            self.waiting -= 1
+        return GuildProfile("Llama Lounge", self.locale)
+
+    async def until_waiting(self, count: int) -> None:
+        async with asyncio.timeout(10):
+            while self.waiting < count:
+                await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+async def world(fresh_sqlite):
+    w = await open_world(fresh_sqlite)
+    await play_game(w, [ALICE, BOB])
+    await w.site.update_access(GUILD, public=True)
+    yield w
+    await w.store.close()
+
+
+@pytest.fixture
+async def served(world):
+    """(base URL, the profiles, the limit) of the site on a free loopback port."""
+    profiles, limit = HeldProfiles("cs"), ClientLimit()
+    server = WebServer(SiteDeps(world.stats, world.site, profiles), host="127.0.0.1", port=0,
+                       client_limit=limit)
+    await server.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", profiles, limit
+    finally:
+        profiles.go.set()
+        await server.stop()
+
+
+def client(base: str, address: str = "127.0.0.1") -> aiohttp.ClientSession:
+    connector = aiohttp.TCPConnector(local_addr=(address, 0))
+    return aiohttp.ClientSession(base, connector=connector)
+
+
+async def fill_the_limit(http, profiles: HeldProfiles, path: str) -> list[asyncio.Task]:
+    """PER_CLIENT requests of one client, each held open inside the site."""
+    held = [asyncio.create_task(http.get(path)) for _ in range(PER_CLIENT)]
+    await profiles.until_waiting(PER_CLIENT)
+    return held
+
+
+async def statuses(held: list[asyncio.Task]) -> list[int]:
+    responses = await asyncio.gather(*held)
+    for response in responses:
+        await response.read()
+    return [response.status for response in responses]
+
+
+async def test_one_request_too_many_is_a_polite_429_and_the_others_are_served(served):
+    base, profiles, limit = served
+    board = Paths(str(GUILD)).leaderboard()
+    async with client(base) as http:
+        profiles.go.set()
+        async with http.get(board) as first:  # the site learns the server's language
+            assert first.status == 200
+        profiles.go.clear()
+        held = await fill_the_limit(http, profiles, board)
+        async with http.get(board) as refused:
+            text = await refused.text()
+            assert refused.status == 429
+            assert refused.headers["Retry-After"] == str(RETRY_AFTER_S)
+            assert refused.headers["Cache-Control"] == "no-store"
+            assert "Příliš mnoho požadavků najednou" in text and 'lang="cs"' in text
+        profiles.go.set()
+        assert await statuses(held) == [200] * PER_CLIENT
+        async with http.get(board) as again:
+            assert again.status == 200
+    assert limit.active("127.0.0.1") == 0
+
+
+async def test_other_addresses_are_served_while_one_is_at_its_limit(served):
+    base, profiles, limit = served
+    board = Paths(str(GUILD)).leaderboard()
+    async with client(base) as crowd, client(base, "127.0.0.2") as reader:
+        held = await fill_the_limit(crowd, profiles, board)
+        async with crowd.get("/") as refused:
+            assert refused.status == 429
+        async with reader.get("/") as home:
+            assert home.status == 200
+        waiting = asyncio.create_task(reader.get(board))
+        await profiles.until_waiting(PER_CLIENT + 1)  # in, though its neighbour is full
+        assert limit.active("127.0.0.2") == 1
+        profiles.go.set()
+        assert await statuses([waiting, *held]) == [200] * (PER_CLIENT + 1)
+
+
+async def test_the_429_page_speaks_the_browsers_language_when_the_server_is_unknown(served):
+    base, profiles, _ = served
+    async with client(base) as http:
+        held = await fill_the_limit(http, profiles, Paths(str(GUILD)).leaderboard())
+        for header, words in (("es-ES,es;q=0.9,en;q=0.5", "Demasiadas solicitudes a la vez"),
+                              ("fr-FR, de;q=0.8", "Too many requests at once"),
+                              ("en;q=0.3, cs;q=0.7", "Příliš mnoho požadavků najednou")):
+            async with http.get("/", headers={"Accept-Language": header}) as refused:
+                assert refused.status == 429 and words in await refused.text(), header
+        profiles.go.set()
+        await statuses(held)
+
+
+@pytest.mark.parametrize(("header", "locale"), [
+    ("", "en"), ("cs", "cs"), ("es-419", "es"), ("fr, es;q=0.5", "es"),
+    ("es;q=0.2, cs;q=0.8", "cs"), ("cs;q=0, es", "es"), ("cs;q=x, es", "es"), ("*", "en"),
+])
+def test_the_browsers_language_is_the_first_the_bot_speaks_by_weight(header, locale):
+    assert browser_locale(header) == locale
