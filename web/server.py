@@ -7,8 +7,8 @@ import logging
 from aiohttp import web
 
 from .app import build_app
-from .client_limit import ClientLimit
 from .context import SiteDeps
+from .limits import RequestLimits
 
 log = logging.getLogger(__name__)
 
@@ -18,8 +18,8 @@ class WebServer:
     (tests); `port` tells which after the start."""
 
     def __init__(self, deps: SiteDeps, *, host: str, port: int,
-                 client_limit: ClientLimit | None = None) -> None:
-        self._app = build_app(deps, client_limit)
+                 limits: RequestLimits | None = None) -> None:
+        self._app = build_app(deps, limits)
         self._host, self._port = host, port
         self._runner: web.AppRunner | None = None
 

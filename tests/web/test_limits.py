@@ -1,6 +1,7 @@
-"""At most a few requests of one client address at once (web/client_limit.py, issue 33), over
-real HTTP: the next is a polite 429 page in the reader's language, never an error, and other
-addresses are served meanwhile.
+"""How much of the process the site may take (web/limits.py, issue 33), over real HTTP: at most
+a few requests of one client address at once (the next a polite 429 page in the reader's
+language, never an error, other addresses served meanwhile), and requests begin at even gaps
+for everyone together, the others waiting in a line of bounded length (past it, a 503 page).
 
 Requests are held open where a page waits for the bot: the server's profile (its name and
 language), which the test answers when it likes. Clients of other addresses bind their own
@@ -9,26 +10,32 @@ loopback address (127.0.0.2, …), as distinct readers would come from distinct 
 from __future__ import annotations
 
 import asyncio
+import time
+from contextlib import asynccontextmanager
 
 import aiohttp
 import pytest
 
 from tests.support.web import GUILD, open_world, play_game
 from web import GuildProfile, Paths, SiteDeps, WebServer
-from web.client_limit import PER_CLIENT, RETRY_AFTER_S, ClientLimit, browser_locale
+from web.limits import PER_CLIENT, REFUSAL_DELAY_S, RETRY_AFTER_S, RequestLimits
+from web.words import browser_locale
 
 ALICE, BOB = (1, "Alice"), (2, "Bob")
 
 
 class HeldProfiles:
-    """The bot's answer to "what is this server called, which language": held until `go`."""
+    """The bot's answer to "what is this server called, which language": held until `go`.
+    `asked`: when (the loop's time) each page asked."""
 
     def __init__(self, locale: str) -> None:
         self.locale = locale
         self.waiting = 0
         self.go = asyncio.Event()
+        self.asked: list[float] = []
 
     async def __call__(self, guild_id: int) -> GuildProfile:
+        self.asked.append(asyncio.get_running_loop().time())
         self.waiting += 1
         try:
             await self.go.wait()
@@ -51,18 +58,26 @@ async def world(fresh_sqlite):
     await w.store.close()
 
 
-@pytest.fixture
-async def served(world):
-    """(base URL, the profiles, the limit) of the site on a free loopback port."""
-    profiles, limit = HeldProfiles("cs"), ClientLimit()
+@asynccontextmanager
+async def serving(world, limits: RequestLimits):
+    """(base URL, the profiles) of the site on a free loopback port."""
+    profiles = HeldProfiles("cs")
     server = WebServer(SiteDeps(world.stats, world.site, profiles), host="127.0.0.1", port=0,
-                       client_limit=limit)
+                       limits=limits)
     await server.start()
     try:
-        yield f"http://127.0.0.1:{server.port}", profiles, limit
+        yield f"http://127.0.0.1:{server.port}", profiles
     finally:
         profiles.go.set()
         await server.stop()
+
+
+@pytest.fixture
+async def served(world):
+    """(base URL, the profiles, the limits) of the site with the bot's limits."""
+    limits = RequestLimits()
+    async with serving(world, limits) as (base, profiles):
+        yield base, profiles, limits
 
 
 def client(base: str, address: str = "127.0.0.1") -> aiohttp.ClientSession:
@@ -93,8 +108,10 @@ async def test_one_request_too_many_is_a_polite_429_and_the_others_are_served(se
             assert first.status == 200
         profiles.go.clear()
         held = await fill_the_limit(http, profiles, board)
+        asked = time.perf_counter()
         async with http.get(board) as refused:
             text = await refused.text()
+            assert time.perf_counter() - asked >= REFUSAL_DELAY_S  # a script asking again
             assert refused.status == 429
             assert refused.headers["Retry-After"] == str(RETRY_AFTER_S)
             assert refused.headers["Cache-Control"] == "no-store"
@@ -133,6 +150,28 @@ async def test_the_429_page_speaks_the_browsers_language_when_the_server_is_unkn
                 assert refused.status == 429 and words in await refused.text(), header
         profiles.go.set()
         await statuses(held)
+
+
+async def test_requests_begin_at_even_gaps_and_a_line_too_long_is_a_503(world):
+    """A page a second, a line of three: the first four requests begin one after another a
+    second apart; asked while three wait, more are refused at once."""
+    limits = RequestLimits(pages_per_s=1, max_waiting=3, refusal_delay_s=0)
+    board = Paths(str(GUILD)).leaderboard()
+    async with serving(world, limits) as (base, profiles), client(base) as http:
+        profiles.go.set()  # nothing held: only the gaps keep them apart
+        held = [asyncio.create_task(http.get(board)) for _ in range(4)]
+        async with asyncio.timeout(10):
+            while limits.waiting < 3:
+                await asyncio.sleep(0.01)
+        async with http.get("/", headers={"Accept-Language": "es"}) as refused:
+            text = await refused.text()
+            assert refused.status == 503 and refused.headers["Retry-After"] == str(RETRY_AFTER_S)
+            assert "Mucha demanda en este momento" in text
+        async with http.get(board) as refused:  # the board's server speaks Czech
+            assert refused.status == 503 and "Právě teď je tu plno" in await refused.text()
+        assert await statuses(held) == [200] * 4
+    asked = profiles.asked
+    assert len(asked) == 4 and asked[-1] - asked[0] >= 3 * 1 - 0.02, asked
 
 
 @pytest.mark.parametrize(("header", "locale"), [
