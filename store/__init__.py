@@ -35,6 +35,7 @@ from store.errors import (
 )
 from store.games import GameStore
 from store.migrate import Migration, load_migrations
+from store.rankings import MIN_GAMES_FOR_WIN_RATE, LeaderboardSlice, PlayerTotals, rank
 from store.rating_records import (
     PROVISIONAL_GAMES,
     PlayerKey,
@@ -76,7 +77,7 @@ from store.renders import RenderStore
 from store.seasons import SeasonStore
 from store.settings import SettingsStore
 from store.site import SiteAccess, SiteStore
-from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
+from store.stats import StatsStore
 from store.timers import TimerStore
 from store.tournaments import TournamentStore
 
@@ -138,6 +139,7 @@ __all__ = [
     "HeadToHead",
     "InteractionAlreadyApplied",
     "LeaderboardRow",
+    "LeaderboardSlice",
     "LeaderboardSort",
     "LobbyChanged",
     "LobbyFull",
@@ -150,6 +152,7 @@ __all__ = [
     "PlayerRating",
     "PlayerResult",
     "PlayerStats",
+    "PlayerTotals",
     "RatedSeat",
     "RatingChange",
     "RatingRow",
@@ -182,4 +185,5 @@ __all__ = [
     "WrongGameStatus",
     "load_migrations",
     "open_database",
+    "rank",
 ]

@@ -14,14 +14,15 @@ import pytest
 
 from hosting import FakeClock, GameOptions, GameService, Status
 from hosting.board_cache import TTL_S, BoardCache
-from hosting.stats import StatsService
-from store import LeaderboardSort
+from hosting.stats import Period, StatsService
+from store import RESULT_SORTS, LeaderboardSort
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from tests.hosting.support import GUILD, OTHER_GUILD
 from tests.support.play_along import play_any
 
 WINS = LeaderboardSort.WINS
 NEWCOMER = 77
+RECENTLY = int(FakeClock().now()) - 60  # a minute before the tests' clock starts
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ async def won_behind_its_back(store, guild: int, user: int = NEWCOMER) -> None:
     seats = [BulkSeat(user, "newcomer", 0, 1, True, 0, 2),
              BulkSeat(user + 1, "other", 30, 2, False, 30, 0)]
     await insert_finished_games(store.db, [BulkGame(guild, guild + 1, "classic", 40, 3,
-                                                    1_700_000_000, seats)])
+                                                    RECENTLY, seats)])
 
 
 def ranked(board) -> set[int]:
@@ -64,14 +65,18 @@ async def test_a_kept_board_is_reused(store, stats, service):
     assert again is first and NEWCOMER not in ranked(again)
 
 
-async def test_each_ask_is_kept_apart(store, stats, service):
-    """Another sort, variant, period, page or asker is another board."""
+async def test_every_sort_page_and_asker_of_a_window_ranks_from_its_kept_totals(
+        store, stats, service):
+    """One aggregation per window (server, variant, period): another sort, page or asker
+    of it is ranked from the totals kept; another window is read anew."""
     await finish_a_game(service, GUILD)
     await stats.leaderboard(GUILD, WINS)
     await won_behind_its_back(store, GUILD)
-    assert NEWCOMER in ranked(await stats.leaderboard(GUILD, LeaderboardSort.GAMES))
+    for sort in (LeaderboardSort.GAMES, LeaderboardSort.AVG_SCORE):
+        assert NEWCOMER not in ranked(await stats.leaderboard(GUILD, sort, page=1))
+    assert (await stats.leaderboard(GUILD, WINS, user_id=NEWCOMER)).me is None
     assert NEWCOMER in ranked(await stats.leaderboard(GUILD, WINS, variant="classic"))
-    mine = await stats.leaderboard(GUILD, WINS, user_id=NEWCOMER)
+    mine = await stats.leaderboard(GUILD, WINS, period=Period.WEEK, user_id=NEWCOMER)
     assert mine.me is not None and mine.me.user_id == NEWCOMER
 
 
@@ -115,6 +120,21 @@ async def test_a_forgotten_player_leaves_every_kept_board_at_once(store, stats, 
     await stats.forget(NEWCOMER)
     assert NEWCOMER not in ranked(await stats.leaderboard(GUILD, WINS))
     assert NEWCOMER not in ranked(await stats.leaderboard(OTHER_GUILD, WINS))
+
+
+async def test_a_server_with_more_players_than_are_kept_gets_the_same_boards(
+        store, stats, service, clock):
+    """Its pages come from the database one by one instead of from its kept totals."""
+    await finish_a_game(service, GUILD, players=(1, 2, 3))
+    for user in (77, 80, 83):
+        await won_behind_its_back(store, GUILD, user)
+    few = StatsService(store, clock, kept_players=2)
+    for sort in RESULT_SORTS:
+        for page in (0, 1, 5):
+            for user_id in (None, 1, 80):
+                kept = await stats.leaderboard(GUILD, sort, page=page, user_id=user_id)
+                assert await few.leaderboard(GUILD, sort, page=page, user_id=user_id) == kept
+    assert kept.total == 9 and kept.pages == 1
 
 
 # --- the cache alone ------------------------------------------------------------------------
@@ -176,7 +196,7 @@ async def test_a_failed_board_is_not_kept():
 
 
 async def test_only_the_boards_used_last_are_kept():
-    cache = BoardCache(FakeClock(), max_entries=2)
+    cache = BoardCache(FakeClock(), max_weight=2)
     for page in (1, 2, 1, 3):  # page 1 used again: page 2 is the oldest
         await cache.get_or_make(GUILD, page, lambda p=page: asyncio.sleep(0, f"page {p}"))
     made = []
@@ -187,6 +207,18 @@ async def test_only_the_boards_used_last_are_kept():
 
     assert await cache.get_or_make(GUILD, 2, make) == "page 2 anew"
     assert await cache.get_or_make(GUILD, 3, make) == "page 3" and made == [1]
+
+
+async def test_heavy_boards_leave_room_by_their_weight():
+    cache = BoardCache(FakeClock(), max_weight=10)
+    for page in (1, 2, 3):
+        await cache.get_or_make(GUILD, page, lambda p=page: asyncio.sleep(0, f"page {p}"))
+    await cache.get_or_make(GUILD, "totals", lambda: asyncio.sleep(0, "many rows"),
+                            weight=lambda rows: 8)
+    assert len(cache) == 3  # page 1 left to make room: 2 + 8 = 10
+    await cache.get_or_make(GUILD, "more", lambda: asyncio.sleep(0, "more rows"),
+                            weight=lambda rows: 20)
+    assert len(cache) == 1  # heavier than all room there is: kept alone, the rest left
 
 
 async def test_no_expiry_keeps_nothing():
