@@ -8,7 +8,9 @@ made again every time (issue 33). So a board is kept:
 - until a game finishes in its server (`game_finished`, the game service's listener: the
   games this process finishes), or a player is forgotten (`clear`: everywhere at once);
 - for `TTL_S` at most: a game another process finished (PostgreSQL), a season that rolled
-  over, a new week for "this week" are that late at worst;
+  over, a new week for "this week" are that late at worst. Each board lasts a moment drawn
+  between `KEPT_AT_LEAST_S` and `TTL_S`: boards first asked for together (a flood over many
+  boards) would otherwise all be made anew together, every `TTL_S`;
 - made once at a time: whoever asks for a board being made waits for it instead of making it
   again; a board whose reads began before its server's game finished is handed to who asked
   then, never kept;
@@ -20,6 +22,7 @@ Time is the injected clock's, so a test moves it instead of sleeping.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
@@ -29,6 +32,7 @@ from .clock import Clock
 
 T = TypeVar("T")
 TTL_S = 5.0
+KEPT_AT_LEAST_S = 4.0
 MAX_WEIGHT = 1024  # about 10 MB
 Key = tuple[int, Hashable]  # (server, what was asked)
 
@@ -37,6 +41,7 @@ Key = tuple[int, Hashable]  # (server, what was asked)
 class _Kept:
     value: Any
     made_at: float  # when its reads began, by the clock
+    lasts_s: float  # how long it is kept, from made_at
     weight: int
 
 
@@ -46,6 +51,8 @@ class BoardCache:
         """`ttl_s` 0: keep nothing (every board made anew, as before issue 33)."""
         self._clock = clock
         self._ttl_s = ttl_s
+        self._shortest_s = ttl_s * KEPT_AT_LEAST_S / TTL_S
+        self._random = random.Random()
         self._max_weight = max_weight
         self._weight = 0
         self._kept: OrderedDict[Key, _Kept] = OrderedDict()
@@ -66,7 +73,7 @@ class BoardCache:
         key = (guild_id, asked)
         kept = self._kept.get(key)
         if kept is not None:
-            if 0 <= self._clock.now() - kept.made_at < self._ttl_s:
+            if 0 <= self._clock.now() - kept.made_at < kept.lasts_s:
                 self._kept.move_to_end(key)
                 return cast(T, kept.value)
             self._drop(key)
@@ -90,7 +97,9 @@ class BoardCache:
         if self._version(key[0]) == version:  # else a game finished meanwhile: stale
             if key in self._kept:
                 self._drop(key)
-            kept = self._kept[key] = _Kept(value, made_at, 1 if weight is None else weight(value))
+            lasts_s = self._random.uniform(self._shortest_s, self._ttl_s)
+            kept = self._kept[key] = _Kept(value, made_at, lasts_s,
+                                           1 if weight is None else weight(value))
             self._weight += kept.weight
             while self._weight > self._max_weight and len(self._kept) > 1:
                 self._drop(next(iter(self._kept)))  # the one used longest ago
