@@ -6,6 +6,8 @@ these handlers only check the address, ask, and render.
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import web
 
 from hosting.boards import PERIOD_KEYS, RESULT_SORT_KEYS, Period
@@ -66,9 +68,14 @@ async def _leaderboard_page(request: web.Request, site: Site, sort: LeaderboardS
     board = await deps.stats.leaderboard(site.guild_id, sort, variant=variant, period=period,
                                          page=page)
     names = await deps.site.names(site.guild_id, [row.user_id for row in board.rows])
-    return render_text(
-        request, "leaderboard.html", site=site, board=board, names=names, columns=COLUMNS,
-        sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS, variants=(None, *RULESETS),
+    # In a worker thread, as the bot's pictures are drawn: the template's few milliseconds
+    # of Python then hand the GIL to the event loop every millisecond (bot.py's switch
+    # interval) instead of holding the loop's turn whole. Boards expire together, so a
+    # flood over many boards makes many pages anew at once (issue 33).
+    return await asyncio.to_thread(
+        render_text, request, "leaderboard.html", site=site, board=board, names=names,
+        columns=COLUMNS, sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS,
+        variants=(None, *RULESETS),
         page_url=lambda page: site.paths.leaderboard(board.sort, board.variant, board.period,
                                                      page),
     )
