@@ -152,16 +152,30 @@ async def test_the_429_page_speaks_the_browsers_language_when_the_server_is_unkn
         await statuses(held)
 
 
-async def test_requests_begin_at_even_gaps_and_a_line_too_long_is_a_503(world):
-    """A page a second, a line of three: the first four requests begin one after another a
-    second apart; asked while three wait, more are refused at once."""
-    limits = RequestLimits(pages_per_s=1, max_waiting=3, refusal_delay_s=0)
+async def test_requests_begin_at_even_gaps(world):
+    """Two pages a second: four requests asked at once begin half a second apart."""
+    limits = RequestLimits(pages_per_s=2)
     board = Paths(str(GUILD)).leaderboard()
     async with serving(world, limits) as (base, profiles), client(base) as http:
         profiles.go.set()  # nothing held: only the gaps keep them apart
-        held = [asyncio.create_task(http.get(board)) for _ in range(4)]
+        assert await statuses([asyncio.create_task(http.get(board)) for _ in range(4)]
+                              ) == [200] * 4
+    asked = profiles.asked
+    assert len(asked) == 4 and asked[-1] - asked[0] >= 3 * 0.5 - 0.02, asked
+
+
+async def test_a_line_too_long_is_a_503_in_the_readers_language(world):
+    """A line of two that moves once in twenty seconds: asked while two wait, a request is
+    refused at once, in the language of the board's server (learnt from its page)."""
+    limits = RequestLimits(pages_per_s=0.05, max_waiting=2, refusal_delay_s=0)
+    board = Paths(str(GUILD)).leaderboard()
+    async with serving(world, limits) as (base, profiles), client(base) as http:
+        profiles.go.set()
+        async with http.get(board) as first:  # begins at once; the next waits 20 s
+            assert first.status == 200
+        waiting = [asyncio.create_task(http.get(board)) for _ in range(2)]
         async with asyncio.timeout(10):
-            while limits.waiting < 3:
+            while limits.waiting < 2:
                 await asyncio.sleep(0.01)
         async with http.get("/", headers={"Accept-Language": "es"}) as refused:
             text = await refused.text()
@@ -169,9 +183,9 @@ async def test_requests_begin_at_even_gaps_and_a_line_too_long_is_a_503(world):
             assert "Mucha demanda en este momento" in text
         async with http.get(board) as refused:  # the board's server speaks Czech
             assert refused.status == 503 and "Právě teď je tu plno" in await refused.text()
-        assert await statuses(held) == [200] * 4
-    asked = profiles.asked
-    assert len(asked) == 4 and asked[-1] - asked[0] >= 3 * 1 - 0.02, asked
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
 
 
 @pytest.mark.parametrize(("header", "locale"), [
