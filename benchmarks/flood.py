@@ -225,6 +225,7 @@ async def phases(bot: Bot, config: Config, args: argparse.Namespace, moves: Samp
                  boards: Samples) -> dict:
     """The quiet window, then one flood per mix (and one address, after issue 33)."""
     results: dict = {}
+    await asyncio.sleep(SETTLE_S)  # the games' first moves and the first boards read
     began = time.perf_counter()
     await asyncio.sleep(args.quiet)
     results["quiet"] = {"move": summary(within(moves, began, args.quiet)),
