@@ -51,7 +51,6 @@ class BoardCache:
         """`ttl_s` 0: keep nothing (every board made anew, as before issue 33)."""
         self._clock = clock
         self._ttl_s = ttl_s
-        self._shortest_s = ttl_s * KEPT_AT_LEAST_S / TTL_S
         self._random = random.Random()
         self._max_weight = max_weight
         self._weight = 0
@@ -65,9 +64,12 @@ class BoardCache:
 
     async def get_or_make(self, guild_id: int, asked: Hashable,
                           make: Callable[[], Awaitable[T]],
-                          weight: Callable[[T], int] | None = None) -> T:
+                          weight: Callable[[T], int] | None = None,
+                          lasts_s: float | None = None) -> T:
         """The board `asked` of the server as kept, else `make()`'s (kept for the next).
-        `weight`: what it weighs against `MAX_WEIGHT` (default 1)."""
+        `weight`: what it weighs against `MAX_WEIGHT` (default 1). `lasts_s`: keep it up to
+        that long instead of `TTL_S`, for what can only be stale if what `asked` names is
+        (a page asked by the very board it shows)."""
         if self._ttl_s <= 0:
             return await make()
         key = (guild_id, asked)
@@ -79,15 +81,16 @@ class BoardCache:
             self._drop(key)
         making = self._making.get(key)
         if making is None:
+            longest = self._ttl_s if lasts_s is None else lasts_s
             making = self._making[key] = asyncio.create_task(self._make(
-                key, make, weight, self._version(guild_id), self._clock.now()))
+                key, make, weight, self._version(guild_id), self._clock.now(), longest))
             making.add_done_callback(_heard)
         # shielded: one caller given up (a closed page) stops nobody else's board
         return cast(T, await asyncio.shield(making))
 
     async def _make(self, key: Key, make: Callable[[], Awaitable[T]],
                     weight: Callable[[T], int] | None, version: tuple[int, int],
-                    made_at: float) -> T:
+                    made_at: float, longest_s: float) -> T:
         """`version` and `made_at`: as the board was first asked for."""
         try:
             value = await make()
@@ -97,7 +100,7 @@ class BoardCache:
         if self._version(key[0]) == version:  # else a game finished meanwhile: stale
             if key in self._kept:
                 self._drop(key)
-            lasts_s = self._random.uniform(self._shortest_s, self._ttl_s)
+            lasts_s = self._random.uniform(longest_s * KEPT_AT_LEAST_S / TTL_S, longest_s)
             kept = self._kept[key] = _Kept(value, made_at, lasts_s,
                                            1 if weight is None else weight(value))
             self._weight += kept.weight

@@ -12,7 +12,8 @@ import pytest
 from hosting.board_cache import KEPT_AT_LEAST_S, TTL_S
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from tests.support.web import GUILD, OTHER_GUILD, open_world, play_game, serving
-from web import Paths
+from web import Paths, pages
+from web.pages import PAGE_LASTS_S
 
 ALICE, BOB, CAROL = (1, "Alice"), (2, "Bob"), (3, "Carol")
 NEWCOMER = "Newcomer"
@@ -100,6 +101,29 @@ async def test_a_page_is_kept_a_few_seconds_at_most(world, site):
     assert NEWCOMER not in await page(site, mine)
     world.clock.advance(TTL_S - KEPT_AT_LEAST_S + 0.2)
     assert NEWCOMER in await page(site, mine)
+
+
+async def test_a_page_is_made_again_only_when_its_board_changed(world, site, monkeypatch):
+    """Past the board's few seconds the board is ranked again; its page is rendered again
+    only if that board differs (or after a minute)."""
+    rendered = []
+    real = pages.render_text
+
+    def counted(*args, **kwargs):
+        rendered.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "render_text", counted)
+    mine, _ = await boards(world)
+    first = await page(site, mine)
+    world.clock.advance(TTL_S + 0.2)  # the board ranked again: the same
+    assert await page(site, mine) == first and len(rendered) == 1
+    await won_behind_its_back(world, GUILD)
+    world.clock.advance(TTL_S + 0.2)
+    assert NEWCOMER in await page(site, mine) and len(rendered) == 2
+    world.clock.advance(PAGE_LASTS_S + 0.2)
+    await page(site, mine)
+    assert len(rendered) == 3
 
 
 async def test_each_address_and_language_has_its_own_page(world, site):
