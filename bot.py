@@ -150,6 +150,8 @@ class LamaBot(commands.AutoShardedBot):
         self.locales = Locales(self.preferences, self.get_guild)
         self.renderer = self._build_renderer()
         self._opened = True
+        # first: the boards of a server whose game finished are made anew from now on
+        self.service.add_listener(self.stats_service.on_game_update)
         self.service.add_listener(self.renderer.on_update)
         # after the renderer: a table's end is shown before the next table opens
         self.service.add_listener(self.tournaments.on_game_update)

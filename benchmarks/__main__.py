@@ -9,8 +9,8 @@ import importlib
 import sys
 
 # benchmarks/<name>.py
-BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "table", "yardstick", "processes",
-              "stall", "takeover", "activity", "reminders")
+BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "flood", "table", "yardstick",
+              "processes", "stall", "takeover", "activity", "reminders")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,7 +31,7 @@ from hosting.site import SiteService
 from hosting.stats import Period, StatsService
 from lama.actions import Draw, Play
 from lama.ai import get_policy
-from store import LeaderboardSort, Store
+from store import RESULT_SORTS, LeaderboardSort, Store
 from store.bulk import insert_finished_games
 from web import GuildProfile, Paths, SiteDeps, WebServer
 
@@ -64,9 +64,10 @@ async def play_one_game(store: Store, clock: FakeClock) -> int:
 
 
 def leaderboard_paths(paths: Paths) -> list[str]:
+    """Every board of the site (the web ranks by results: no sort:rating) on pages 1 and 4."""
     return [paths.leaderboard(sort, variant, period, page)
             for sort, variant, period, page in itertools.product(
-                LeaderboardSort, VARIANTS, Period, (0, 3))]
+                RESULT_SORTS, VARIANTS, Period, (0, 3))]
 
 
 async def server_ms(http: aiohttp.ClientSession, path: str) -> float:

@@ -15,19 +15,22 @@ from datetime import UTC, datetime, timedelta
 from lama import Card, Game, RoundEnded, RoundStarted
 from lama.actions import Action, action_from_dict
 from store import (
-    MIN_GAMES_FOR_WIN_RATE,
     Actor,
     GameSummary,
     HeadToHead,
     LeaderboardSort,
     PlayerRating,
     PlayerStats,
+    PlayerTotals,
     Season,
     Store,
+    rank,
 )
+from store.rankings import LeaderboardSlice, min_games
 from store.records import Game as GameRecord
 
 from . import options as limits
+from .board_cache import BoardCache
 from .boards import (
     PAGE_SIZE,
     LeaderboardPage,
@@ -39,8 +42,13 @@ from .boards import (
 from .clock import Clock
 from .finished import finished_record
 from .preferences import Preferences
+from .views import GameUpdate, Status
 
 HISTORY_SIZE = 10
+# A server's totals are kept for boards of up to this many ranked players (~150 bytes each),
+# weighing one kept board per TOTALS_PER_WEIGHT of them (board_cache.py).
+KEPT_PLAYERS = 20_000
+TOTALS_PER_WEIGHT = 100
 
 
 
@@ -112,12 +120,23 @@ class Replay(ReplayHeader):
 
 class StatsService:
     def __init__(
-        self, store: Store, clock: Clock, *, preferences: Preferences | None = None
+        self, store: Store, clock: Clock, *, preferences: Preferences | None = None,
+        boards: BoardCache | None = None, kept_players: int = KEPT_PLAYERS,
     ) -> None:
-        """`preferences`: the game service's, so saved settings reach its cache at once."""
+        """`preferences`: the game service's, so saved settings reach its cache at once.
+        `boards`: where leaderboards are kept a few seconds (board_cache.py); the web's
+        rendered pages are kept there too, and forgotten with them. `kept_players`: the
+        most players whose totals a board's window keeps (`_totals`)."""
         self._store = store
         self._clock = clock
         self._preferences = preferences or Preferences(store, clock)
+        self.boards = boards if boards is not None else BoardCache(clock)
+        self._kept_players = kept_players
+
+    async def on_game_update(self, update: GameUpdate) -> None:
+        """The game service's listener: a finished game changes its server's boards."""
+        if update.view.status is Status.FINISHED:
+            self.boards.game_finished(update.view.guild_id)
 
     # ------------------------------------------------------------------ periods
 
@@ -146,37 +165,62 @@ class StatsService:
     ) -> LeaderboardPage:
         """A page of the server's ranking. `sort` None: by rating once the server has rated
         games (unless a variant or period asks for what ratings do not have), else by wins.
-        `season`: that season's games (its ratings, for sort:rating)."""
+        `season`: that season's games (its ratings, for sort:rating). Kept a few seconds,
+        until a game finishes in the server (`boards`); `user_id`'s own row is part of it."""
         limits.validate(variant=variant)
         period = Period(period)
+        sort = None if sort is None else LeaderboardSort(sort)
+        asked = ("board", sort, variant, period, season, page, user_id)
+        return await self.boards.get_or_make(guild_id, asked, lambda: self._leaderboard(
+            guild_id, sort, variant, period, page, user_id, season))
+
+    async def _leaderboard(
+        self, guild_id: int, sort: LeaderboardSort | None, variant: str | None, period: Period,
+        page: int, user_id: int | None, season: int | None,
+    ) -> LeaderboardPage:
         if sort is None:
             plain = variant is None and period is Period.ALL_TIME
             sort = await default_sort(self._store, guild_id) if plain else LeaderboardSort.WINS
-        sort = LeaderboardSort(sort)
         chosen = await chosen_season(self._store, guild_id, sort, variant, period, season)
         if sort is LeaderboardSort.RATING:
             return await rating_page(self._store, guild_id, chosen, page, user_id)
-        stats, since = self._store.stats, self.since(period)
-        until = None
+        since, until = self.since(period), None
         if chosen is not None:
             since, until = chosen.starts_at, chosen.ends_at
         page = max(page, 0)
-        ranking = await stats.leaderboard_slice(
-            guild_id, sort, variant, since, until=until,
-            limit=PAGE_SIZE, offset=page * PAGE_SIZE, user_id=user_id,
-        )
+        totals = await self._totals(guild_id, variant, since, until)
+        ranking = await self._ranked(totals, guild_id, sort, variant, since, until, page, user_id)
         pages = max(1, math.ceil(ranking.total / PAGE_SIZE))
         if page >= pages:  # a button from when there were more players: show the last page
             page = pages - 1
-            ranking = await stats.leaderboard_slice(
-                guild_id, sort, variant, since, until=until,
-                limit=PAGE_SIZE, offset=page * PAGE_SIZE, user_id=user_id,
-            )
-        rows, total, me = ranking.rows, ranking.total, ranking.me
-        min_games = MIN_GAMES_FOR_WIN_RATE if sort is LeaderboardSort.WIN_RATE else 1
-        return LeaderboardPage(
-            guild_id, sort, variant, period, page, pages, total, rows, me, min_games, chosen
-        )
+            ranking = await self._ranked(totals, guild_id, sort, variant, since, until, page,
+                                         user_id)
+        return LeaderboardPage(guild_id, sort, variant, period, page, pages, ranking.total,
+                               ranking.rows, ranking.me, min_games(sort), chosen)
+
+    async def _totals(self, guild_id: int, variant: str | None, since: int | None,
+                      until: int | None) -> tuple[PlayerTotals, ...] | None:
+        """The players' totals of the window, kept with the boards: every sort, page and
+        asker of it ranks from them, one aggregation for all. None for a server with more
+        than `kept_players` players there: its pages come from the database one by one."""
+        async def read() -> tuple[PlayerTotals, ...] | None:
+            totals = await self._store.stats.player_totals(
+                guild_id, variant, since, until=until, most=self._kept_players + 1)
+            return None if len(totals) > self._kept_players else tuple(totals)
+
+        return await self.boards.get_or_make(
+            guild_id, ("totals", variant, since, until), read,
+            weight=lambda totals: 1 + len(totals or ()) // TOTALS_PER_WEIGHT)
+
+    async def _ranked(self, totals: tuple[PlayerTotals, ...] | None, guild_id: int,
+                      sort: LeaderboardSort, variant: str | None, since: int | None,
+                      until: int | None, page: int, user_id: int | None) -> LeaderboardSlice:
+        offset = page * PAGE_SIZE
+        if totals is not None:
+            return rank(totals, sort, limit=PAGE_SIZE, offset=offset, user_id=user_id)
+        return await self._store.stats.leaderboard_slice(
+            guild_id, sort, variant, since, until=until, limit=PAGE_SIZE, offset=offset,
+            user_id=user_id)
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """The server's rating seasons, newest first (for /leaderboard season:)."""
@@ -256,4 +300,5 @@ class StatsService:
         ratings and names in finished games); `Preferences` drops what it cached of them."""
         count = await self._store.stats.forget_user(user_id)
         self._preferences.forget_user(user_id)
+        self.boards.clear()  # no board, kept or on the web, names them any more
         return count

@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from store.backend import Held, Listening
+from store.backend import READ_CONNECTIONS, Held, Listening
 from store.db import Database, Dialect, Location, Transaction, open_database
 from store.errors import (
     AlreadySeated,
@@ -35,6 +35,7 @@ from store.errors import (
 )
 from store.games import GameStore
 from store.migrate import Migration, load_migrations
+from store.rankings import MIN_GAMES_FOR_WIN_RATE, LeaderboardSlice, PlayerTotals, rank
 from store.rating_records import (
     PROVISIONAL_GAMES,
     PlayerKey,
@@ -76,7 +77,7 @@ from store.renders import RenderStore
 from store.seasons import SeasonStore
 from store.settings import SettingsStore
 from store.site import SiteAccess, SiteStore
-from store.stats import MIN_GAMES_FOR_WIN_RATE, StatsStore
+from store.stats import StatsStore
 from store.timers import TimerStore
 from store.tournaments import TournamentStore
 from store.watch import GameMark, WatchStore
@@ -102,7 +103,7 @@ class Store:
     @classmethod
     async def open(
         cls, location: Location, *, rules: RatingRules | None = None, process: str | None = None,
-        bot: bool = False,
+        bot: bool = False, read_connections: int = READ_CONNECTIONS,
     ) -> Store:
         """`location`: a SQLite file's path or a `postgresql://` URL. `rules`: how to rate
         finished games; None stores games unrated (some tests). `process`: this process's
@@ -110,8 +111,9 @@ class Store:
         (renders.py); None: a new random one, as each start of a process is another. `bot`:
         a bot runs on it: it holds the database's running mark until it closes, so that
         `python -m store.copy` refuses to copy it meanwhile (and, while a copy runs, the
-        bot refuses to start: DatabaseUnusable)."""
-        db = await open_database(location)
+        bot refuses to start: DatabaseUnusable). `read_connections`: how many reads run at
+        once (backend.py)."""
+        db = await open_database(location, read_connections=read_connections)
         running = None
         if bot and (running := await db.hold_running()) is None:
             await db.close()
@@ -152,6 +154,7 @@ __all__ = [
     "Held",
     "InteractionAlreadyApplied",
     "LeaderboardRow",
+    "LeaderboardSlice",
     "LeaderboardSort",
     "Listening",
     "LobbyChanged",
@@ -165,6 +168,7 @@ __all__ = [
     "PlayerRating",
     "PlayerResult",
     "PlayerStats",
+    "PlayerTotals",
     "RatedSeat",
     "RatingChange",
     "RatingRow",
@@ -198,4 +202,5 @@ __all__ = [
     "WrongGameStatus",
     "load_migrations",
     "open_database",
+    "rank",
 ]

@@ -17,6 +17,9 @@ from typing import Any, Protocol, TypeVar
 
 Params = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
+# Reads at once by default, on either backend: SQLite's read-only connections (each with its
+# thread) or PostgreSQL's read pool. More than the cores there are buys little.
+READ_CONNECTIONS = 4
 
 
 class Row(Protocol):
@@ -155,6 +158,9 @@ class Database(ABC):
     dialect: Dialect
     #: Where it is, for messages: a file path, or a URL without its password.
     location: str
+    #: How many reads run at once (SQLite's read-only connections, PostgreSQL's read pool):
+    #: a slow read holds one of them, never the others, nor the writes.
+    read_connections: int
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
@@ -162,7 +168,8 @@ class Database(ABC):
 
     @abstractmethod
     def read(self) -> AbstractAsyncContextManager[Transaction]:
-        """A read-only snapshot: several queries that see the same committed state."""
+        """A read-only snapshot: several queries that see the same committed state, on a
+        connection of its own for the block (one of `read_connections`)."""
 
     @abstractmethod
     def migration(self) -> AbstractAsyncContextManager[Transaction]:

@@ -1,5 +1,4 @@
-"""SQLite's batches (`Database.batch`) committed together, and its one-statement reads
-(`Database.fetchone`/`fetchall`) served together: one trip to the thread for all.
+"""SQLite's batches (`Database.batch`) committed together: one trip to the thread for all.
 
 A move's commit is a few fixed statements (`Statement`), known before it starts. Running
 them statement by statement costs a trip to aiosqlite's thread each, and every trip waits
@@ -14,11 +13,9 @@ savepoint of its own (store/sqlite_transactions.py `run_body`). Each waiting bat
 a `Unit`; an error undoes only its own unit and is raised to its caller, unless SQLite undid
 the whole transaction (a full disk): then every caller of the group hears it.
 
-Reads are the same story on the read-only connection: `read()` costs a trip for BEGIN, each
-statement and COMMIT, holding the reader meanwhile, so under load a queue of one-row reads
-(a move's "did another process move this game?", a player's language) grew for seconds
-while the CPU idled. A one-statement read needs no BEGIN (one SELECT sees one snapshot), so
-every read waiting goes to the thread in one trip (`run_reads`).
+Reads are the same story on the read-only connections (store/sqlite_reads.py): a `read()`
+costs a trip for BEGIN, each statement and COMMIT, so one-statement reads waiting together
+go to a thread in one trip.
 """
 
 from __future__ import annotations
@@ -28,10 +25,9 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from store.backend import Params, Row, Statement, Undone
+from store.backend import Statement, Undone
 
 Unit = Callable[[sqlite3.Connection], Any]  # one transaction's work, run in the thread
-Query = tuple[str, Params]
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
 
@@ -71,19 +67,8 @@ def run_statements(statements: Sequence[Statement], conn: sqlite3.Connection) ->
     return True
 
 
-def run_reads(conn: sqlite3.Connection, queries: Sequence[Query]) -> list[list[Row] | Exception]:
-    """In the connection's thread, outside any transaction: each query's rows (or error)."""
-    results: list[list[Row] | Exception] = []
-    for sql, params in queries:
-        try:
-            results.append(conn.execute(sql, params).fetchall())
-        except Exception as error:
-            results.append(error)
-    return results
-
-
 class GroupCommit(Generic[ItemT, ResultT]):
-    """The queue and its one worker. `run` executes a list of items (units, or queries) in
+    """The queue and its one worker. `run` executes a list of items (units) in
     the thread and returns each one's result or exception; it runs with `lock` held (the
     connection's), and takes the items waiting once it holds it."""
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 
-from store.backend import Database, Dialect, Params, Row, Transaction
+from store.backend import READ_CONNECTIONS, Database, Dialect, Params, Row, Transaction
 from store.errors import StoreBusy, StoreUnwritable
 from store.health import prove_writable, unusable
 from store.migrate import Migration, apply_migrations, load_migrations
@@ -19,27 +19,31 @@ from store.sqlite import open_sqlite
 Location = str | PathLike[str]
 
 
-async def connect(location: Location) -> Database:
-    """The database at `location` as it is, not migrated (open_database migrates it)."""
+async def connect(location: Location, *, read_connections: int = READ_CONNECTIONS
+                  ) -> Database:
+    """The database at `location` as it is, not migrated (open_database migrates it), with
+    `read_connections` connections for reads."""
     if is_postgres_url(location):
-        return await open_postgres(str(location))
-    return await open_sqlite(Path(location))
+        return await open_postgres(str(location), read_connections=read_connections)
+    return await open_sqlite(Path(location), read_connections=read_connections)
 
 
 async def open_database(
-    location: Location, *, migrations: Sequence[Migration] | None = None
+    location: Location, *, migrations: Sequence[Migration] | None = None,
+    read_connections: int = READ_CONNECTIONS,
 ) -> Database:
     """Open and migrate the database at `location`: a file path (SQLite; folder and file are
     created if needed) or a `postgresql://user:password@host:port/name` URL.
 
     Raises SchemaTooNew if the database was written by newer code, DatabaseUnusable if a
     SQLite file cannot be written. `migrations` replaces the packaged steps, for tests of the
-    migration runner itself.
+    migration runner itself. `read_connections`: how many reads run at once (one, as before
+    issue 33, for a benchmark's "before").
     """
     if is_postgres_url(location):
-        return await _open(location, migrations)
+        return await _open(location, migrations, read_connections)
     try:
-        return await _open(location, migrations)
+        return await _open(location, migrations, read_connections)
     except (OSError, sqlite3.Error, StoreBusy, StoreUnwritable) as error:
         problem = unusable(Path(location), error)
         if problem is None:
@@ -47,8 +51,9 @@ async def open_database(
         raise problem from error
 
 
-async def _open(location: Location, migrations: Sequence[Migration] | None) -> Database:
-    db = await connect(location)
+async def _open(location: Location, migrations: Sequence[Migration] | None,
+                read_connections: int) -> Database:
+    db = await connect(location, read_connections=read_connections)
     try:
         steps = load_migrations(db.dialect) if migrations is None else tuple(migrations)
         await apply_migrations(db, steps)

@@ -1,4 +1,7 @@
-"""The PostgreSQL backend: an asyncpg pool, one pooled connection per transaction.
+"""The PostgreSQL backend: two asyncpg pools, one pooled connection per transaction: writes
+from one, reads (`read()`, `fetchall`) from another, read-only by PostgreSQL's own check. So a
+flood of slow reads (leaderboards at 100,000 games) can hold every read connection and still
+no write waits for one (issue 33); and each read has a server process of its own, side by side.
 
 Unlike SQLite's single connection, transactions run side by side, so a transaction that reads
 a row and then changes it locks the row first (`tx.for_update`, e.g. the game row in
@@ -22,6 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from store.backend import (
+    READ_CONNECTIONS,
     Database,
     Dialect,
     Held,
@@ -158,9 +162,11 @@ class PostgresDatabase(Database):
 
     dialect = Dialect.POSTGRESQL
 
-    def __init__(self, pool: Any, url: str) -> None:
+    def __init__(self, pool: Any, readers: Any, url: str, read_connections: int) -> None:
         self._pool = pool
         self._url = url
+        self._readers = readers
+        self.read_connections = read_connections
         self._owners: set[asyncio.Task[Any]] = set()
         self._closed = False
         self.location = without_password(url)
@@ -222,7 +228,7 @@ class PostgresDatabase(Database):
             return await super().batch(statements)
         sql, args = one
         try:
-            async with self._pooled() as conn:
+            async with self._pooled(self._pool) as conn:
                 await conn.fetchval(to_numbered(sql).sql, *args)
         except asyncpg.DivisionByZeroError:
             if guards_lead(statements):
@@ -237,12 +243,12 @@ class PostgresDatabase(Database):
         """One statement sees one snapshot by itself: no BEGIN and COMMIT around it (one
         round trip instead of three)."""
         statement = to_numbered(sql)
-        async with self._pooled() as conn:
+        async with self._pooled(self._readers) as conn:
             return list(await conn.fetch(statement.sql, *statement.args(params)))
 
     @asynccontextmanager
     async def _connection(self, *, isolation: str, readonly: bool) -> AsyncIterator[Transaction]:
-        async with self._pooled() as conn:
+        async with self._pooled(self._readers if readonly else self._pool) as conn:
             tx = PostgresTransaction(conn)
             try:
                 async with conn.transaction(isolation=isolation, readonly=readonly):
@@ -251,7 +257,7 @@ class PostgresDatabase(Database):
                 tx._close()
 
     @asynccontextmanager
-    async def _pooled(self) -> AsyncIterator[Any]:
+    async def _pooled(self, pool: Any) -> AsyncIterator[Any]:
         task = asyncio.current_task()
         if task is not None and task in self._owners:
             # Same rule as SQLite's: a second connection could wait on this one's row locks.
@@ -261,7 +267,7 @@ class PostgresDatabase(Database):
         if task is not None:
             self._owners.add(task)
         try:
-            async with self._pool.acquire() as conn:
+            async with pool.acquire() as conn:
                 yield conn
         finally:
             if task is not None:
@@ -271,7 +277,10 @@ class PostgresDatabase(Database):
         if self._closed:
             return
         self._closed = True
-        await self._pool.close()  # waits for the connections in use to come back
+        try:
+            await self._readers.close()  # waits for the connections in use to come back
+        finally:
+            await self._pool.close()
 
 
 async def _nothing_to_reset(conn: Any) -> None:
@@ -283,12 +292,25 @@ async def _nothing_to_reset(conn: Any) -> None:
     transaction, a move's included."""
 
 
-async def open_postgres(url: str, *, max_connections: int = 10) -> PostgresDatabase:
-    """Connect a pool to the database at `url` (postgresql://user:password@host:port/name)."""
-    pool = await asyncpg.create_pool(
-        url, min_size=1, max_size=max_connections,
+async def open_postgres(url: str, *, max_connections: int = 10,
+                        read_connections: int = READ_CONNECTIONS) -> PostgresDatabase:
+    """Connect the pools to the database at `url` (postgresql://user:password@host:port/name):
+    up to `max_connections` for writes, `read_connections` for reads."""
+    pool = await _pool(url, max_connections)
+    try:
+        readers = await _pool(url, read_connections,
+                              server_settings={"default_transaction_read_only": "on"})
+    except BaseException:
+        await pool.close()
+        raise
+    return PostgresDatabase(pool, readers, url, read_connections)
+
+
+async def _pool(url: str, size: int, **options: Any) -> Any:
+    return await asyncpg.create_pool(
+        url, min_size=1, max_size=size,
         # The store has a few hundred distinct statements; keep them all prepared.
         statement_cache_size=1024,
         reset=_nothing_to_reset,
+        **options,
     )
-    return PostgresDatabase(pool, url)

@@ -21,6 +21,15 @@ class SiteAccess:
     secret: str  # the key of the private link (always works, public or not)
 
 
+# One user's name as of their latest finished game here: one arm of player_names' statement.
+_NAME_OF = (
+    "SELECT CAST(:user{n} AS BIGINT) AS user_id, (SELECT s.display_name FROM game_results r "
+    "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+    "WHERE r.guild_id = :guild_id AND r.user_id = :user{n} AND r.kicked = 0 "
+    "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT 1) AS name"
+)
+
+
 class SiteStore:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -29,15 +38,13 @@ class SiteStore:
 
     async def access(self, guild_id: int) -> SiteAccess | None:
         """The server's access row; None before its first link was made (private)."""
-        async with self._db.read() as tx:
-            row = await tx.fetchone(
-                "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,)
-            )
+        # one statement: with the reads waiting, in one trip (every web page asks it)
+        row = await self._db.fetchone(
+            "SELECT guild_id, public, secret FROM web_sites WHERE guild_id = ?", (guild_id,))
         return None if row is None else SiteAccess(row[0], bool(row[1]), row[2])
 
     async def guild_of_secret(self, secret: str) -> int | None:
-        async with self._db.read() as tx:
-            row = await tx.fetchone("SELECT guild_id FROM web_sites WHERE secret = ?", (secret,))
+        row = await self._db.fetchone("SELECT guild_id FROM web_sites WHERE secret = ?", (secret,))
         return None if row is None else int(row[0])
 
     async def ensure_access(self, guild_id: int, new_secret: str, *, now: int) -> SiteAccess:
@@ -71,22 +78,17 @@ class SiteStore:
     async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
         """Each ranked user's name as of their latest finished game in this server.
 
-        One index look-up per user (results_by_guild_user ends its key with finished_at);
+        One index look-up per user (results_by_guild_user ends its key with finished_at), all
+        in one statement: one trip to the database, not one per name (a page has ten);
         users with no counted finished game here (or forgotten) are left out.
         """
-        names: dict[int, str] = {}
-        async with self._db.read() as tx:
-            for user_id in dict.fromkeys(user_ids):
-                row = await tx.fetchone(
-                    "SELECT s.display_name FROM game_results r "
-                    "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
-                    "WHERE r.guild_id = ? AND r.user_id = ? AND r.kicked = 0 "
-                    "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT 1",
-                    (guild_id, user_id),
-                )
-                if row is not None:
-                    names[user_id] = row[0]
-        return names
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        sql = " UNION ALL ".join(_NAME_OF.format(n=n) for n in range(len(ids)))
+        rows = await self._db.fetchall(
+            sql, {"guild_id": guild_id, **{f"user{n}": user for n, user in enumerate(ids)}})
+        return {int(row["user_id"]): row["name"] for row in rows if row["name"] is not None}
 
     async def opponents(self, guild_id: int, user_id: int, *, limit: int) -> list[HeadToHead]:
         """Head-to-head against every other ranked player the user met, most games first."""

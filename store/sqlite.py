@@ -1,12 +1,13 @@
-"""The SQLite backend: one aiosqlite connection for writes, a read-only one for reads, and
-writes that never interleave.
+"""The SQLite backend: one aiosqlite connection for writes, a few read-only ones for reads,
+and writes that never interleave.
 
 Every statement of the store runs inside `Database.transaction()` or `Database.write(body)`
 (writes), `Database.batch()` (fixed statements) or `Database.read()` (a consistent
 snapshot). The writer is one asyncio.Lock, because all coroutines share one connection:
 without it, coroutine B's statements would land inside coroutine A's open transaction and be
 committed or rolled back with it. Batches and write bodies go to SQLite's thread together,
-in one trip (store/batches.py, store/sqlite_transactions.py).
+in one trip (store/batches.py, store/sqlite_transactions.py). Reads run side by side on
+read-only connections of their own (store/sqlite_reads.py).
 """
 
 from __future__ import annotations
@@ -24,10 +25,21 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from store.backend import Database, Dialect, Held, Params, Row, Statement, Transaction, Undone
-from store.batches import GroupCommit, Query, Unit, run_reads, run_statements, run_units
+from store.backend import (
+    READ_CONNECTIONS,
+    Database,
+    Dialect,
+    Held,
+    Params,
+    Row,
+    Statement,
+    Transaction,
+    Undone,
+)
+from store.batches import GroupCommit, Unit, run_statements, run_units
 from store.errors import DatabaseUnusable, StoreBusy
 from store.health import check_folder, runtime_error
+from store.sqlite_reads import SqliteReaders, open_readers
 from store.sqlite_transactions import SqliteTransaction, run_body
 from store.thread_calls import call_in_thread
 from store.wal_checkpoints import BACKSTOP_PAGES, SIZE_LIMIT_BYTES, WalCheckpoints
@@ -49,28 +61,26 @@ class FileHold:
 
 
 class SqliteDatabase(Database):
-    """The store's single connection. Build it with `store.db.open_database`."""
+    """The store's connections to one file. Build it with `store.db.open_database`."""
 
     dialect = Dialect.SQLITE
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path,
-                 reader: aiosqlite.Connection | None = None) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, readers: SqliteReaders) -> None:
         self._conn = conn
         self._checkpoints: WalCheckpoints | None = None
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
-        # Reads go through a read-only connection of their own: in WAL mode it reads the
+        # Reads go through read-only connections of their own: in WAL mode they read the
         # last commit while a writer (ours, stalled, or another process's) holds the write
-        # lock, so a leaderboard or a player's stats never wait behind a stalled move.
-        self._reader = reader or conn
-        self._read_lock = asyncio.Lock() if reader is not None else self._lock
+        # lock, so a leaderboard or a player's stats never wait behind a stalled move; and
+        # several of them read at once, so no read waits behind a slow one.
+        self._readers = readers
+        self.read_connections = len(readers.connections)
         self._closed = False
         self._busy = False  # the last write found the database locked by another program
         self.path = path
         self.location = str(path)
         self._writes: GroupCommit[Unit, Any] = GroupCommit(self._run_units, self._lock)
-        self._reads: GroupCommit[Query, list[Row]] = GroupCommit(
-            self._run_reads, self._read_lock, "store-reader")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
@@ -86,44 +96,55 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Transaction]:
-        """A read-only snapshot: several queries that see the same committed state."""
-        async with self._locked("BEGIN DEFERRED", reading=True) as tx:
+        """A read-only snapshot: several queries that see the same committed state, on a
+        read-only connection of its own (the first one free)."""
+        self._refuse_nested()
+        async with self._readers.connection() as conn, self._begun(
+                conn, "BEGIN DEFERRED", reading=True) as tx:
             yield tx
 
     def migration(self) -> AbstractAsyncContextManager[Transaction]:
         # BEGIN IMMEDIATE is already the only writer: another process waits for it.
         return self.transaction()
 
-    @asynccontextmanager
-    async def _locked(self, begin: str, *, reading: bool = False) -> AsyncIterator[Transaction]:
+    def _refuse_nested(self) -> None:
         if self._owner is not None and self._owner is asyncio.current_task():
             # The lock is not re-entrant: waiting for it here would wait forever.
             raise RuntimeError("nested store transaction: pass the open Transaction down instead")
-        conn, lock = (self._reader, self._read_lock) if reading else (self._conn, self._lock)
-        async with lock:
-            owner = lock is self._lock
-            if owner:
-                self._owner = asyncio.current_task()
-            tx = SqliteTransaction(conn)
+
+    @asynccontextmanager
+    async def _locked(self, begin: str) -> AsyncIterator[Transaction]:
+        self._refuse_nested()
+        async with self._lock:
+            self._owner = asyncio.current_task()
             try:
-                if conn.in_transaction:  # only after a cancelled _settle(): be safe
-                    log.warning("rolling back a transaction left open on %s", self.path)
-                    await conn.execute("ROLLBACK")
-                tx._begin = begin
-                yield tx
-                if conn.in_transaction:  # else no statement ran: nothing to commit
-                    await tx.execute("COMMIT")
-                    if not reading:
-                        self._went_through()
-            except BaseException as error:
-                await _settle(conn)
-                if not reading:  # a write through read() is a bug, not a disk to fix
-                    self._raise_typed(error)
-                raise
+                async with self._begun(self._conn, begin) as tx:
+                    yield tx
+                self._went_through()
             finally:
-                tx._close()
-                if owner:
-                    self._owner = None
+                self._owner = None
+
+    @asynccontextmanager
+    async def _begun(self, conn: aiosqlite.Connection, begin: str, *, reading: bool = False
+                     ) -> AsyncIterator[Transaction]:
+        """A transaction on `conn`, held by the caller: BEGIN with its first statement,
+        COMMIT at the end, ROLLBACK if the block raises (or is cancelled)."""
+        tx = SqliteTransaction(conn)
+        try:
+            if conn.in_transaction:  # only after a cancelled _settle(): be safe
+                log.warning("rolling back a transaction left open on %s", self.path)
+                await conn.execute("ROLLBACK")
+            tx._begin = begin
+            yield tx
+            if conn.in_transaction:  # else no statement ran: nothing to commit
+                await tx.execute("COMMIT")
+        except BaseException as error:
+            await _settle(conn)
+            if not reading:  # a write through read() is a bug, not a disk to fix
+                self._raise_typed(error)
+            raise
+        finally:
+            tx._close()
 
     async def batch(self, statements: Sequence[Statement]) -> bool:
         """Committed with the other batches waiting, in one trip to SQLite's thread
@@ -165,13 +186,9 @@ class SqliteDatabase(Database):
             raise
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        """Served with every other one-statement read waiting, in one trip (no BEGIN: one
-        SELECT sees one snapshot)."""
-        return await self._reads.submit((sql, params))
-
-    async def _run_reads(self, queries: list[Query]) -> list[list[Row] | Exception]:
-        """With the reader held (by its group): never inside another reader's snapshot."""
-        return await call_in_thread(self._reader, partial(run_reads, self._reader._conn, queries))
+        """Served with every other one-statement read waiting, in one trip to the first free
+        read connection (no BEGIN: one SELECT sees one snapshot)."""
+        return await self._readers.fetchall(sql, params)
 
     def _raise_typed(self, error: BaseException) -> None:
         """SQLite's busy, read-only or disk-full failure as the store's typed error. A busy
@@ -212,7 +229,7 @@ class SqliteDatabase(Database):
         """Close the connection (waiting for a running transaction and the batches already
         submitted); a second call is a no-op."""
         await self._writes.drain()
-        await self._reads.drain()
+        await self._readers.drain()
         async with self._lock:
             if self._closed:
                 return
@@ -222,9 +239,7 @@ class SqliteDatabase(Database):
                 await self._checkpoints.close()
         finally:
             try:
-                if self._reader is not self._conn:
-                    async with self._read_lock:
-                        await self._reader.close()
+                await self._readers.close()
             finally:
                 await self._close_writer()
 
@@ -279,8 +294,10 @@ async def _configure(conn: aiosqlite.Connection, path: Path) -> bool:
     return wal
 
 
-async def open_sqlite(path: Path) -> SqliteDatabase:
-    """Open (creating folder and file if needed) the database at `path`, not yet migrated."""
+async def open_sqlite(path: Path, *, read_connections: int = READ_CONNECTIONS
+                      ) -> SqliteDatabase:
+    """Open (creating folder and file if needed) the database at `path`, not yet migrated,
+    with `read_connections` read-only connections for reads."""
     path.parent.mkdir(parents=True, exist_ok=True)
     check_folder(path)  # aiosqlite leaves its thread behind when the file cannot be created
     # isolation_level=None: the sqlite3 module must not open transactions behind our back;
@@ -289,11 +306,11 @@ async def open_sqlite(path: Path) -> SqliteDatabase:
     try:
         conn.row_factory = sqlite3.Row
         wal = await _configure(conn, path)
-        reader = await _open_reader(path)
+        readers = await open_readers(path, read_connections)
     except BaseException:
         await conn.close()
         raise
-    db = SqliteDatabase(conn, path, reader)
+    db = SqliteDatabase(conn, path, readers)
     if wal:
         try:
             await db.start_checkpoints()
@@ -302,15 +319,3 @@ async def open_sqlite(path: Path) -> SqliteDatabase:
             raise
     return db
 
-
-async def _open_reader(path: Path) -> aiosqlite.Connection:
-    """A second connection for `read()`, read-only by SQLite's own check (`mode=ro`)."""
-    reader = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                                     isolation_level=None)
-    try:
-        reader.row_factory = sqlite3.Row
-        await reader.execute("PRAGMA busy_timeout = 5000")
-    except BaseException:
-        await reader.close()
-        raise
-    return reader

@@ -7,10 +7,10 @@ by GameStore.commit_move(..., finished=...), in the transaction that ends the ga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from store.db import Database, Transaction
+from store.rankings import ORDERS, LeaderboardSlice, PlayerTotals, min_games
 from store.ratings import forget_ratings
 from store.records import (
     GameSummary,
@@ -22,41 +22,18 @@ from store.records import (
     RecentResult,
 )
 
-MIN_GAMES_FOR_WIN_RATE = 5
 
+def _window(guild_id: int, variant: str | None, since: int | None, until: int | None
+            ) -> tuple[str, dict[str, Any]]:
+    """The WHERE of a ranking's results, and its parameters.
 
-@dataclass(frozen=True, slots=True)
-class _Order:
-    metric: str  # an expression over the per-player columns below; ties share a rank
-    then: str  # tie-breakers for a stable page order (user_id comes last)
-
-
-_ORDERS: dict[LeaderboardSort, _Order] = {
-    LeaderboardSort.WINS: _Order("wins DESC", "games ASC"),
-    LeaderboardSort.WIN_RATE: _Order("win_rate DESC", "games DESC"),
-    LeaderboardSort.AVG_SCORE: _Order("avg_score ASC", "games DESC"),
-    LeaderboardSort.TOKENS: _Order("tokens_per_game ASC", "games DESC"),
-    LeaderboardSort.CLEAN_ROUNDS: _Order("clean_rounds DESC", "games ASC"),
-    LeaderboardSort.GAMES: _Order("games DESC", "wins DESC"),
-}
-
-
-def _ranking(
-    guild_id: int, sort: LeaderboardSort, variant: str | None, since: int | None,
-    until: int | None = None,
-) -> tuple[str, dict[str, Any]]:
-    """SQL for every ranked player with rank and page position, and its parameters.
-
-    The filter is assembled from fixed fragments (never `? IS NULL OR …`, which would hide
-    the variant and period from the planner and cost the index).
+    Assembled from fixed fragments (never `? IS NULL OR …`, which would hide the variant and
+    period from the planner and cost the index).
     """
-    if LeaderboardSort(sort) not in _ORDERS:
-        raise ValueError(f"{sort} is not ranked from game results (see RatingStore)")
-    order = _ORDERS[LeaderboardSort(sort)]
     # The indexes' partial condition: a kicked player's game counts for them no more in the
     # statistics than in the ratings (migration 0025).
     where = ["guild_id = :guild_id", "user_id IS NOT NULL", "kicked = 0"]
-    params: dict[str, Any] = {"guild_id": guild_id, "min_games": 1}
+    params: dict[str, Any] = {"guild_id": guild_id}
     if variant is not None:
         where.append("variant = :variant")
         params["variant"] = variant
@@ -66,19 +43,35 @@ def _ranking(
     if until is not None:
         where.append("finished_at < :until")
         params["until"] = until
-    if sort == LeaderboardSort.WIN_RATE:
-        params["min_games"] = MIN_GAMES_FOR_WIN_RATE
+    return " AND ".join(where), params
+
+
+_TOTALS = """
+    SELECT user_id,
+           COUNT(*) AS games,
+           SUM(won) AS wins,
+           SUM(final_score) AS score_sum,
+           SUM(tokens_collected) AS tokens,
+           SUM(clean_rounds) AS clean_rounds
+    FROM game_results
+    WHERE {where}
+    GROUP BY user_id
+"""
+
+
+def _ranking(
+    guild_id: int, sort: LeaderboardSort, variant: str | None, since: int | None,
+    until: int | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """SQL for every ranked player with rank and page position, and its parameters."""
+    if LeaderboardSort(sort) not in ORDERS:
+        raise ValueError(f"{sort} is not ranked from game results (see RatingStore)")
+    order = ORDERS[LeaderboardSort(sort)]
+    where, params = _window(guild_id, variant, since, until)
+    params["min_games"] = min_games(LeaderboardSort(sort))
     sql = f"""
         WITH per_player AS (
-            SELECT user_id,
-                   COUNT(*) AS games,
-                   SUM(won) AS wins,
-                   SUM(final_score) AS score_sum,
-                   SUM(tokens_collected) AS tokens,
-                   SUM(clean_rounds) AS clean_rounds
-            FROM game_results
-            WHERE {" AND ".join(where)}
-            GROUP BY user_id
+            {_TOTALS.format(where=where)}
             HAVING COUNT(*) >= :min_games
         ), rated AS (
             SELECT *,
@@ -88,8 +81,9 @@ def _ranking(
             FROM per_player
         )
         SELECT *,
-               RANK() OVER (ORDER BY {order.metric}) AS rank,
-               ROW_NUMBER() OVER (ORDER BY {order.metric}, {order.then}, user_id) AS position
+               RANK() OVER (ORDER BY {order.metric_sql}) AS rank,
+               ROW_NUMBER() OVER (ORDER BY {order.metric_sql}, {order.then_sql}, user_id)
+                   AS position
         FROM rated
     """
     return sql, params
@@ -107,15 +101,6 @@ def _row(row: Any) -> LeaderboardRow:
         tokens_per_game=row["tokens_per_game"],
         clean_rounds=row["clean_rounds"],
     )
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderboardSlice:
-    """One page of a ranking, how many are ranked, and one user's row wherever it is."""
-
-    rows: tuple[LeaderboardRow, ...]
-    total: int
-    me: LeaderboardRow | None
 
 
 class StatsStore:
@@ -160,6 +145,22 @@ class StatsStore:
         me = next((_row(r) for r in rows if user_id is not None and r["user_id"] == user_id),
                   None)
         return LeaderboardSlice(page, total, me)
+
+    async def player_totals(
+        self, guild_id: int, variant: str | None = None, since: int | None = None, *,
+        until: int | None = None, most: int | None = None,
+    ) -> list[PlayerTotals]:
+        """Every player's totals in the window, in no order: what every sort of its
+        leaderboard ranks (rankings.py `rank`), from one aggregation. `most`: read no more
+        than that many players (a caller that would not keep more knows by one more)."""
+        where, params = _window(guild_id, variant, since, until)
+        sql = _TOTALS.format(where=where)
+        if most is not None:
+            sql += " LIMIT :most"
+            params["most"] = most
+        rows = await self._db.fetchall(sql, params)
+        return [PlayerTotals(r["user_id"], r["games"], r["wins"], r["score_sum"], r["tokens"],
+                             r["clean_rounds"]) for r in rows]
 
     async def explain_leaderboard(
         self,

@@ -7,6 +7,9 @@ Safe by construction:
 - route patterns accept ASCII digits where ids go, so a bad id is a 404 before any handler
   runs, and ids beyond SQLite's integer range are 404 too; so are page numbers in the query
   that are anything but ASCII digits ("²", "５", "٣", "-1", " 1"), with nothing logged;
+- at most a few requests of one client address at once, the next a polite 429 page, and one
+  new request per turn of the event loop for everyone together (limits.py): no reader can
+  hold every read connection of the store, nor a crowd the games' event loop;
 - static files without directory listing, and a missing one is the site's 404 page too;
   nothing under /s/ (where a secret may be in the address) is stored by any cache,
   redirects included; a Content-Security-Policy that allows no inline script or style,
@@ -24,6 +27,7 @@ from aiohttp.typedefs import Handler
 from . import cards, pages, replay
 from .activity import ActivityDeps, build_activity_app
 from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
+from .limits import RequestLimits
 
 log = logging.getLogger(__name__)
 STATIC_FILES = web.AppKey("static_files", frozenset)  # what /static/ serves, by name
@@ -95,9 +99,13 @@ async def _secure(request: web.Request, response: web.StreamResponse) -> None:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
 
 
-def build_app(deps: SiteDeps, activity: ActivityDeps | None = None) -> web.Application:
-    """The site; with `activity`, the Activity's routes under /activity/ too."""
-    app = web.Application(middlewares=[server_timing, error_pages, missing_static])
+def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
+              limits: RequestLimits | None = None) -> web.Application:
+    """The site; with `activity`, the Activity's routes under /activity/ too. `limits`: how
+    much of the process its requests may take (limits.py)."""
+    limits = limits or RequestLimits()
+    app = web.Application(
+        middlewares=[limits.middleware, server_timing, error_pages, missing_static])
     app[DEPS] = deps
     app[TEMPLATES] = templates()
     app[STATIC_FILES] = static_files()

@@ -57,13 +57,21 @@ def templates() -> jinja2.Environment:
 
 
 def render(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
+    return html_response(render_text(request, template, **context), status)
+
+
+def render_text(request: web.Request, template: str, **context: Any) -> str:
+    """The page as text: in the site's language (`site`), else the request's (LOCALE)."""
     env = request.app[TEMPLATES]
     static = request.app.router["static"]
     site = context.get("site")
     context.setdefault("words", site.words if site else Words(request.get(LOCALE, "en")))
-    html = env.get_template(template).render(
+    return env.get_template(template).render(
         static=lambda name: str(static.url_for(filename=name)), **context
     )
+
+
+def html_response(html: str, status: int = 200) -> web.Response:
     return web.Response(text=html, status=status, content_type="text/html", charset="utf-8")
 
 

@@ -6,14 +6,18 @@ these handlers only check the address, ask, and render.
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import web
 
-from hosting.boards import PERIOD_KEYS, RESULT_SORT_KEYS, Period
+from hosting.boards import PERIOD_KEYS, RESULT_SORT_KEYS, LeaderboardPage, Period
 from lama.rules import RULESETS
 from store import RESULT_SORTS, LeaderboardSort
 
-from .context import DEPS, path_id, query_page, render, site_of
+from .context import DEPS, Site, html_response, path_id, query_page, render, render_text, site_of
 from .links import ALL_VARIANTS
+
+PAGE_LASTS_S = 60.0  # a page whose board is the same is kept up to this long
 
 # The leaderboard's columns, in order: the sort each heads, and the catalogue's label.
 COLUMNS = (
@@ -42,6 +46,12 @@ def _query_choice(request: web.Request, name: str, choices: tuple[str, ...], def
 
 
 async def leaderboard(request: web.Request) -> web.Response:
+    """A board's page. The board is kept a few seconds (hosting/board_cache.py), and its
+    page by what the page shows: the board itself, the address (its links carry the key),
+    the server's name and language. So a page is made again only when its board changed
+    (up to `PAGE_LASTS_S`), not each time the board is ranked again; its names change only
+    with a game finished in the server, which forgets the server's pages, or a player
+    forgotten, which forgets them all."""
     site = await site_of(request)
     deps = request.app[DEPS]
     sort = LeaderboardSort(_query_choice(
@@ -53,10 +63,22 @@ async def leaderboard(request: web.Request) -> web.Response:
         site.guild_id, sort, variant=None if variant == ALL_VARIANTS else variant,
         period=period, page=query_page(request),
     )
-    names = await deps.site.names(site.guild_id, [row.user_id for row in board.rows])
-    return render(
-        request, "leaderboard.html", site=site, board=board, names=names, columns=COLUMNS,
-        sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS, variants=(None, *RULESETS),
+    shown = ("web page", site.paths.key, site.name, site.words.locale, board)
+    html = await deps.stats.boards.get_or_make(
+        site.guild_id, shown, lambda: _leaderboard_page(request, site, board),
+        lasts_s=PAGE_LASTS_S)
+    return html_response(html)
+
+
+async def _leaderboard_page(request: web.Request, site: Site, board: LeaderboardPage) -> str:
+    names = await request.app[DEPS].site.names(site.guild_id, [r.user_id for r in board.rows])
+    # In a worker thread, as the bot's pictures are drawn: the template's few milliseconds
+    # of Python then hand the GIL to the event loop every millisecond (bot.py's switch
+    # interval) instead of holding the loop's turn whole.
+    return await asyncio.to_thread(
+        render_text, request, "leaderboard.html", site=site, board=board, names=names,
+        columns=COLUMNS, sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS,
+        variants=(None, *RULESETS),
         page_url=lambda page: site.paths.leaderboard(board.sort, board.variant, board.period,
                                                      page),
     )

@@ -9,6 +9,7 @@ from aiohttp import web
 from .activity import ActivityDeps
 from .app import build_app
 from .context import SiteDeps
+from .limits import RequestLimits
 
 log = logging.getLogger(__name__)
 
@@ -18,8 +19,9 @@ class WebServer:
     (tests); `port` tells which after the start."""
 
     def __init__(self, deps: SiteDeps, *, host: str, port: int,
-                 activity: ActivityDeps | None = None) -> None:
-        self._app = build_app(deps, activity)
+                 activity: ActivityDeps | None = None,
+                 limits: RequestLimits | None = None) -> None:
+        self._app = build_app(deps, activity, limits)
         self._host, self._port = host, port
         self._runner: web.AppRunner | None = None
 

@@ -121,3 +121,21 @@ class Words:
 
     def list(self, items: list[str]) -> str:
         return i18n.format_list(items, self.locale)
+
+
+def browser_locale(header: str) -> str:
+    """The first language of an Accept-Language header the bot speaks, by its weight; else
+    English. For pages made before the server is known (a refusal)."""
+    weighed: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.split(",")[:20]):
+        tag, _, options = part.strip().partition(";")
+        weight = 1.0
+        if options.strip().startswith("q="):
+            try:
+                weight = float(options.strip()[2:])
+            except ValueError:
+                continue
+        language = tag.strip().lower().split("-")[0]
+        if language in i18n.SUPPORTED_LOCALES and weight > 0:
+            weighed.append((-weight, position, language))
+    return min(weighed)[2] if weighed else i18n.DEFAULT_LOCALE

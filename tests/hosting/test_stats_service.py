@@ -62,6 +62,7 @@ async def world(db_location):
     seeds = random.Random(2026)
     service = GameService(store, clock, seed_source=lambda: seeds.getrandbits(40))
     stats = StatsService(store, clock, preferences=service.preferences)
+    service.add_listener(stats.on_game_update)  # as the bot: a finished game, fresh boards
     w = World(store, clock, service, stats, seeds)
 
     async def collect(update):

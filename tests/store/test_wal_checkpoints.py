@@ -171,20 +171,22 @@ async def test_closing_the_store_stops_its_rounds_and_removes_the_wal(
         assert other.execute("SELECT COUNT(*) FROM filler").fetchone()[0] == 40
 
 
-async def test_closing_the_store_closes_the_writer_even_when_closing_the_reader_fails(
+async def test_closing_the_store_closes_the_writer_even_when_closing_a_reader_fails(
     tmp_path, monkeypatch
 ):
     db = await open_database(tmp_path / "lama.sqlite3")
-    real_close = db._reader.close
+    failing = db._readers.connections[0]
+    real_close = failing.close
 
     async def failing_close():
         await real_close()
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(db._reader, "close", failing_close)
+    monkeypatch.setattr(failing, "close", failing_close)
     with pytest.raises(sqlite3.OperationalError):
         await db.close()
-    assert not db._conn._running  # its thread ends: nothing keeps the process alive
+    # every thread ends: nothing keeps the process alive
+    assert not any(conn._running for conn in (db._conn, *db._readers.connections))
 
 
 class CountingLock(asyncio.Lock):

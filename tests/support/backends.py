@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import asyncpg
 
@@ -57,17 +60,82 @@ def move_log_reads(store: Store, monkeypatch) -> list[list[int]]:
 
 
 def count_trips(db, monkeypatch, *, reader: bool = False) -> list:
-    """SQLite: trips to the writing connection's thread (or the read-only connection's),
+    """SQLite: trips to the writing connection's thread (or to any read-only connection's),
     counted where every trip goes: the connection's queue (aiosqlite's own calls and the
     store's, store/thread_calls.py, alike). Its thread keeps reading the queue it started with."""
     trips: list = []
-    conn = db._reader if reader else db._conn
-    queue = conn._tx
+    for conn in db._readers.connections if reader else [db._conn]:
+        queue = conn._tx
 
-    class CountedQueue:
-        def put_nowait(self, item) -> None:
-            trips.append(item[1])
-            queue.put_nowait(item)
+        class CountedQueue:
+            def put_nowait(self, item, queue=queue) -> None:
+                trips.append(item[1])
+                queue.put_nowait(item)
 
-    monkeypatch.setattr(conn, "_tx", CountedQueue())
+        monkeypatch.setattr(conn, "_tx", CountedQueue())
     return trips
+
+
+@dataclass
+class Gate:
+    """A read that runs until the test opens the gate (`gated_read`)."""
+
+    sql: str  # its statement: one row, `opened` = 1
+    started: Callable[[], Awaitable[None]]  # returns once the statement is running
+    open: Callable[[], Awaitable[None]]
+
+
+@asynccontextmanager
+async def gated_read(db, location) -> AsyncIterator[Gate]:
+    """A slow read under the test's control, on either backend: on SQLite a function of the
+    read-only connections that waits for an Event in the connection's thread; on PostgreSQL
+    a shared advisory lock (held for its statement only) that waits for the test's own
+    connection to let go of the lock."""
+    if str(location).startswith("postgresql://"):
+        async with _advisory_gate(location) as gate:
+            yield gate
+        return
+    entered, opened = threading.Event(), threading.Event()
+
+    def wait() -> int:
+        entered.set()
+        return int(opened.wait(30))
+
+    for conn in db._readers.connections:
+        await conn.create_function("gate", 0, wait)
+
+    async def started() -> None:
+        assert await asyncio.to_thread(entered.wait, 10), "the gated read never started"
+
+    async def open_() -> None:
+        opened.set()
+
+    try:
+        yield Gate("SELECT gate() AS opened", started, open_)
+    finally:
+        opened.set()
+
+
+_GATE_KEY = 0x1A4A_0033
+
+
+@asynccontextmanager
+async def _advisory_gate(location) -> AsyncIterator[Gate]:
+    holder = await asyncpg.connect(str(location))
+    await holder.execute("SELECT pg_advisory_lock($1)", _GATE_KEY)
+
+    async def started() -> None:
+        async with asyncio.timeout(10):
+            while not await holder.fetchval(
+                    "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' "
+                    "AND objid::bigint = $1 AND NOT granted", _GATE_KEY):
+                await asyncio.sleep(0.01)
+
+    async def open_() -> None:
+        await holder.execute("SELECT pg_advisory_unlock($1)", _GATE_KEY)
+
+    try:
+        yield Gate("SELECT 1 AS opened FROM (SELECT pg_advisory_xact_lock_shared("
+                   f"{_GATE_KEY})) AS waited", started, open_)
+    finally:
+        await holder.close()

@@ -42,8 +42,9 @@ async def open_world(path, *, seed: int = 17) -> World:
     preferences = Preferences(store, clock)
     service = GameService(store, clock, seed_source=lambda: seeds.getrandbits(40),
                           preferences=preferences)
-    return World(store, clock, service, StatsService(store, clock, preferences=preferences),
-                 SiteService(store, clock))
+    stats = StatsService(store, clock, preferences=preferences)
+    service.add_listener(stats.on_game_update)  # as the bot: a finished game, fresh boards
+    return World(store, clock, service, stats, SiteService(store, clock))
 
 
 async def play_game(

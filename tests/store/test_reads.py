@@ -1,0 +1,148 @@
+"""Reads side by side (issue 33): a few read connections on either backend (SQLite's
+read-only connections, each with its thread; PostgreSQL's read pool), so a slow read holds
+its own connection and no other read, and never a write. Real databases, both backends."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import asyncpg
+import pytest
+
+from store.backend import Statement
+from tests.support.backends import gated_read
+
+READ_ONLY_REFUSALS = (sqlite3.OperationalError, asyncpg.ReadOnlySQLTransactionError)
+
+
+def insert(key: str, value: str = "v") -> Statement:
+    return Statement("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+async def value_of(tx, key: str) -> str | None:
+    row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+    return None if row is None else row["value"]
+
+
+class HeldReads:
+    """`count` read() blocks, each held open after its first statement (its snapshot taken)
+    until `release`; what each saw of `key`."""
+
+    def __init__(self, db, count: int, key: str) -> None:
+        self._db, self._key = db, key
+        self._released = asyncio.Event()
+        self._holding = [asyncio.Event() for _ in range(count)]
+        self.seen: list[str | None] = [None] * count
+        self.seen_at_end: list[str | None] = [None] * count
+        self._tasks = [asyncio.create_task(self._hold(n)) for n in range(count)]
+
+    async def _hold(self, n: int) -> None:
+        async with self._db.read() as tx:
+            self.seen[n] = await value_of(tx, self._key)
+            self._holding[n].set()
+            await self._released.wait()
+            self.seen_at_end[n] = await value_of(tx, self._key)
+
+    async def all_holding(self) -> None:
+        async with asyncio.timeout(10):
+            await asyncio.gather(*(event.wait() for event in self._holding))
+
+    async def release(self) -> None:
+        self._released.set()
+        await asyncio.gather(*self._tasks)
+
+
+async def test_there_are_several_read_connections(db):
+    assert db.read_connections >= 2
+
+
+async def test_a_read_held_open_does_not_hold_up_other_reads(db):
+    await db.batch([insert("a", "1")])
+    held = HeldReads(db, 1, "a")
+    await held.all_holding()
+    try:
+        async with asyncio.timeout(10):  # waited forever behind the one reader's lock
+            assert (await db.fetchone("SELECT value FROM meta WHERE key = 'a'"))["value"] == "1"
+            async with db.read() as tx:
+                assert await value_of(tx, "a") == "1"
+    finally:
+        await held.release()
+    assert held.seen == ["1"]
+
+
+async def test_a_slow_statement_holds_up_no_read_that_comes_after_it(db, db_location):
+    await db.batch([insert("a", "1")])
+    async with gated_read(db, db_location) as gate:
+        slow = asyncio.create_task(db.fetchone(gate.sql))
+        await gate.started()
+        async with asyncio.timeout(10):
+            quick = await asyncio.gather(
+                *(db.fetchone("SELECT value FROM meta WHERE key = 'a'") for _ in range(5)))
+            async with db.read() as tx:
+                assert await value_of(tx, "a") == "1"
+        assert [row["value"] for row in quick] == ["1"] * 5
+        assert not slow.done()  # still reading, on its own connection
+        await gate.open()
+        async with asyncio.timeout(10):
+            assert (await slow)["opened"] == 1
+
+
+async def test_every_read_connection_busy_holds_up_no_write(db):
+    await db.batch([insert("a", "old")])
+    held = HeldReads(db, db.read_connections, "a")
+    await held.all_holding()
+    try:
+        async with asyncio.timeout(10):
+            assert await db.batch([Statement("UPDATE meta SET value = 'new' WHERE key = 'a'")])
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('b', 'new')")
+    finally:
+        await held.release()
+    # each held its snapshot: the commits made meanwhile are not in it
+    assert held.seen == held.seen_at_end == ["old"] * db.read_connections
+    async with db.read() as tx:
+        assert [await value_of(tx, "a"), await value_of(tx, "b")] == ["new", "new"]
+
+
+async def test_every_read_connection_sees_each_commit(db):
+    """Reads on all the connections at once, after each of several commits."""
+    await db.batch([insert("a", "0")])
+    for n in range(1, 4):
+        await db.batch([Statement("UPDATE meta SET value = ? WHERE key = 'a'", (str(n),))])
+        held = HeldReads(db, db.read_connections, "a")  # one on each connection
+        await held.all_holding()
+        await held.release()
+        one_statement = await asyncio.gather(
+            *(db.fetchone("SELECT value FROM meta WHERE key = 'a'") for _ in range(8)))
+        assert held.seen == [str(n)] * db.read_connections
+        assert [row["value"] for row in one_statement] == [str(n)] * 8
+
+
+@pytest.mark.parametrize("how", ["fetchall", "read"])
+async def test_no_read_connection_can_write(db, how):
+    with pytest.raises(READ_ONLY_REFUSALS):
+        if how == "fetchall":
+            await db.fetchall("INSERT INTO meta (key, value) VALUES ('k', 'v') RETURNING key")
+        else:
+            async with db.read() as tx:
+                await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+    async with db.read() as tx:
+        assert await value_of(tx, "k") is None
+
+
+async def test_a_read_cancelled_while_it_waits_for_a_connection_takes_none(db):
+    await db.batch([insert("a", "1")])
+    held = HeldReads(db, db.read_connections, "a")
+    await held.all_holding()
+    waiting = asyncio.create_task(db.fetchone("SELECT value FROM meta WHERE key = 'a'"))
+    await asyncio.sleep(0.05)
+    waiting.cancel()
+    await held.release()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    async with asyncio.timeout(10):  # every connection came back
+        held = HeldReads(db, db.read_connections, "a")
+        await held.all_holding()
+        await held.release()
+    assert held.seen == ["1"] * db.read_connections

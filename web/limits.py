@@ -1,0 +1,160 @@
+"""How much of the bot's process the web site may take (issue 33): a few requests of one client
+address at once, and a steady number of new requests a second for everyone together.
+
+The pages run on the bot's event loop, and a page address is all a flood needs.
+- **Per client address**: at most `PER_CLIENT` requests in progress at once; the next is a
+  polite 429 page with Retry-After. One client cannot hold every read connection
+  (store/sqlite_reads.py). A browser opens at most 6 connections to a site, so one reader
+  never meets the limit.
+- **`PAGES_PER_S` for everyone**: 50 clients asking as fast as they are answered had the loop
+  busy with pages all the time, and a move waiting for its commit waited behind them, turn
+  after turn (p99 5.5 ms quiet, 50-340 ms under the flood, even with every page kept). Now
+  requests begin at most `PAGES_PER_S` a second, one after another at even gaps; the others
+  wait in line (nothing runs for them meanwhile), up to `MAX_WAITING`, past which a 503 page.
+  At ~1 ms of the loop a page on this project's machine, that is about a third of it; a
+  request that finds no line begins at once.
+- **Refusals cost little**: a refusal's page is made once per language and kept, and it is
+  answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
+  second per connection, not as fast as the loop can refuse.
+
+The client address is `request.remote`, the peer of the connection: the site trusts no
+forwarding header (a client could write any). Behind a reverse proxy every request comes from
+the proxy's address, so they all share one limit there; the proxy should hold a limit per
+client of its own (docs/web.md).
+
+A refusal speaks the language of the server the address names, if this site served one of
+its pages lately (no read of the store for it), else the reader's browser language
+(Accept-Language), else English.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict, deque
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from .context import LOCALE, html_response, render_text
+from .words import browser_locale
+
+PER_CLIENT = 6
+PAGES_PER_S = 300
+MAX_WAITING = 500
+RETRY_AFTER_S = 2
+REFUSAL_DELAY_S = 0.5
+LOCALES_KEPT = 1024  # page keys whose server's language is remembered for refusals
+# The Activity's requests are not counted per address: every player's comes through Discord's
+# proxy (one address for all of them), and its live socket stays open for the whole game. Its
+# API answers signed sessions only (web/activity/); the steady pace still applies to it.
+PER_CLIENT_EXEMPT = "/activity/"
+
+
+class RequestLimits:
+    """The site's first middleware (`build_app`). `per_client` None: no limit per address;
+    `pages_per_s` None: every request begins at once (both as before issue 33, for
+    benchmarks); `refusal_delay_s` 0 for tests that count refusals."""
+
+    def __init__(self, per_client: int | None = PER_CLIENT, *,
+                 pages_per_s: float | None = PAGES_PER_S, max_waiting: int = MAX_WAITING,
+                 refusal_delay_s: float = REFUSAL_DELAY_S) -> None:
+        self.per_client = per_client
+        self.max_waiting = max_waiting
+        self._gap_s = 0.0 if pages_per_s is None else 1 / pages_per_s
+        self._refusal_delay_s = refusal_delay_s
+        self._active: dict[str, int] = {}
+        self._locales: OrderedDict[str, str] = OrderedDict()  # page key -> its language
+        self._refusals: dict[tuple[int, str], str] = {}  # (status, language) -> the page
+        self._line: deque[asyncio.Future[None]] = deque()
+        self._next_start = 0.0  # the loop's time at which the next request may begin
+        self._gate: asyncio.TimerHandle | None = None
+
+    def active(self, client: str) -> int:
+        """How many of the client's requests are in progress now (waiting ones included)."""
+        return self._active.get(client, 0)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._line)
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        counted = not request.path.startswith(PER_CLIENT_EXEMPT)
+        client = request.remote or ""
+        active = self._active.get(client, 0)
+        if counted and self.per_client is not None and active >= self.per_client:
+            return await self._refused(request, 429)
+        if len(self._line) >= self.max_waiting:
+            return await self._refused(request, 503)
+        if counted:
+            self._active[client] = active + 1
+        try:
+            await self._turn()
+            return await handler(request)
+        finally:
+            if counted:
+                self._done(client)
+            self._learn_locale(request)
+
+    async def _turn(self) -> None:
+        """Return when this request may begin: at once if nobody waits and the gap since
+        the last one began has passed, else when its turn in line comes."""
+        if not self._gap_s:
+            return
+        loop = asyncio.get_running_loop()
+        if not self._line and loop.time() >= self._next_start:
+            self._next_start = loop.time() + self._gap_s
+            return
+        future = loop.create_future()
+        self._line.append(future)
+        if self._gate is None:
+            self._gate = loop.call_at(self._next_start, self._open_gate)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future in self._line:
+                self._line.remove(future)
+            raise
+
+    def _open_gate(self) -> None:
+        """The first in line begins; the gate opens again a gap later while others wait."""
+        loop = asyncio.get_running_loop()
+        self._gate = None
+        while self._line:
+            future = self._line.popleft()
+            if not future.done():
+                future.set_result(None)
+                self._next_start = loop.time() + self._gap_s
+                break
+        if self._line:
+            self._gate = loop.call_at(self._next_start, self._open_gate)
+
+    def _done(self, client: str) -> None:
+        left = self._active[client] - 1
+        if left:
+            self._active[client] = left
+        else:
+            del self._active[client]
+
+    def _learn_locale(self, request: web.Request) -> None:
+        key = request.match_info.get("key")
+        if key is not None and LOCALE in request:  # a page of a server was served
+            self._locales[key] = request[LOCALE]
+            self._locales.move_to_end(key)
+            if len(self._locales) > LOCALES_KEPT:
+                self._locales.popitem(last=False)
+
+    async def _refused(self, request: web.Request, status: int) -> web.Response:
+        key = request.match_info.get("key")
+        known = self._locales.get(key) if key is not None else None
+        locale = known or browser_locale(request.headers.get("Accept-Language", ""))
+        page = self._refusals.get((status, locale))
+        if page is None:
+            request[LOCALE] = locale
+            page = self._refusals[status, locale] = render_text(
+                request, "error.html", code=status)
+        if self._refusal_delay_s:
+            await asyncio.sleep(self._refusal_delay_s)
+        response = html_response(page, status)
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return response
