@@ -25,6 +25,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cardart
+import gc_watch
 from cogs.buttons import LamaButton
 from cogs.card_letters import every_language
 from cogs.emojis import CARD_EMOJIS
@@ -344,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync", action="store_true", help="register slash commands now")
     args = parser.parse_args(argv)
     _load_env_file()
+    gc_watch.watch_from_env()  # a benchmark's report of the collector's pauses (opt-in)
     settings = Settings.from_env()
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     if not settings.token:

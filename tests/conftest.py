@@ -42,7 +42,7 @@ WORKER_GROUPS = {
     "e2e/test_restart.py": "kills", "bot/test_startup.py": "kills",
     "e2e/test_processes.py": "processes", "e2e/test_tournament.py": "tournament",
     "e2e/test_peer_starts.py": "processes",
-    "e2e/test_process_moves.py": "kills",
+    "e2e/test_process_moves.py": "kills", "bot/test_gc_watch.py": "kills",
     "web/test_browser.py": "browser", "web/test_browser_names.py": "browser",
     "web/test_odd_requests.py": "web", "web/test_text.py": "web",
 }
