@@ -50,7 +50,7 @@ from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
 
 log = logging.getLogger("lamabot")
-YOUNG_COLLECTION_EVERY = 7_000  # allocations (CPython's default: 700)
+YOUNG_COLLECTION_EVERY = 20_000  # allocations (CPython's default: 700)
 GIL_SWITCH_INTERVAL_S = 0.001  # CPython's default: 0.005
 
 EXTENSIONS = (
@@ -309,8 +309,12 @@ def _tune_interpreter() -> None:
     # objects live for its commit: at 700 allocations per collection they reached the oldest
     # generation by the thousand, and a full collection of ~25,000 live objects (10-50 ms,
     # nobody answered) came every few seconds. Ten times the allocations per young
-    # collection lets them die young: 15 full collections in a minute of the yardstick
-    # became 2.
+    # collection let them die young: 15 full collections in a minute of the yardstick
+    # became 2. The count that starts a young collection is allocations less deallocations,
+    # and 100 games' interactions in flight hold some 10,000 objects: at 7,000 their coming
+    # and going alone started a young collection every half second (8-23 in 15 s of the
+    # yardstick, 4-15 ms of CPU each, ~7 % of the bot's CPU), each promoting what was in
+    # flight. At 20,000 it is 0-2 in 15 s, each no longer (issue 33).
     gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
     # The event loop shares the GIL with pictures drawn in threads, and with SQLite's thread
     # whenever a call there outlasts the loop's blocking wait (store/thread_calls.py). A
