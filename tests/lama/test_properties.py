@@ -27,6 +27,7 @@ from lama import (
     game_to_dict,
     get_ruleset,
 )
+from lama.core import GameCore
 
 VARIANTS = ("classic", "party", "komarami")
 ANY_ACTION = st.one_of(st.just(DRAW), st.just(QUIT), st.sampled_from(CARDS).map(Play))
@@ -213,6 +214,17 @@ def test_a_clone_plays_on_exactly_like_the_original_and_apart_from_it(variant, s
         assert g.apply(seat, action) == events
         assert game_to_dict(g) == game_to_dict(draft)
         steps += 1
+
+
+def test_a_clone_shares_no_list_a_move_changes():
+    """`clone` copies lists by kind: only the deck (a round's pile is dealt from a copy of
+    it) may be shared; a list slot added later is copied or named here."""
+    g = Game.new("classic", 3, 7)
+    draft = g.clone()
+    shared = [name for name in GameCore.__slots__ if isinstance(getattr(g, name), list)
+              and getattr(draft, name) is getattr(g, name)]
+    assert shared == ["_deck"]
+    assert all(a is not b for a, b in zip(g._hands, draft._hands, strict=True))
 
 
 @settings(max_examples=40, deadline=None)
