@@ -52,6 +52,7 @@ def check_state(g):
     cards = Counter(c for h in d["hands"] for c in h) + Counter(d["draw_pile"] + d["discard_pile"])
     assert cards == Counter(c.code for c in rs.deck), "every card accounted for"
     assert game_to_dict(game_from_dict(d)) == d, "save/load round trip"
+    assert [g.hand_size(s) for s in range(g.num_seats)] == [len(h) for h in d["hands"]]
     if g.is_over:
         assert g.current_seat is None and max(g.scores) >= g.target
         assert g.legal_actions(0) == ()
