@@ -38,7 +38,7 @@ from benchmarks import processes_paced
 from benchmarks.bot_report import percentile
 from benchmarks.botload import REPO, cpu_seconds, seed_settings, stop_bot, wait_for_log
 from benchmarks.processes_paced import build_world, count_moves
-from benchmarks.yardstick import LAMABOT, Pace, People
+from benchmarks.yardstick import LAMABOT, Pace, People, driver_gc_off
 from loopback.hook import point_discord_at, restore_real_discord
 from loopback.postgres_cluster import DURABLE, PostgresCluster, start_cluster
 from loopback.running import BOT_TOKEN, run_bot_process
@@ -86,12 +86,13 @@ async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
             games = [asyncio.create_task(people.game(channel, users))
                      for channel, users in zip(channels, players, strict=True)]
             await asyncio.sleep(args.warmup)
-            moves_before, server_before = await count_moves(url), cluster_cpu(cluster)
-            cpu_before = [cpu_seconds(p.process.pid) for p in procs]
-            driver_before, start = time.process_time(), time.perf_counter()
-            await asyncio.sleep(args.window)
-            end, driver = time.perf_counter(), time.process_time() - driver_before
-            moves, server = await count_moves(url) - moves_before, cluster_cpu(cluster)
+            async with driver_gc_off(keep=False):  # the fake keeps every request it served
+                moves_before, server_before = await count_moves(url), cluster_cpu(cluster)
+                cpu_before = [cpu_seconds(p.process.pid) for p in procs]
+                driver_before, start = time.process_time(), time.perf_counter()
+                await asyncio.sleep(args.window)
+                end, driver = time.perf_counter(), time.process_time() - driver_before
+                moves, server = await count_moves(url) - moves_before, cluster_cpu(cluster)
             cpu = [cpu_seconds(p.process.pid) - b for p, b in zip(procs, cpu_before, strict=True)]
             people.stop.set()
             for task in games:

@@ -226,7 +226,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
                      for channel, users in zip(channels, players, strict=True)]
             await asyncio.sleep(args.warmup)
             pid = proc.process.pid
-            async with _driver_gc_off(args.driver_gc):  # its last collection, then the window
+            async with driver_gc_off(args.driver_gc):  # its last collection, then the window
                 spy = _py_spy(pid, args.window, profile) if profile else None
                 cpu_before, start = cpu_seconds(pid), time.perf_counter()
                 driver_before = time.process_time()
@@ -256,7 +256,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
 
 
 @contextlib.asynccontextmanager
-async def _driver_gc_off(keep: bool) -> AsyncIterator[None]:
+async def driver_gc_off(keep: bool) -> AsyncIterator[None]:
     """The driver's garbage collector off for the measured window (unless `keep`). The
     loopback Discord keeps every request it served, so the driver's full collections grew to
     0.2-0.8 s within a run, the longer the more a bot sends: each one stopped the tickets and

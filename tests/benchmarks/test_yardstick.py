@@ -88,8 +88,8 @@ async def test_the_driver_collects_no_garbage_while_measuring_and_again_after(mo
 
     monkeypatch.setattr(yardstick, "SETTLE_S", 0.0)
     assert gc.isenabled()
-    async with yardstick._driver_gc_off(keep=False):
+    async with yardstick.driver_gc_off(keep=False):
         assert not gc.isenabled()
     assert gc.isenabled()
-    async with yardstick._driver_gc_off(keep=True):  # --driver-gc: as before 2026-12-01
+    async with yardstick.driver_gc_off(keep=True):  # --driver-gc: as before 2026-12-01
         assert gc.isenabled()
