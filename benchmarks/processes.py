@@ -34,6 +34,8 @@ import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+import uvloop
+
 from benchmarks import processes_paced
 from benchmarks.bot_report import percentile
 from benchmarks.botload import REPO, cpu_seconds, seed_settings, stop_bot, wait_for_log
@@ -108,6 +110,7 @@ async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
         restore_real_discord()
     seconds = end - start
     inside = [s for s in people.samples if start <= s.due <= end]
+    per_move = 1000 / max(1, moves)  # CPU seconds over moves, in ms
     return {
         "mode": mode, "processes": len(MODES[mode]), "seconds": round(seconds, 1),
         "durable_moves_per_s": round(moves / seconds, 1),
@@ -117,6 +120,11 @@ async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
                       for n, (ids, c) in enumerate(zip(MODES[mode], cpu, strict=True))},
         "postgres_cpu_share": round((server - server_before) / seconds, 3),
         "driver_cpu_share": round(driver / seconds, 3),
+        # what each durable move cost, lobbies and autocomplete included: on two shared
+        # cores the throughput is about what is left of them over this
+        "cpu_ms_per_move": {"bots": round(sum(cpu) * per_move, 2),
+                            "postgres": round((server - server_before) * per_move, 2),
+                            "driver": round(driver * per_move, 2)},
         "error_count": len(errors), "errors": errors[:20],
     }
 
@@ -139,7 +147,9 @@ def compare(args) -> dict:
             for mode in MODES:
                 print(f"  processes: {mode}, round {n + 1} ...", flush=True)
                 url = asyncio.run(cluster.create_database(f"processes_{mode}_{n}"))
-                done[mode] = asyncio.run(measure(mode, cluster, url, args))
+                # the driver (the loopback Discord and the players) on uvloop, as the bots:
+                # it is one of the four processes sharing the machine's cores
+                done[mode] = uvloop.run(measure(mode, cluster, url, args))
                 print("   ", json.dumps(done[mode]), flush=True)
             rounds.append(done)
     finally:
