@@ -25,6 +25,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cardart
+import gc_watch
 from cogs.activity import ACTIVITY, entry_point_command
 from cogs.buttons import LamaButton
 from cogs.card_letters import every_language
@@ -52,7 +53,7 @@ from web.activity import DISCORD_FRAME_ANCESTORS, ActivityDeps, Credentials
 from web.activity.signin import DISCORD_API
 
 log = logging.getLogger("lamabot")
-YOUNG_COLLECTION_EVERY = 7_000  # allocations (CPython's default: 700)
+YOUNG_COLLECTION_EVERY = 20_000  # allocations (CPython's default: 700)
 GIL_SWITCH_INTERVAL_S = 0.001  # CPython's default: 0.005
 
 EXTENSIONS = (
@@ -336,8 +337,12 @@ def _tune_interpreter() -> None:
     # objects live for its commit: at 700 allocations per collection they reached the oldest
     # generation by the thousand, and a full collection of ~25,000 live objects (10-50 ms,
     # nobody answered) came every few seconds. Ten times the allocations per young
-    # collection lets them die young: 15 full collections in a minute of the yardstick
-    # became 2.
+    # collection let them die young: 15 full collections in a minute of the yardstick
+    # became 2. The count that starts a young collection is allocations less deallocations,
+    # and 100 games' interactions in flight hold some 10,000 objects: at 7,000 their coming
+    # and going alone started a young collection every half second (8-23 in 15 s of the
+    # yardstick, 4-15 ms of CPU each, ~7 % of the bot's CPU), each promoting what was in
+    # flight. At 20,000 it is 0-2 in 15 s, each no longer (issue 33).
     gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
     # The event loop shares the GIL with pictures drawn in threads, and with SQLite's thread
     # whenever a call there outlasts the loop's blocking wait (store/thread_calls.py). A
@@ -372,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync", action="store_true", help="register slash commands now")
     args = parser.parse_args(argv)
     _load_env_file()
+    gc_watch.watch_from_env()  # a benchmark's report of the collector's pauses (opt-in)
     settings = Settings.from_env()
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     if not settings.token:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import discord
 from discord import app_commands
 
+import gc_watch
 from lama import DRAW, QUIT, Card, Game, IllegalAction, Play
 from loopback.hook import point_discord_at_env
 
@@ -149,6 +150,7 @@ def _move_commands(bot: MinimalBot) -> list[app_commands.Command]:
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
+    gc_watch.watch_from_env()  # the same report of the collector's pauses as LamaBot's
     point_discord_at_env()
     client = MinimalBot()
     client.run(os.environ["DISCORD_TOKEN"], log_handler=None)

@@ -10,11 +10,16 @@ then /play, /draw or /quit), and the same figures come out of both:
 - **open loop**: interactions offered at one fixed rate (by default a quarter of the bare
   bot's closed-loop rate, i.e. half of what the target asks LamaBot to carry), the next one
   going to any game not waiting for an answer; p50/p99 from the moment it was due.
-The ratios LamaBot/bare are what issue 14 targets: throughput ≥ 0.5×, p99 at the same offered
-load ≤ 2×. `--profile` samples LamaBot with py-spy during its closed-loop window; `--trace`
-times LamaBot's answer path in its open-loop run (benchmarks/answer_trace.py) and cuts every
-interaction's latency into its segments (benchmarks/latency_parts.py).
-Figures: benchmarks/yardstick.json; docs/performance.md explains them.
+The ratios LamaBot/bare are what issues 14 and 33 target: throughput ≥ 0.5×, p99 at the same
+offered load ≤ 2×, CPU per interaction (the bot process's CPU time over the interactions it
+answered) ≤ 1.5× in both loops; and no full garbage collection of LamaBot's longer than 20 ms
+(each bot reports its collections, gc_watch.py). Each bot runs `--rounds` times in each loop,
+the two side by side each time; the ratios are the rounds' medians
+(benchmarks/yardstick_figures.py). `--profile` samples LamaBot with py-spy during its first
+closed-loop window; `--trace` times LamaBot's answer path in its open-loop runs
+(benchmarks/answer_trace.py) and cuts every interaction's latency into its segments
+(benchmarks/latency_parts.py). Figures: benchmarks/yardstick.json; docs/performance.md
+explains them.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import contextlib
 import gc
 import json
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,7 +39,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.bot_report import percentile
 from benchmarks.botload import (
     REPO,
     LoadConfig,
@@ -46,14 +51,15 @@ from benchmarks.botload import (
     wait_for_log,
 )
 from benchmarks.latency_parts import GcPauses, Sample, bot_stamps, decompose, fake_view
+from benchmarks.yardstick_figures import ratios, summary
 from cogs.moves import NO_CARD
+from gc_watch import REPORT_VARIABLE, pauses
 from loopback.hook import point_discord_at, restore_real_discord
 from loopback.running import BOT_TOKEN, run_bot_process
 
 OUT = Path(__file__).with_name("yardstick.json")
 PLAYERS = 3
 SETTLE_S = 1.0  # after the driver's last collection, before the measured window
-TARGET_THROUGHPUT, TARGET_P99 = 0.5, 2.0  # LamaBot / bare
 
 
 @dataclass
@@ -184,7 +190,9 @@ class People:
 
 
 async def _start(contender: Contender, fake, workdir: Path, args):
-    extra = dict(pair.split("=", 1) for pair in args.env)
+    # the bot's garbage collections, reported at its exit (gc_watch.py)
+    extra = {**dict(pair.split("=", 1) for pair in args.env),
+             REPORT_VARIABLE: str(_gc_report(workdir, contender))}
     if contender is BARE:
         command = [sys.executable, "-m", "benchmarks.minimal_bot"]
         env = {"DISCORD_TOKEN": BOT_TOKEN, "PYTHONPATH": str(REPO), **extra}
@@ -218,7 +226,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
                      for channel, users in zip(channels, players, strict=True)]
             await asyncio.sleep(args.warmup)
             pid = proc.process.pid
-            async with _driver_gc_off(args.driver_gc):  # its last collection, then the window
+            async with driver_gc_off(args.driver_gc):  # its last collection, then the window
                 spy = _py_spy(pid, args.window, profile) if profile else None
                 cpu_before, start = cpu_seconds(pid), time.perf_counter()
                 driver_before = time.process_time()
@@ -241,13 +249,14 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     figures["driver_cpu_share"] = round(driver_cpu / (end - start), 3)
     figures["fake_dispatch_to_answer"] = fake_view(fake, start, end)
     figures["driver_gc"] = driver_gc.figures()
+    figures["bot_gc"] = _bot_gc(workdir, contender, (start, end))
     stamps = bot_stamps(args.trace) if args.trace and contender is LAMABOT else {}
     figures["where_the_time_goes"] = decompose(people.samples, (start, end), stamps)
     return figures
 
 
 @contextlib.asynccontextmanager
-async def _driver_gc_off(keep: bool) -> AsyncIterator[None]:
+async def driver_gc_off(keep: bool) -> AsyncIterator[None]:
     """The driver's garbage collector off for the measured window (unless `keep`). The
     loopback Discord keeps every request it served, so the driver's full collections grew to
     0.2-0.8 s within a run, the longer the more a bot sends: each one stopped the tickets and
@@ -265,6 +274,19 @@ async def _driver_gc_off(keep: bool) -> AsyncIterator[None]:
         gc.enable()
 
 
+def _gc_report(workdir: Path, contender: Contender) -> Path:
+    return workdir / f"gc-{contender.name}.json"
+
+
+def _bot_gc(workdir: Path, contender: Contender, window: tuple[float, float]) -> dict:
+    """The bot's own collections in the measured window: their count and longest pause per
+    generation ("full" is generation 2)."""
+    path = _gc_report(workdir, contender)
+    if not path.exists():
+        return {}
+    return pauses(json.loads(path.read_text()), *window)
+
+
 def _py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen:
     command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds)),
                "--rate", "200", "--format", "raw", "--output", str(out), "--nonblocking"]
@@ -274,53 +296,27 @@ def _py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen:
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def summary(samples: list[Sample], window: tuple[float, float], cpu: float,
-            rate: float | None, errors: list[str]) -> dict:
-    start, end = window
-    inside = [s for s in samples if start <= s.due <= end]
-    seconds = end - start
-
-    waits = [s.sent - s.due for s in inside]
-
-    def latencies(kinds: tuple[str, ...]) -> dict:
-        values = [s.done - s.due for s in inside if not kinds or s.kind in kinds]
-        if not values:
-            return {"n": 0}
-        return {"n": len(values), "p50_ms": round(1000 * percentile(values, 50), 2),
-                "p99_ms": round(1000 * percentile(values, 99), 2),
-                "max_ms": round(1000 * max(values), 2),
-                "over_3s": sum(1 for v in values if v > 3.0)}  # Discord would refuse these
-
-    return {
-        "offered_per_s": rate,
-        "window_s": round(seconds, 2),
-        "interactions_per_s": round(len(inside) / seconds, 1),
-        "latency": {"all": latencies(()), "move": latencies(("move",)),
-                    "autocomplete": latencies(("autocomplete",))},
-        "ticket_wait": {  # open loop: due, but every game was waiting for an answer
-            "p50_ms": round(1000 * percentile(waits, 50), 2) if waits else None,
-            "p99_ms": round(1000 * percentile(waits, 99), 2) if waits else None},
-        "bot_cpu_share": round(cpu / seconds, 3),
-        "bot_cpu_ms_per_interaction": round(1000 * cpu / max(1, len(inside)), 3),
-        "errors": errors,
-    }
-
-
 def run(args) -> dict:
     """Each run in a fresh process: a driver that has kept one run's garbage pauses for it
-    in the next (a full collection over ~100,000 recorded requests took ~1 s)."""
-    report: dict = {"games": args.games, "players": PLAYERS, "window_s": args.window}
-    for contender in (BARE, LAMABOT):
-        print(f"  yardstick: {contender.name}, closed loop ...", flush=True)
-        profile = args.profile if contender is LAMABOT else None
-        report[contender.name] = {"closed": _run_child(args, contender, None, profile)}
-        print("   ", json.dumps(report[contender.name]["closed"]), flush=True)
-    rate = args.rate or round(
-        args.offered_share * report["bare"]["closed"]["interactions_per_s"], 1)
-    for contender in (BARE, LAMABOT):
-        print(f"  yardstick: {contender.name}, open loop at {rate}/s ...", flush=True)
-        report[contender.name]["open"] = _run_child(args, contender, rate, None)
-        print("   ", json.dumps(report[contender.name]["open"]), flush=True)
+    in the next (a full collection over ~100,000 recorded requests took ~1 s). `--rounds`
+    runs each bot that many times in each loop, the two side by side every time."""
+    report: dict = {"games": args.games, "players": PLAYERS, "window_s": args.window,
+                    "rounds": [{} for _ in range(args.rounds)]}
+    for n, one in enumerate(report["rounds"]):
+        for contender in (BARE, LAMABOT):
+            print(f"  yardstick: {contender.name}, closed loop, round {n + 1} ...", flush=True)
+            profile = args.profile if contender is LAMABOT and n == 0 else None
+            one[contender.name] = {"closed": _run_child(args, contender, None, profile)}
+            print("   ", json.dumps(one[contender.name]["closed"]), flush=True)
+    rate = args.rate or round(args.offered_share * statistics.median(
+        one["bare"]["closed"]["interactions_per_s"] for one in report["rounds"]), 1)
+    for n, one in enumerate(report["rounds"]):
+        for contender in (BARE, LAMABOT):
+            print(f"  yardstick: {contender.name}, open loop at {rate}/s, round {n + 1} ...",
+                  flush=True)
+            one[contender.name]["open"] = _run_child(args, contender, rate, None)
+            print("   ", json.dumps(one[contender.name]["open"]), flush=True)
+    report.update(report["rounds"][-1])  # the last round's runs in full, as before rounds
     report["ratios"] = ratios(report)
     return report
 
@@ -346,25 +342,13 @@ async def _one(args) -> dict:
         return await run_once(contender, args, Path(tmp), args.rate, args.profile)
 
 
-def ratios(report: dict) -> dict:
-    lama, bare = report["lamabot"], report["bare"]
-    throughput = lama["closed"]["interactions_per_s"] / bare["closed"]["interactions_per_s"]
-    p99 = lama["open"]["latency"]["all"]["p99_ms"] / bare["open"]["latency"]["all"]["p99_ms"]
-    return {
-        "throughput": round(throughput, 3),
-        "throughput_target": TARGET_THROUGHPUT,
-        "throughput_met": throughput >= TARGET_THROUGHPUT,
-        "p99_at_offered_load": round(p99, 3),
-        "p99_target": TARGET_P99,
-        "p99_met": p99 <= TARGET_P99,
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--window", type=float, default=20.0, help="measured seconds per run")
-    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--window", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument("--warmup", type=float, default=4.0)
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each bot in each "
+                        "loop, side by side; the ratios are the rounds' medians")
     parser.add_argument("--rate", type=float, help="open-loop interactions/s (default: "
                         "--offered-share of the bare bot's closed-loop rate)")
     parser.add_argument("--offered-share", type=float, default=0.25)

@@ -116,7 +116,7 @@ class Seat:
         return SeatView(
             self.index, self.name, self.user_id, self.ai_level, left=self.left,
             left_after_seq=self.left_after_seq,
-            card_count=len(game.hand(self.index)),
+            card_count=game.hand_size(self.index),
             has_quit=quit_,
             timed_out=quit_ and self.timed_out_round == game.round_number,
             score=game.scores[self.index],

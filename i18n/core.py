@@ -11,6 +11,7 @@ log = logging.getLogger("i18n")
 
 SUPPORTED_LOCALES: tuple[str, ...] = ("en", "cs", "es")
 DEFAULT_LOCALE = "en"
+_SUPPORTED = frozenset(SUPPORTED_LOCALES)
 
 
 class MissingMessage(KeyError):
@@ -32,6 +33,8 @@ def resolve_locale(discord_locale: object | None) -> str:
 
     Latin-American Spanish (es-419) reads the same catalogue as Spain's: the Spanish texts
     use forms both understand (no vosotros; see i18n/glossary/es.toml)."""
+    if type(discord_locale) is str and discord_locale in _SUPPORTED:
+        return discord_locale  # already ours: every message looked up asks again
     if discord_locale is None:
         return DEFAULT_LOCALE
     # discord.Locale is a str-valued enum whose str() is its value; accept it without importing

@@ -85,6 +85,7 @@ class Card:
 
 
 _CODES = tuple([f"{v}{p}" for v in range(1, 7) for p in ("", "+")] + ["L", "P"])
+CODES = _CODES  # each card's code by its index (a saved game is written in codes)
 _PENALTY_RANK = tuple([v * 2 + p for v in range(1, 7) for p in (0, 1)] + [20, 40])
 
 #: Every distinct card, indexed by ``Card.index``.

@@ -157,6 +157,11 @@ class Game(GameCore):
         self._check_seat(seat)
         return hand_cards(self._hands[seat])
 
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds (public: every table shows it)."""
+        self._check_seat(seat)
+        return self._sizes[seat]
+
     def has_quit(self, seat: int) -> bool:
         self._check_seat(seat)
         return self._quit[seat]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lama.cards import CARDS, NUM_CARD_TYPES, Card
-from lama.core import MAX_SEATS, MIN_SEATS, hand_cards
+from lama.cards import CARDS, CODES, NUM_CARD_TYPES, Card
+from lama.core import MAX_SEATS, MIN_SEATS
 from lama.game import Game
 from lama.rules import get_ruleset
 
@@ -32,10 +32,19 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "extra_turn": game._extra,
         "last_quitter": game._last_quitter,
         "has_quit": list(game._quit),
-        "hands": [[c.code for c in hand_cards(h)] for h in game._hands],
-        "draw_pile": [CARDS[c].code for c in game._draw_order()],
-        "discard_pile": [CARDS[c].code for c in game._discard],
+        "hands": [_hand_codes(h) for h in game._hands],
+        "draw_pile": [CODES[c] for c in game._draw_order()],
+        "discard_pile": [CODES[c] for c in game._discard],
     }
+
+
+def _hand_codes(counts: list[int]) -> list[str]:
+    """A hand's cards as codes, in card order (a hosted game saves after every move)."""
+    codes: list[str] = []
+    for index, count in enumerate(counts):
+        if count:
+            codes += [CODES[index]] * count
+    return codes
 
 
 def _int(d: dict[str, Any], key: str, lo: int | None = None, hi: int | None = None) -> int:

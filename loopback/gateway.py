@@ -13,13 +13,13 @@ with its own total, so mismatched totals duplicate or lose events, as on Discord
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from .model import FakeUser
@@ -72,14 +72,16 @@ class Connection:
         self.session: Session | None = None
 
     async def send(self, payload: dict[str, Any]) -> None:
-        text = json.dumps(payload, separators=(",", ":"))
+        # orjson, as discord.py reads it: the stdlib's encoder was a seventh of a benchmark
+        # driver's CPU (every dispatch, the bots' competitor for the same cores)
+        raw = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
         async with self._lock:
             if self.ws.closed:
                 return
             if self._zlib is None:
-                await self.ws.send_str(text)
+                await self.ws.send_str(raw.decode())
             else:
-                data = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                data = self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
                 await self.ws.send_bytes(data)
 
 
@@ -210,7 +212,7 @@ class Gateway:
             await connection.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
-                    await self._on_payload(connection, json.loads(message.data))
+                    await self._on_payload(connection, orjson.loads(message.data))
                 elif message.type is WSMsgType.BINARY:
                     self.fake.record_error("gateway", "client sent a binary frame")
         finally:

@@ -7,12 +7,12 @@ whose bot wanders off the map fails loudly.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import BodyPartReader, web
 
 from . import limits, ratelimits
@@ -63,7 +63,8 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
     if isinstance(body, str):  # not Discord's answer: a proxy's page
         return web.Response(status=status, text=body, content_type="text/html", headers=headers)
     return web.Response(
-        status=status, body=json.dumps(body).encode(), content_type=JSON, headers=headers
+        status=status, body=orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS),
+        content_type=JSON, headers=headers
     )
 
 
@@ -86,13 +87,13 @@ async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
                 continue
             data = await part.read()
             if part.name == "payload_json":
-                body = json.loads(data)
+                body = orjson.loads(data)
             else:
                 files.append(UploadedFile(part.name or "", part.filename or "", bytes(data),
                                           part.headers.get("Content-Type")))
         return body, files
     text = await request.text()
-    return (json.loads(text) if text else None), []
+    return (orjson.loads(text) if text else None), []
 
 
 def _fault_reply(fault: dict[str, Any], route: str) -> Reply:

@@ -46,6 +46,7 @@ from store.records import (
 from store.renders import DEFAULT_PROCESS, mark_shown, needs_showing, shown_statements
 from store.timers import claim_condition
 from store.tournaments import TableKey, link_table_game
+from store.versions import Versions
 
 
 class GameStore:
@@ -59,6 +60,7 @@ class GameStore:
         self._db = db
         self._rules = rules
         self._process = process
+        self._versions = Versions(db)
 
     # --- lobby ----------------------------------------------------------------------------
 
@@ -279,9 +281,9 @@ class GameStore:
         return games[-1] if games else None
 
     async def version(self, game_id: int) -> tuple[GameStatus, int] | None:
-        """A game's status and last_seq as stored now (another process may have moved it)."""
-        row = await self._db.fetchone("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
-        return None if row is None else (GameStatus(row["status"]), row["last_seq"])
+        """A game's status and last_seq as stored now (another process may have moved it);
+        on PostgreSQL read with the others asked for meanwhile (store/versions.py)."""
+        return await self._versions.version(game_id)
 
     async def active_game_ids_of(self, user_id: int) -> list[int]:
         """The lobbies and running games where this user holds a seat, whichever process

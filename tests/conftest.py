@@ -44,6 +44,7 @@ WORKER_GROUPS = {
     "e2e/test_peer_starts.py": "processes",
     "e2e/test_process_moves.py": "kills", "e2e/test_crash_repair.py": "kills",
     "e2e/test_thread_crash.py": "kills", "e2e/test_activity_processes.py": "processes",
+    "bot/test_gc_watch.py": "kills",
     "web/test_browser.py": "browser", "web/test_browser_names.py": "browser",
     "activity/test_app.py": "browser", "activity/test_games.py": "browser",
     "web/test_odd_requests.py": "web", "web/test_text.py": "web",

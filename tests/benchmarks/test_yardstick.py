@@ -7,7 +7,8 @@ import asyncio
 import gc
 
 from benchmarks.minimal_bot import MinimalBot
-from benchmarks.yardstick import BARE, Pace, People, Sample, ratios, summary
+from benchmarks.yardstick import BARE, Pace, People, Sample
+from benchmarks.yardstick_figures import ratios, summary
 from loopback.running import run_bot
 
 
@@ -49,15 +50,37 @@ def test_figures_count_only_what_was_due_inside_the_window():
     assert figures["bot_cpu_share"] == 0.25
 
 
-def test_the_targets_compare_lamabot_with_the_bare_bot():
-    def run(per_s: float, p99: float) -> dict:
-        return {"interactions_per_s": per_s, "latency": {"all": {"p99_ms": p99}}}
+def _run(per_s: float, p99: float, cpu_ms: float = 0.5, full_gc_ms: float = 0.0) -> dict:
+    return {"interactions_per_s": per_s, "latency": {"all": {"p99_ms": p99}},
+            "bot_cpu_ms_per_interaction": cpu_ms,
+            "bot_gc": {"full": {"n": 1, "max_ms": full_gc_ms, "max_cpu_ms": full_gc_ms / 2}}}
 
-    report = {"lamabot": {"closed": run(300, 900), "open": run(100, 50)},
-              "bare": {"closed": run(500, 400), "open": run(100, 20)}}
+
+def test_the_targets_compare_lamabot_with_the_bare_bot():
+    report = {"lamabot": {"closed": _run(300, 900, 0.6), "open": _run(100, 50, 1.0, 25.0)},
+              "bare": {"closed": _run(500, 400, 0.4), "open": _run(100, 20, 0.5)}}
     figures = ratios(report)
     assert figures["throughput"] == 0.6 and figures["throughput_met"]
     assert figures["p99_at_offered_load"] == 2.5 and not figures["p99_met"]
+    assert figures["cpu_per_interaction"] == {"closed": 1.5, "open": 2.0}
+    assert not figures["cpu_met"]  # the open loop's 2.0 misses 1.5
+    assert figures["longest_full_gc_ms"] == 25.0 and not figures["full_gc_met"]
+    assert figures["longest_full_gc_cpu_ms"] == 12.5
+
+
+def test_each_ratio_is_the_median_of_the_rounds_side_by_side():
+    """A round's two runs were side by side: its ratio is theirs; across rounds (the load of
+    the machine changing between them) the median."""
+    def one_round(lama_cpu: float, bare_cpu: float) -> dict:
+        return {"lamabot": {"closed": _run(300, 90, lama_cpu), "open": _run(100, 10, lama_cpu)},
+                "bare": {"closed": _run(500, 90, bare_cpu), "open": _run(100, 10, bare_cpu)}}
+
+    rounds = [one_round(0.9, 0.3), one_round(0.6, 0.5), one_round(0.5, 0.4)]
+    figures = ratios({"rounds": rounds})
+    assert figures["rounds"] == 3
+    assert figures["cpu_per_interaction"] == {"closed": 1.25, "open": 1.25}  # not 2.0/1.67
+    assert figures["cpu_met"]
+    assert [r["closed"] for r in figures["cpu_each_round"]] == [3.0, 1.2, 1.25]
 
 
 async def test_the_driver_collects_no_garbage_while_measuring_and_again_after(monkeypatch):
@@ -65,8 +88,8 @@ async def test_the_driver_collects_no_garbage_while_measuring_and_again_after(mo
 
     monkeypatch.setattr(yardstick, "SETTLE_S", 0.0)
     assert gc.isenabled()
-    async with yardstick._driver_gc_off(keep=False):
+    async with yardstick.driver_gc_off(keep=False):
         assert not gc.isenabled()
     assert gc.isenabled()
-    async with yardstick._driver_gc_off(keep=True):  # --driver-gc: as before 2026-12-01
+    async with yardstick.driver_gc_off(keep=True):  # --driver-gc: as before 2026-12-01
         assert gc.isenabled()

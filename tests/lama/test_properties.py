@@ -27,6 +27,7 @@ from lama import (
     game_to_dict,
     get_ruleset,
 )
+from lama.core import GameCore
 
 VARIANTS = ("classic", "party", "komarami")
 ANY_ACTION = st.one_of(st.just(DRAW), st.just(QUIT), st.sampled_from(CARDS).map(Play))
@@ -51,6 +52,7 @@ def check_state(g):
     cards = Counter(c for h in d["hands"] for c in h) + Counter(d["draw_pile"] + d["discard_pile"])
     assert cards == Counter(c.code for c in rs.deck), "every card accounted for"
     assert game_to_dict(game_from_dict(d)) == d, "save/load round trip"
+    assert [g.hand_size(s) for s in range(g.num_seats)] == [len(h) for h in d["hands"]]
     if g.is_over:
         assert g.current_seat is None and max(g.scores) >= g.target
         assert g.legal_actions(0) == ()
@@ -213,6 +215,17 @@ def test_a_clone_plays_on_exactly_like_the_original_and_apart_from_it(variant, s
         assert g.apply(seat, action) == events
         assert game_to_dict(g) == game_to_dict(draft)
         steps += 1
+
+
+def test_a_clone_shares_no_list_a_move_changes():
+    """`clone` copies lists by kind: only the deck (a round's pile is dealt from a copy of
+    it) may be shared; a list slot added later is copied or named here."""
+    g = Game.new("classic", 3, 7)
+    draft = g.clone()
+    shared = [name for name in GameCore.__slots__ if isinstance(getattr(g, name), list)
+              and getattr(draft, name) is getattr(g, name)]
+    assert shared == ["_deck"]
+    assert all(a is not b for a, b in zip(g._hands, draft._hands, strict=True))
 
 
 @settings(max_examples=40, deadline=None)

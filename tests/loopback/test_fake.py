@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from discord.ext import commands
 from loopback import FakeDiscord
 from loopback.running import run_bot, run_bot_process
 from loopback.server import BAD_TOKEN
+from loopback.spec import load_spec
 from tests.loopback.tiny_bot import (
     TinyBot,
     eventually,
@@ -391,3 +393,17 @@ async def test_the_readme_example(fake_discord) -> None:
             await fake_discord.slash(alice, "lama", "settings")
         await fake_discord.grant(alice, manage_guild=True)
         assert (await fake_discord.slash(alice, "lama", "settings")).content == "settings"
+
+
+def test_a_request_is_matched_to_the_same_route_as_by_a_scan_of_every_route() -> None:
+    """Only the routes that start like the path are tried (spec.py `_candidates`), in the
+    same precedence: "/messages/@original" before "/messages/{message_id}"."""
+    spec = load_spec()
+    for _, operation in spec._routes:
+        path = re.sub(r"\{[a-z_]+\}", "123", operation.template)
+        scanned = next(op for pattern, op in spec._routes
+                       if op.method == operation.method and pattern.match(path))
+        assert spec.match(operation.method, path) is scanned
+    original = spec.match("PATCH", "/webhooks/1/abc/messages/@original")
+    assert original is not None and original.template.endswith("/@original")
+    assert spec.match("GET", "/no/such/route") is None

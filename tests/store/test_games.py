@@ -293,6 +293,28 @@ async def test_the_stored_version_and_a_players_active_games_are_read_from_the_d
     assert await games.active_game_ids_of(HOST) == [game.id]
 
 
+async def test_versions_asked_for_together_are_one_read_on_postgresql(games, db, monkeypatch):
+    """A process checks a game's stored version about once a turn of every game (hosting/
+    loader.py): on PostgreSQL those asked for while one read is under way go as one."""
+    game = await running(games)
+    other = await lobby(games, channel=CHANNEL + 1, seats=[NewSeat.human(GUEST, "Guest")])
+    await move(games, game.id, 1)
+    statements: list[str] = []
+    real = db.fetchall
+
+    async def counted(sql, params=()):
+        statements.append(sql)
+        return await real(sql, params)
+
+    monkeypatch.setattr(db, "fetchall", counted)
+    asked = [game.id, other.id, game.id, game.id + 99]
+    found = await asyncio.gather(*(games.version(game_id) for game_id in asked))
+    assert found == [(GameStatus.RUNNING, 1), (GameStatus.LOBBY, 0),
+                     (GameStatus.RUNNING, 1), None]
+    if db.dialect is Dialect.POSTGRESQL:
+        assert len(statements) == 1
+
+
 async def test_a_move_commits_in_one_trip_to_the_sqlite_thread(tmp_path, monkeypatch):
     db = await open_database(tmp_path / "lama.sqlite3")
     games = GameStore(db)
