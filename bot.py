@@ -26,6 +26,7 @@ from dotenv import load_dotenv
 
 import cardart
 import gc_watch
+import interpreter
 from cogs.activity import ACTIVITY, entry_point_command
 from cogs.buttons import LamaButton
 from cogs.card_letters import every_language
@@ -45,7 +46,6 @@ from hosting.seasons import SeasonKeeper
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from hosting.tournament import TournamentService
-from i18n.formatting import warm_up
 from settings import ENV_FILE_VARIABLE, Settings
 from store import DatabaseUnusable, SchemaTooNew, Store
 from web import GuildProfile, PublicLinks, SiteDeps, WebServer
@@ -53,8 +53,6 @@ from web.activity import DISCORD_FRAME_ANCESTORS, ActivityDeps, Credentials
 from web.activity.signin import DISCORD_API
 
 log = logging.getLogger("lamabot")
-YOUNG_COLLECTION_EVERY = 20_000  # allocations (CPython's default: 700)
-GIL_SWITCH_INTERVAL_S = 0.001  # CPython's default: 0.005
 
 EXTENSIONS = (
     "cogs.lama", "cogs.moves", "cogs.leaderboard", "cogs.seasons",
@@ -312,7 +310,7 @@ class LamaBot(commands.AutoShardedBot):
         log.info("Invite URL: %s", self.invite_url())
         self.renderer.go()  # what the restart queued (now that public languages are known)
         if self.settings.freeze_startup and not gc.get_freeze_count():
-            _tune_interpreter()
+            interpreter.tune()
 
     def invite_url(self) -> str:
         if self.application_id is None:
@@ -322,33 +320,6 @@ class LamaBot(commands.AutoShardedBot):
             permissions=NEEDED_PERMISSIONS,
             scopes=("bot", "applications.commands"),
         )
-
-
-def _tune_interpreter() -> None:
-    """The bot process's interpreter, tuned once connected (not a bot built inside tests)."""
-    # Modules, caches, servers and restored games live as long as the process: a full
-    # collection re-scanned them all (~100 ms of CPU, several times a minute under load),
-    # pausing every answer meanwhile. Garbage first, so none is kept for good; the
-    # languages' CLDR data first too, or it would load (and be scanned) later.
-    warm_up()
-    gc.collect()
-    gc.freeze()
-    # Every object still alive at a young collection moves on, and under load an answer's
-    # objects live for its commit: at 700 allocations per collection they reached the oldest
-    # generation by the thousand, and a full collection of ~25,000 live objects (10-50 ms,
-    # nobody answered) came every few seconds. Ten times the allocations per young
-    # collection let them die young: 15 full collections in a minute of the yardstick
-    # became 2. The count that starts a young collection is allocations less deallocations,
-    # and 100 games' interactions in flight hold some 10,000 objects: at 7,000 their coming
-    # and going alone started a young collection every half second (8-23 in 15 s of the
-    # yardstick, 4-15 ms of CPU each, ~7 % of the bot's CPU), each promoting what was in
-    # flight. At 20,000 it is 0-2 in 15 s, each no longer (issue 33).
-    gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
-    # The event loop shares the GIL with pictures drawn in threads, and with SQLite's thread
-    # whenever a call there outlasts the loop's blocking wait (store/thread_calls.py). A
-    # thread that wants the GIL gets it after at most this long; CPython's 5 ms let such a
-    # commit wait 5 ms for each of its statements, and the loop as long behind a picture.
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 
 
 def use_discord_endpoints(api_base_url: str | None, gateway_url: str | None) -> None:

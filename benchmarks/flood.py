@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     import uvloop
 
-    from bot import GIL_SWITCH_INTERVAL_S
+    from interpreter import GIL_SWITCH_INTERVAL_S
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)  # as the bot's process runs
     report = uvloop.run(run(args))
     print_report(report)
