@@ -17,7 +17,7 @@ import discord.gateway
 import discord.http
 import pytest
 
-import bot as bot_module
+import interpreter
 from bot import LamaBot, Settings, main
 from loopback.hook import discord_env_for, restore_real_discord
 from loopback.running import BOT_TOKEN, bot_environment, run_bot, run_bot_process
@@ -166,7 +166,8 @@ async def test_the_languages_load_before_the_bot_freezes_its_start_up_objects(
         fake_discord, tmp_path, monkeypatch):
     """Else their data loads at first use, among what every full collection scans."""
     freeze_counts: list[int] = []  # at the warm-up
-    monkeypatch.setattr(bot_module, "warm_up", lambda: freeze_counts.append(gc.get_freeze_count()))
+    monkeypatch.setattr(interpreter, "warm_up",
+                        lambda: freeze_counts.append(gc.get_freeze_count()))
     async with bot_process_ready(fake_discord, tmp_path):
         assert freeze_counts == [0] and gc.get_freeze_count() > 0
 
