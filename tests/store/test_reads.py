@@ -5,13 +5,25 @@ its own connection and no other read, and never a write. Real databases, both ba
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import sys
+import threading
 
 import asyncpg
 import pytest
 
+from store import open_database
 from store.backend import Statement
 from tests.support.backends import gated_read
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path):
+    database = await open_database(tmp_path / "lama.sqlite3")
+    yield database
+    await database.close()
+
 
 READ_ONLY_REFUSALS = (sqlite3.OperationalError, asyncpg.ReadOnlySQLTransactionError)
 
@@ -146,3 +158,18 @@ async def test_a_read_cancelled_while_it_waits_for_a_connection_takes_none(db):
         await held.all_holding()
         await held.release()
     assert held.seen == ["1"] * db.read_connections
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a niceness per thread")
+async def test_sqlites_read_threads_yield_the_cores_to_the_loop_and_the_writer(sqlite_db):
+    from store.sqlite_reads import READ_NICENESS
+    from store.thread_calls import call_in_thread
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    loop = niceness()
+    writer = await call_in_thread(sqlite_db._conn, niceness)
+    readers = [await call_in_thread(conn, niceness) for conn in sqlite_db._readers.connections]
+    assert writer == loop
+    assert readers == [min(19, loop + READ_NICENESS)] * sqlite_db.read_connections
