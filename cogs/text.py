@@ -86,7 +86,13 @@ def cards_text(cards: Iterable[Card], locale: str, variant: str) -> str:
 
 def choices_text(cards: Iterable[Card], locale: str, variant: str) -> str:
     """Cards to choose from, as the language says "A, B or C" ("A, B nebo C", "A, B o C")."""
-    labels = [card_label(c.code, locale, variant) for c in cards]
+    return _choices(tuple(c.code for c in cards), locale, variant)
+
+
+@functools.lru_cache(maxsize=2048)
+def _choices(codes: tuple[str, ...], locale: str, variant: str) -> str:
+    """Every hand on turn says which cards it may play: a few hundred lists, made once."""
+    labels = [card_label(code, locale, variant) for code in codes]
     return i18n.format_list(labels, locale, style="or")
 
 

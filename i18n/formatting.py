@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
+from functools import cache
 from typing import Literal
 
 from babel import Locale
@@ -27,7 +28,13 @@ ListStyle = Literal["standard", "or"]
 
 
 def _babel_locale(locale: str) -> Locale:
-    return Locale.parse(resolve_locale(locale))
+    return _parsed(resolve_locale(locale))
+
+
+@cache
+def _parsed(locale: str) -> Locale:
+    """One of ours (three): parsed once, not at every list a hand's turn line makes."""
+    return Locale.parse(locale)
 
 
 def format_list(items: Iterable[str], locale: str, style: ListStyle = "standard") -> str:
