@@ -64,6 +64,21 @@ def cluster_cpu(cluster: PostgresCluster) -> float:
     return total
 
 
+async def start_bots(stack: AsyncExitStack, fake, mode: str, url: str, rest: int) -> list:
+    """The mode's bot.py processes, one per shard group, each logged in."""
+    procs = []
+    for shard_ids in MODES[mode]:
+        env = {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_URL": url,
+               "SHARD_COUNT": str(SHARDS), "SHARD_IDS": shard_ids,
+               "REST_CALLS_PER_SECOND": str(rest)}
+        procs.append(await stack.enter_async_context(run_bot_process(
+            fake, [sys.executable, "bot.py"], env=env, cwd=REPO, wait_connected=False,
+            timeout=60)))
+    for proc in procs:
+        await wait_for_log(proc, "Logged in as", timeout=90)
+    return procs
+
+
 async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
     """One mode's run: its processes started, the players playing, the window measured."""
     fake, channels, players = await build_world(args.games, HUMANS)
@@ -74,16 +89,7 @@ async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
         for guild_id in fake.guilds:
             await seed_settings(url, guild_id, None)  # type: ignore[arg-type]
         async with AsyncExitStack() as stack:
-            procs = []
-            for shard_ids in MODES[mode]:
-                env = {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_URL": url,
-                       "SHARD_COUNT": str(SHARDS), "SHARD_IDS": shard_ids,
-                       "REST_CALLS_PER_SECOND": str(args.rest)}
-                procs.append(await stack.enter_async_context(run_bot_process(
-                    fake, [sys.executable, "bot.py"], env=env, cwd=REPO, wait_connected=False,
-                    timeout=60)))
-            for proc in procs:
-                await wait_for_log(proc, "Logged in as", timeout=90)
+            procs = await start_bots(stack, fake, mode, url, args.rest)
             people = People(fake, LAMABOT, Pace())
             games = [asyncio.create_task(people.game(channel, users))
                      for channel, users in zip(channels, players, strict=True)]
