@@ -152,6 +152,20 @@ async def test_the_429_page_speaks_the_browsers_language_when_the_server_is_unkn
         await statuses(held)
 
 
+async def test_the_activitys_requests_are_not_refused_per_address(served):
+    """They come through Discord's proxy, one address for every player (web/limits.py)."""
+    base, profiles, limits = served
+    async with client(base) as http:
+        held = await fill_the_limit(http, profiles, Paths(str(GUILD)).leaderboard())
+        async with http.get("/activity/nothing-here") as activity:
+            assert activity.status == 404  # no Activity on this site: but not refused
+        async with http.get("/nothing-here") as page:
+            assert page.status == 429
+        assert limits.active("127.0.0.1") == PER_CLIENT  # the Activity's was not counted
+        profiles.go.set()
+        await statuses(held)
+
+
 async def test_requests_begin_at_even_gaps(world):
     """Two pages a second: four requests asked at once begin half a second apart."""
     limits = RequestLimits(pages_per_s=2)
