@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -53,7 +54,7 @@ from benchmarks.botload import (
 from benchmarks.latency_parts import GcPauses, Sample, bot_stamps, decompose, fake_view
 from benchmarks.yardstick_figures import ratios, summary
 from cogs.moves import NO_CARD
-from gc_watch import REPORT_VARIABLE, pauses
+from gc_watch import REPORT_SIGNAL, REPORT_VARIABLE, pauses
 from loopback.hook import point_discord_at, restore_real_discord
 from loopback.running import BOT_TOKEN, run_bot_process
 
@@ -234,6 +235,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
                     await asyncio.sleep(args.window)
                 end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
                 driver_cpu = time.process_time() - driver_before
+            report = await _gc_report_now(pid, _gc_report(workdir, contender))
             people.stop.set()
             for task in games:  # open loop: a game may wait for a ticket that never comes
                 task.cancel()
@@ -249,7 +251,7 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     figures["driver_cpu_share"] = round(driver_cpu / (end - start), 3)
     figures["fake_dispatch_to_answer"] = fake_view(fake, start, end)
     figures["driver_gc"] = driver_gc.figures()
-    figures["bot_gc"] = _bot_gc(workdir, contender, (start, end))
+    figures["bot_gc"] = pauses(report, start, end) if report else {}
     stamps = bot_stamps(args.trace) if args.trace and contender is LAMABOT else {}
     figures["where_the_time_goes"] = decompose(people.samples, (start, end), stamps)
     return figures
@@ -278,13 +280,16 @@ def _gc_report(workdir: Path, contender: Contender) -> Path:
     return workdir / f"gc-{contender.name}.json"
 
 
-def _bot_gc(workdir: Path, contender: Contender, window: tuple[float, float]) -> dict:
-    """The bot's own collections in the measured window: their count and longest pause per
-    generation ("full" is generation 2)."""
-    path = _gc_report(workdir, contender)
-    if not path.exists():
-        return {}
-    return pauses(json.loads(path.read_text()), *window)
+async def _gc_report_now(pid: int, path: Path) -> dict:
+    """The bot's report of its collections (gc_watch.py), asked for now: a bot stopped after
+    its window may take longer to close than it is given (what it still owes Discord)."""
+    path.unlink(missing_ok=True)
+    os.kill(pid, REPORT_SIGNAL)
+    for _ in range(200):
+        if path.exists():
+            return json.loads(path.read_text())
+        await asyncio.sleep(0.05)
+    return {}
 
 
 def _py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen:
