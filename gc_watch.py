@@ -1,8 +1,10 @@
 """The garbage collector's pauses in this process, written to a file at exit (opt-in).
 
 A benchmark sets `LAMABOT_GC_REPORT=<path>` for the bot process it starts (bot.py calls
-`watch_from_env`; so does the bare bot of benchmarks/minimal_bot.py) and reads the file once
-the process has stopped: every collection, with its generation, when it began
+`watch_from_env`; so does the bare bot of benchmarks/minimal_bot.py), sends it SIGUSR1 when its
+window ends and reads the file (also written when the process exits; a bot stopped after a
+load can take longer to close than a benchmark waits for it, showing what it owes Discord):
+every collection, with its generation, when it began
 (`time.perf_counter`: one clock for every process on the machine, so the benchmark keeps the
 collections of its own measured window), how long it paused the thread and how much CPU it
 took (`time.thread_time`: on a shared machine a pause also holds the time the thread waited
@@ -16,11 +18,13 @@ import atexit
 import gc
 import json
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
 
 REPORT_VARIABLE = "LAMABOT_GC_REPORT"
+REPORT_SIGNAL = signal.SIGUSR1  # write the report now
 
 
 class GcWatch:
@@ -55,7 +59,10 @@ class GcWatch:
         }
 
     def write(self, path: Path) -> None:
-        path.write_text(json.dumps(self.report()))
+        """Whole or not at all: a reader never finds half a report."""
+        partial = path.with_name(path.name + ".part")
+        partial.write_text(json.dumps(self.report()))
+        partial.replace(path)
 
 
 def watch_from_env(env: dict[str, str] | None = None) -> GcWatch | None:
@@ -66,7 +73,9 @@ def watch_from_env(env: dict[str, str] | None = None) -> GcWatch | None:
         return None
     watch = GcWatch()
     watch.install()
-    atexit.register(watch.write, Path(target))
+    path = Path(target)
+    atexit.register(watch.write, path)
+    signal.signal(REPORT_SIGNAL, lambda _signum, _frame: watch.write(path))
     return watch
 
 

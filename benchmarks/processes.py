@@ -114,8 +114,15 @@ async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
     finally:
         await fake.stop()
         restore_real_discord()
+    return _figures(mode, people.samples, (start, end), moves, cpu,
+                    server - server_before, driver, errors)
+
+
+def _figures(mode: str, samples: list, window: tuple[float, float], moves: int,
+             cpu: list[float], server: float, driver: float, errors: list[str]) -> dict:
+    start, end = window
     seconds = end - start
-    inside = [s for s in people.samples if start <= s.due <= end]
+    inside = [s for s in samples if start <= s.due <= end]
     per_move = 1000 / max(1, moves)  # CPU seconds over moves, in ms
     return {
         "mode": mode, "processes": len(MODES[mode]), "seconds": round(seconds, 1),
@@ -124,12 +131,12 @@ async def measure(mode: str, cluster: PostgresCluster, url: str, args) -> dict:
         "latency_ms": _ms([s.done - s.due for s in inside]),
         "cpu_share": {f"process {n} (shards {ids})": round(c / seconds, 3)
                       for n, (ids, c) in enumerate(zip(MODES[mode], cpu, strict=True))},
-        "postgres_cpu_share": round((server - server_before) / seconds, 3),
+        "postgres_cpu_share": round(server / seconds, 3),
         "driver_cpu_share": round(driver / seconds, 3),
         # what each durable move cost, lobbies and autocomplete included: on two shared
         # cores the throughput is about what is left of them over this
         "cpu_ms_per_move": {"bots": round(sum(cpu) * per_move, 2),
-                            "postgres": round((server - server_before) * per_move, 2),
+                            "postgres": round(server * per_move, 2),
                             "driver": round(driver * per_move, 2)},
         "error_count": len(errors), "errors": errors[:20],
     }

@@ -39,6 +39,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.bot_reports import BotReports
 from benchmarks.botload import (
     REPO,
     LoadConfig,
@@ -53,7 +54,6 @@ from benchmarks.botload import (
 from benchmarks.latency_parts import GcPauses, Sample, bot_stamps, decompose, fake_view
 from benchmarks.yardstick_figures import ratios, summary
 from cogs.moves import NO_CARD
-from gc_watch import REPORT_VARIABLE, pauses
 from loopback.hook import point_discord_at, restore_real_discord
 from loopback.running import BOT_TOKEN, run_bot_process
 
@@ -189,21 +189,19 @@ class People:
 # ------------------------------------------------------------------------ one run
 
 
-async def _start(contender: Contender, fake, workdir: Path, args):
-    # the bot's garbage collections, reported at its exit (gc_watch.py)
-    extra = {**dict(pair.split("=", 1) for pair in args.env),
-             REPORT_VARIABLE: str(_gc_report(workdir, contender))}
+async def _start(contender: Contender, fake, workdir: Path, args, reports: BotReports):
+    extra = {**dict(pair.split("=", 1) for pair in args.env), **reports.env()}
     if contender is BARE:
-        command = [sys.executable, "-m", "benchmarks.minimal_bot"]
+        command = reports.command([sys.executable, "-m", "benchmarks.minimal_bot"])
         env = {"DISCORD_TOKEN": BOT_TOKEN, "PYTHONPATH": str(REPO), **extra}
         return run_bot_process(fake, command, env=env, cwd=REPO, timeout=60), None
     db = workdir / f"yardstick-{time.monotonic_ns()}.sqlite3"
     await seed_settings(db, fake.guild.id, None)  # turn timers far beyond the window
-    env = bot_env(db, extra)
-    command = bot_args(None)
+    env = {**bot_env(db, extra), "PYTHONPATH": str(REPO)}
+    command = reports.command(bot_args(None))
     if args.trace:  # the same bot, its answer path timed (benchmarks/answer_trace.py)
         command = [sys.executable, "-m", "benchmarks.answer_trace"]
-        env.update(LAMABOT_TRACE=str(args.trace), PYTHONPATH=str(REPO))
+        env.update(LAMABOT_TRACE=str(args.trace))
     return run_bot_process(fake, command, env=env, cwd=REPO, timeout=60), "Logged in as"
 
 
@@ -214,8 +212,9 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     fake.response_deadline = 60.0  # a late answer is measured, not refused
     await fake.start()
     point_discord_at(fake.base_url)
+    reports = BotReports(workdir, contender.name, "open" if rate else "closed", args.cpu_profile)
     try:
-        starting, ready_log = await _start(contender, fake, workdir, args)
+        starting, ready_log = await _start(contender, fake, workdir, args, reports)
         async with starting as proc:
             if ready_log is not None:
                 await wait_for_log(proc, ready_log)
@@ -228,12 +227,14 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
             pid = proc.process.pid
             async with driver_gc_off(args.driver_gc):  # its last collection, then the window
                 spy = _py_spy(pid, args.window, profile) if profile else None
+                reports.window_starts(pid)
                 cpu_before, start = cpu_seconds(pid), time.perf_counter()
                 driver_before = time.process_time()
                 with GcPauses() as driver_gc:
                     await asyncio.sleep(args.window)
                 end, cpu = time.perf_counter(), cpu_seconds(pid) - cpu_before
                 driver_cpu = time.process_time() - driver_before
+            await reports.window_ended(pid)
             people.stop.set()
             for task in games:  # open loop: a game may wait for a ticket that never comes
                 task.cancel()
@@ -249,7 +250,8 @@ async def run_once(contender: Contender, args, workdir: Path, rate: float | None
     figures["driver_cpu_share"] = round(driver_cpu / (end - start), 3)
     figures["fake_dispatch_to_answer"] = fake_view(fake, start, end)
     figures["driver_gc"] = driver_gc.figures()
-    figures["bot_gc"] = _bot_gc(workdir, contender, (start, end))
+    interactions = round(figures["interactions_per_s"] * (end - start))
+    figures.update(reports.figures((start, end), interactions))
     stamps = bot_stamps(args.trace) if args.trace and contender is LAMABOT else {}
     figures["where_the_time_goes"] = decompose(people.samples, (start, end), stamps)
     return figures
@@ -272,19 +274,6 @@ async def driver_gc_off(keep: bool) -> AsyncIterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def _gc_report(workdir: Path, contender: Contender) -> Path:
-    return workdir / f"gc-{contender.name}.json"
-
-
-def _bot_gc(workdir: Path, contender: Contender, window: tuple[float, float]) -> dict:
-    """The bot's own collections in the measured window: their count and longest pause per
-    generation ("full" is generation 2)."""
-    path = _gc_report(workdir, contender)
-    if not path.exists():
-        return {}
-    return pauses(json.loads(path.read_text()), *window)
 
 
 def _py_spy(pid: int, seconds: float, out: Path) -> subprocess.Popen:
@@ -329,6 +318,7 @@ def _run_child(args, contender: Contender, rate: float | None, profile: Path | N
     command += ["--profile", str(profile)] if profile else []
     command += [f"--env={pair}" for pair in args.env]
     command += ["--driver-gc"] if args.driver_gc else []
+    command += ["--cpu-profile", str(args.cpu_profile)] if args.cpu_profile else []
     if args.trace and contender is LAMABOT and rate:
         command += ["--trace", str(args.trace)]
     out = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=True,
@@ -358,11 +348,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="an environment variable for both bots (e.g. REST_CALLS_PER_SECOND)")
     parser.add_argument("--trace", type=Path, help="LamaBot's open loop with its answer path "
                         "timed (benchmarks/answer_trace.py): JSON to this file")
+    parser.add_argument("--cpu-profile", type=Path, help="sample both bots' CPU in their "
+                        "windows (benchmarks/cpu_sampler.py): stacks to DIR/BOT-LOOP.txt, sums "
+                        "in each run's figures")
     parser.add_argument("--driver-gc", action="store_true", help="leave the driver's "
                         "garbage collector on while measuring (before 2026-12-01)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--one", choices=(BARE.name, LAMABOT.name), help=argparse.SUPPRESS)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.cpu_profile:
+        args.cpu_profile.mkdir(parents=True, exist_ok=True)
     if args.one:  # a child of run(): one run, its figures as the last line
         print(json.dumps(asyncio.run(_one(args))))
         return 0

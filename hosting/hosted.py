@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lama import Game, game_from_dict
+from lama import Game, Observation, game_from_dict
 from store import Game as GameRecord
 from store import NewSeat
 from store import Seat as SeatRecord
@@ -277,15 +277,38 @@ class HostedGame:
             return None
         return deadline.turn_end(self.options).due_at
 
-    def hands(self) -> dict:
-        """Each human-played seat's private observation."""
+    def hands(self) -> Mapping[int, Observation]:
+        """Each human-played seat's private observation (made when first looked at)."""
         if self.game is None:
             return {}
-        return {
-            s.index: self.game.observation(s.index)
-            for s in self.seats
-            if s.ai_level is None and s.user_id is not None
-        }
+        return Hands(self.game, tuple(
+            s.index for s in self.seats if s.ai_level is None and s.user_id is not None))
+
+
+class Hands(Mapping[int, Observation]):
+    """The human seats' observations of one committed game state, each made the first time
+    it is looked at: an update carries every human's hand, and most of a move's are never
+    shown (the mover's answer shows theirs, the next player is pinged; ~5 µs each). The game
+    it reads is never changed in place: a move plays on a clone (hosting/table.py)."""
+
+    def __init__(self, game: Game, seats: tuple[int, ...]) -> None:
+        self._game = game
+        self._seats = seats
+        self._made: dict[int, Observation] = {}
+
+    def __getitem__(self, seat: int) -> Observation:
+        made = self._made.get(seat)
+        if made is None:
+            if seat not in self._seats:
+                raise KeyError(seat)
+            made = self._made[seat] = self._game.observation(seat)
+        return made
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._seats)
+
+    def __len__(self) -> int:
+        return len(self._seats)
 
 
 def _message_refs(record: GameRecord) -> dict[MessageKey, tuple[int, int]]:

@@ -6,6 +6,7 @@ human seat, which a renderer must send to that seat's owner alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -169,7 +170,8 @@ class GameUpdate:
     view: GameView
     events: tuple[Any, ...] = ()
     notices: tuple[Notice, ...] = ()
-    hands: dict[int, Observation] = field(default_factory=dict)  # human seat -> private view
+    # human seat -> private view (hosting.hosted.Hands: each made when first looked at)
+    hands: Mapping[int, Observation] = field(default_factory=dict)
     actor_seat: int | None = None
     # Who shows this update to its actor, passed through untouched (hosting knows no
     # Discord): e.g. the interaction whose response redraws the mover's hand, so a renderer

@@ -218,14 +218,16 @@ def timeout_count_sql(actor: Actor) -> str | None:
     """The UPDATE that counts a move towards the seat's expired turns in a row, if any.
 
     Issue 4: three expired turns in a row hand the seat to an AI; any move by the human
-    resets the count. AI and system moves leave it alone."""
+    resets the count. AI and system moves leave it alone. A count that is 0 already is left
+    as it is: not written again by every human move (a page of SQLite's WAL, a row version
+    and its WAL record on PostgreSQL, in every move's commit)."""
     if actor is Actor.TIMER:
-        change = "timeouts_in_a_row + 1"
-    elif actor is Actor.HUMAN:
-        change = "0"
-    else:
-        return None
-    return f"UPDATE seats SET timeouts_in_a_row = {change} WHERE game_id = ? AND seat = ?"
+        return ("UPDATE seats SET timeouts_in_a_row = timeouts_in_a_row + 1 "
+                "WHERE game_id = ? AND seat = ?")
+    if actor is Actor.HUMAN:
+        return ("UPDATE seats SET timeouts_in_a_row = 0 "
+                "WHERE game_id = ? AND seat = ? AND timeouts_in_a_row <> 0")
+    return None
 
 
 async def count_timeout(tx: Transaction, game_id: int, seat: int, actor: Actor) -> None:

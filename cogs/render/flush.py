@@ -113,15 +113,19 @@ class Flush:
         header = self._round_over_header(work, view)
         game, seq = view.game_id, view.move_count
         for seat in sorted(work.hands):
-            obs = work.hands[seat]
             if seat in work.answered:
                 continue  # the interaction's own response shows it
             on_turn = view.current_seat == seat and view.status is Status.RUNNING
             user_id = view.seats[seat].user_id
-            dm_locale = await hands.locale(user_id or 0, view)
-            line = header(dm_locale) if header else None
+            deal = work.new_round == 1 and not hands.has_dm(game, seat)
+            pinged = not deal and on_turn and (work.new_round or work.actor != seat)
+            if not (deal or pinged or work.new_round or work.game_over
+                    or hands.is_live(game, seat)):
+                continue  # nothing shows this seat's hand: not even made (hosting Hands)
+            obs = work.hands[seat]
+            line = header(await hands.locale(user_id or 0, view)) if header else None
             turn = nonce(game, "turn", seq, seat)
-            if work.new_round == 1 and not hands.has_dm(game, seat):
+            if deal:
                 # the deal: everyone sees their cards (the starter: live); replayed after a
                 # crash, a deal already sent is shown as the hand it is now, below
                 if await self._dms_on(user_id):
@@ -129,10 +133,10 @@ class Flush:
                 elif on_turn:
                     await stale.closed(game, seat)
                     await hands.ping(view, obs, seat, nonce=turn)
-            elif on_turn and (work.new_round or work.actor != seat):
+            elif pinged:
                 await stale.closed(game, seat)
                 await hands.ping(view, obs, seat, header=line, nonce=turn)
-            elif work.new_round or work.game_over or hands.is_live(game, seat):
+            else:
                 await hands.show(view, obs, seat, header=line,
                                  nonce=nonce(game, "hand", seq, seat))
         for seat, older in work.stale:  # lowest priority: never holds up the next ping

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from hosting.views import GameUpdate, GameView, Notice, NoticeKind, Status
 from lama import events as ev
+from lama.observation import Observation
 
 from .hand_records import HandAnswer, ShownHand
 
@@ -22,7 +23,7 @@ class Work:
     """What one flush of a game shows, collected from the updates since the last one."""
 
     view: GameView
-    hands: dict = field(default_factory=dict)
+    hands: Mapping[int, Observation] = field(default_factory=dict)
     actor: int | None = None
     lobby: bool = False
     table: bool = False

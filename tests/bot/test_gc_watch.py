@@ -53,8 +53,10 @@ def test_a_process_writes_its_report_when_it_exits(tmp_path):
     assert [c[0] for c in written["collections"]].count(2) >= 1
 
 
-async def test_the_bot_process_reports_its_collections_when_stopped(fake_discord, tmp_path):
-    """SIGINT, as the benchmarks stop it: discord.py closes, then the report is written."""
+async def test_the_bot_process_reports_its_collections_when_asked_and_when_stopped(
+        fake_discord, tmp_path):
+    """SIGUSR1 when a benchmark's window ends (the process goes on); SIGINT, as the
+    benchmarks stop it: discord.py closes, then the report is written again."""
     report = tmp_path / "gc.json"
     env = {"DISCORD_TOKEN": BOT_TOKEN, "DATABASE_PATH": str(tmp_path / "lama.sqlite3"),
            "LAMABOT_GC_REPORT": str(report)}
@@ -64,9 +66,26 @@ async def test_the_bot_process_reports_its_collections_when_stopped(fake_discord
             if "Logged in as" in process.output():
                 break
             await asyncio.sleep(0.05)
+        for _ in range(100):  # until it has frozen its start-up objects (on_ready's end)
+            asked = await _asked(process, report)
+            if asked["frozen"]:
+                break
+        assert process.process.returncode is None  # it plays on
+        report.unlink()
         process.process.send_signal(signal.SIGINT)
         await asyncio.wait_for(process.process.wait(), 60)
     written = json.loads(report.read_text())
     # at least the one the bot makes once connected, before freezing what start-up built
-    assert any(c[0] == 2 for c in written["collections"])
-    assert written["frozen"] > 0
+    assert any(c[0] == 2 for c in asked["collections"]) and asked["frozen"] > 0
+    assert len(written["collections"]) >= len(asked["collections"])
+
+
+async def _asked(process, report):
+    """The report, written when asked (SIGUSR1)."""
+    report.unlink(missing_ok=True)
+    process.process.send_signal(gc_watch.REPORT_SIGNAL)
+    for _ in range(200):
+        if report.exists():
+            return json.loads(report.read_text())
+        await asyncio.sleep(0.05)
+    raise AssertionError("no report")

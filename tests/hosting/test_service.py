@@ -21,7 +21,7 @@ from hosting import (
 from hosting.options import TIMEOUTS_BEFORE_AI
 from hosting.stats import StatsService
 from hosting.views import MessageKind, ai_called
-from lama import DRAW, QUIT, Card, IllegalAction, Play, Reason, action_to_dict
+from lama import DRAW, QUIT, Card, Game, IllegalAction, Play, Reason, action_to_dict
 from store import LeaderboardSort, NewSeat
 from tests.hosting.support import (
     ALICE,
@@ -157,6 +157,26 @@ async def test_starting_deals_and_shows_each_human_their_hand(service, updates):
     assert set(update.hands) == {0, 1}
     assert len(update.hands[0].hand) == 6
     assert service.view(game_id).round_number == 1
+
+
+async def test_an_updates_hands_are_made_when_looked_at_and_once(service, monkeypatch):
+    """A move's update carries every human's hand; a hand nobody shows is never made (the
+    mover's answer shows theirs, the next player is pinged; ~5 µs each, every move)."""
+    game_id = await started(service)
+    made: list[int] = []
+    real = Game.observation
+
+    def observing(game, seat):
+        made.append(seat)
+        return real(game, seat)
+
+    monkeypatch.setattr(Game, "observation", observing)
+    mover = current_user(service, game_id)
+    seat = service.view(game_id).seat_of(mover).index
+    update = await service.human_move(game_id, mover, DRAW)
+    assert made == [] and set(update.hands) == {0, 1}
+    assert update.hands[seat] == update.hands[seat] and made == [seat]
+    assert update.hands[seat].seat == seat and len(update.hands[seat].hand) == 7
 
 
 async def test_a_move_out_of_turn_is_refused_and_changes_nothing(service, store):

@@ -4,6 +4,7 @@ of games that moved on are let go instead of waiting in the heap until their due
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 
 from hosting import FakeClock
@@ -109,3 +110,28 @@ def test_a_cleared_timer_is_let_go_at_once_while_live_ones_wait() -> None:
     assert cleared() is None
     clock.advance(TURN)
     assert sorted(t.game_id for t in queue.pop_due()) == list(range(10))
+
+
+async def test_only_a_timer_due_before_the_awaited_one_wakes_the_waiter() -> None:
+    """Every move arms its game's next turn, mostly due long after another game's: the
+    waiter sleeps on until the earliest is due, and wakes at once for an earlier one."""
+    queue, _ = queue_at()
+    queue.add(timer(1, TURN))
+    looks: list[float | None] = []
+    real = queue.next_due
+
+    def counted() -> float | None:
+        looks.append(real())
+        return looks[-1]
+
+    queue.next_due = counted  # type: ignore[method-assign]
+    waiting = asyncio.create_task(queue.wait_until_due())
+    await asyncio.sleep(0.01)
+    assert len(looks) == 1
+    queue.add(timer(2, TURN * 2))  # later: sleeps on
+    await asyncio.sleep(0.01)
+    assert len(looks) == 1 and not waiting.done()
+    queue.add(timer(3, TURN / 2))  # earlier: looks again, and sleeps until that one
+    await asyncio.sleep(0.01)
+    assert looks[1:] == [NOW + TURN / 2]
+    waiting.cancel()

@@ -416,6 +416,27 @@ async def test_timer_moves_count_timeouts_in_a_row_and_a_human_move_resets_them(
     assert (await games.get_game(game.id)).seats[1].timeouts_in_a_row == 0
 
 
+async def test_a_human_move_does_not_write_a_time_out_count_that_is_zero_already(games, db):
+    """Every human move resets its seat's count of expired turns: where it is 0 already the
+    row is left as it is (no WAL page on SQLite, no row version on PostgreSQL, per move)."""
+    game = await running(games)
+    await move(games, game.id, 1)
+    if db.dialect is Dialect.POSTGRESQL:
+        async with db.read() as tx:
+            before = await tx.fetchone(
+                "SELECT xmin::text AS v FROM seats WHERE game_id = ? AND seat = 0", (game.id,))
+        await move(games, game.id, 2)
+        async with db.read() as tx:
+            after = await tx.fetchone(
+                "SELECT xmin::text AS v FROM seats WHERE game_id = ? AND seat = 0", (game.id,))
+        assert after["v"] == before["v"]
+    else:
+        changed = db._conn.total_changes
+        await move(games, game.id, 2)
+        assert db._conn.total_changes - changed == 3  # the game, the move, its render note
+    assert (await games.get_game(game.id)).seats[0].timeouts_in_a_row == 0
+
+
 async def test_a_seat_handed_to_ai_keeps_its_user_and_counts_as_left(games, db):
     game = await running(games)
     seat = await games.hand_seat_to_ai(game.id, 1, ai_level="normal", now=T0 + 50)
