@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import discord
 import pytest
@@ -14,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from loopback import FakeDiscord
+from loopback.driver import interaction_token
 from loopback.running import run_bot, run_bot_process
 from loopback.server import BAD_TOKEN
 from loopback.spec import load_spec
@@ -407,3 +410,12 @@ def test_a_request_is_matched_to_the_same_route_as_by_a_scan_of_every_route() ->
     original = spec.match("PATCH", "/webhooks/1/abc/messages/@original")
     assert original is not None and original.template.endswith("/@original")
     assert spec.match("GET", "/no/such/route") is None
+
+
+def test_an_interaction_token_is_url_safe_as_discords_are() -> None:
+    """Discord's tokens are URL-safe base64 of "interaction:<id>:<secret>": a bot puts one in
+    a webhook path as it is. The fake's had ':' in them, which every answer percent-encoded."""
+    token = interaction_token(1234567890123456789)
+    assert quote(token, safe="") == token
+    padded = token + "=" * (-len(token) % 4)
+    assert base64.urlsafe_b64decode(padded).decode().startswith("interaction:1234567890123456789:")
