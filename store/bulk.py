@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from store.db import Database, Dialect
-from store.results_versions import results_changed
+from store.results_versions import RESULTS_VERSIONS_SINCE, results_changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,8 @@ async def insert_finished_games(
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
             result_rows,
         )
-        await results_changed(tx, {row[1] for row in finished_rows})
+        if await tx.read_schema_version() >= RESULTS_VERSIONS_SINCE:  # (old schemas: tests)
+            await results_changed(tx, {row[1] for row in finished_rows})
         if analyze:
             await tx.execute("ANALYZE")
     return len(games_rows)

@@ -29,6 +29,7 @@ RAISE = (
     "ON CONFLICT (guild_id) DO UPDATE SET version = results_versions.version + 1"
 )
 READ = "SELECT version FROM results_versions WHERE guild_id = ?"
+RESULTS_VERSIONS_SINCE = 28  # the schema version whose step made the table
 
 
 async def results_changed(tx: Transaction, guild_ids: Iterable[int]) -> None:

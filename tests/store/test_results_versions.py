@@ -8,11 +8,20 @@ import ast
 import re
 
 from hosting.ratings import RULES
-from store import Dialect, GameStore, NewSeat, RatingStore, SeasonStore, SettingsStore, StatsStore
+from store import (
+    Dialect,
+    GameStore,
+    NewSeat,
+    RatingStore,
+    SeasonStore,
+    SettingsStore,
+    StatsStore,
+    load_migrations,
+)
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from store.records import GuildSettings
-from store.results_versions import READ
-from tests.store.support import HOST, T0, all_results, move, ts
+from store.results_versions import READ, RESULTS_VERSIONS_SINCE
+from tests.store.support import HOST, T0, all_results, migrated, move, ts
 from tests.support.backends import vacuum_analyze
 from tests.support.code import ROOT, module_name, parsed, production_files
 
@@ -109,6 +118,15 @@ async def test_bulk_loaded_games_raise_their_servers_versions(db):
     await insert_finished_games(db, [BulkGame(guild, 1, "classic", 40, 3, T0, seats)
                                      for guild in (GUILD, GUILD, THIRD)])
     assert await versions(stats) == (1, 0, 1)
+
+
+async def test_bulk_loads_into_a_schema_from_before_the_versions_raise_nothing(tmp_path):
+    db = await migrated(tmp_path / "old.sqlite3", RESULTS_VERSIONS_SINCE - 1)
+    seats = [BulkSeat(A, "A", 0, 1, True, 0, 1), BulkSeat(B, "B", 20, 2, False, 0, 0)]
+    assert await insert_finished_games(db, [BulkGame(GUILD, 1, "classic", 40, 3, T0, seats)]) == 1
+    await db.close()
+    step = next(m for m in load_migrations(Dialect.SQLITE) if m.version == RESULTS_VERSIONS_SINCE)
+    assert step.name == "results_versions"
 
 
 async def test_the_version_is_one_look_up_of_the_servers_row(db, db_location):
