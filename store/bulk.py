@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from store.db import Database, Dialect
+from store.db import Database, Dialect, Transaction
 from store.results_versions import RESULTS_VERSIONS_SINCE, results_changed
 
 
@@ -92,8 +92,14 @@ async def insert_finished_games(
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
             result_rows,
         )
-        if await tx.read_schema_version() >= RESULTS_VERSIONS_SINCE:  # (old schemas: tests)
-            await results_changed(tx, {row[1] for row in finished_rows})
+        await _results_changed(tx, {row[1] for row in finished_rows})
         if analyze:
             await tx.execute("ANALYZE")
     return len(games_rows)
+
+
+async def _results_changed(tx: Transaction, guild_ids: set[int]) -> None:
+    """The servers' results versions raised, on a schema that has them (tests load games into
+    databases migrated to an older step)."""
+    if await tx.read_schema_version() >= RESULTS_VERSIONS_SINCE:
+        await results_changed(tx, guild_ids)
