@@ -1,21 +1,32 @@
-"""Leaderboards kept for a few seconds: the boards /leaderboard shows, the web's rendered
+"""Leaderboards kept while they are right: the boards /leaderboard shows, the web's rendered
 leaderboard pages and the players' totals they are ranked from, per server and what was
-asked, until a game finishes in that server.
+asked.
 
 A board at 100,000 games is one aggregation over every result of the server, 30-150 ms of a
 read connection; asked again and again (a flood of web pages, a crowd turning pages) it was
 made again every time (issue 33). So a board is kept:
 - until a game finishes in its server (`game_finished`, the game service's listener: the
   games this process finishes), or a player is forgotten (`clear`: everywhere at once);
-- for `TTL_S` at most: a game another process finished (PostgreSQL), a season that rolled
-  over, a new week for "this week" are that late at worst. Each board lasts a moment drawn
-  between `KEPT_AT_LEAST_S` and `TTL_S`: boards first asked for together (a flood over many
-  boards) would otherwise all be made anew together, every `TTL_S`;
-- made once at a time: whoever asks for a board being made waits for it instead of making it
-  again; a board whose reads began before its server's game finished is handed to who asked
-  then, never kept;
+- for a moment drawn between `KEPT_AT_LEAST_S` and `TTL_S` (boards first asked for together,
+  a flood over many boards, would otherwise all reach their time together); then, if the
+  server's results version in the store (`stored_version`: store/results_versions.py, raised
+  by every write of what a board shows, by any process: a finished game, a rerate, a season,
+  a forgotten player) is the one read before the board's reads began, nothing it shows has
+  changed: it is kept for another such moment instead of being made again. So only the
+  boards of a server whose results changed are aggregated again, and a game another process
+  finished (PostgreSQL) shows within `TTL_S` as before: a board is renewed as of when the
+  version was read, never of when it was asked again;
+- never past `last_until`: a moment drawn between 0.8 and 1 × `RENEWED_UP_TO_S` after its
+  reads began, and the end of its period (`changes_at`: "this week" is another board from
+  Monday on, which no results version says);
+- made (or renewed) once at a time: whoever asks for a board being made waits for it instead
+  of making it again; a board whose reads began before its server's game finished is handed
+  to who asked then, never kept;
 - those used last, up to `MAX_WEIGHT` (a board or a page weighs 1, about 10 KB; totals
   weigh what their caller says).
+A server's version is read once for the boards that reach their time together: a read begun
+less than `VERSION_REUSED_S` ago answers the others (a primary-key look-up, about once a
+second per server at most, against an aggregation per window every few seconds).
 Time is the injected clock's, so a test moves it instead of sleeping.
 """
 
@@ -24,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -33,29 +44,45 @@ from .clock import Clock
 T = TypeVar("T")
 TTL_S = 5.0
 KEPT_AT_LEAST_S = 4.0
+RENEWED_UP_TO_S = 60.0  # a board renewed is kept at most this long after its reads began
+VERSION_REUSED_S = 1.0  # a server's version read answers for the boards due meanwhile
 MAX_WEIGHT = 1024  # about 10 MB
 Key = tuple[int, Hashable]  # (server, what was asked)
+# a server's results version, as stored (StatsStore.results_version)
+StoredVersion = Callable[[int], Coroutine[Any, Any, Hashable]]
 
 
 @dataclass(frozen=True, slots=True)
 class _Kept:
     value: Any
-    made_at: float  # when its reads began, by the clock
+    made_at: float  # when its reads began, by the clock (renewed: when the version was read)
     lasts_s: float  # how long it is kept, from made_at
     weight: int
+    stored: Hashable | None  # the server's version read before its reads; None: not renewed
+    last_until: float  # never kept past this, renewed or not
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    began_at: float
+    task: asyncio.Task[Hashable]
 
 
 class BoardCache:
-    def __init__(self, clock: Clock, *, ttl_s: float = TTL_S,
-                 max_weight: int = MAX_WEIGHT) -> None:
-        """`ttl_s` 0: keep nothing (every board made anew, as before issue 33)."""
+    def __init__(self, clock: Clock, *, ttl_s: float = TTL_S, max_weight: int = MAX_WEIGHT,
+                 stored_version: StoredVersion | None = None) -> None:
+        """`ttl_s` 0: keep nothing (every board made anew, as before issue 33).
+        `stored_version`: the server's results version in the store; None: no board is kept
+        past its first moment."""
         self._clock = clock
         self._ttl_s = ttl_s
         self._random = random.Random()
         self._max_weight = max_weight
+        self._stored_version = stored_version
         self._weight = 0
         self._kept: OrderedDict[Key, _Kept] = OrderedDict()
         self._making: dict[Key, asyncio.Task[Any]] = {}
+        self._checks: OrderedDict[int, _Check] = OrderedDict()  # per server, oldest first
         self._finished: dict[int, int] = {}  # per server: games finished (this process saw)
         self._cleared = 0
 
@@ -65,48 +92,103 @@ class BoardCache:
     async def get_or_make(self, guild_id: int, asked: Hashable,
                           make: Callable[[], Awaitable[T]],
                           weight: Callable[[T], int] | None = None,
-                          lasts_s: float | None = None) -> T:
+                          lasts_s: float | None = None,
+                          changes_at: float | None = None) -> T:
         """The board `asked` of the server as kept, else `make()`'s (kept for the next).
         `weight`: what it weighs against `MAX_WEIGHT` (default 1). `lasts_s`: keep it up to
         that long instead of `TTL_S`, for what can only be stale if what `asked` names is
-        (a page asked by the very board it shows)."""
+        (a page asked by the very board it shows). `changes_at`: when it changes whatever
+        the store says (the end of its period), by the clock; it is never kept past that."""
         if self._ttl_s <= 0:
             return await make()
         key = (guild_id, asked)
+        now = self._clock.now()
         kept = self._kept.get(key)
         if kept is not None:
-            if 0 <= self._clock.now() - kept.made_at < kept.lasts_s:
+            if kept.made_at <= now < kept.made_at + kept.lasts_s:
                 self._kept.move_to_end(key)
                 return cast(T, kept.value)
-            self._drop(key)
+            if kept.stored is None or not now < kept.last_until:
+                self._drop(key)
+                kept = None
         making = self._making.get(key)
         if making is None:
             longest = self._ttl_s if lasts_s is None else lasts_s
             making = self._making[key] = asyncio.create_task(self._make(
-                key, make, weight, self._version(guild_id), self._clock.now(), longest))
+                key, make, weight, kept, (self._version(guild_id), now), longest, changes_at))
             making.add_done_callback(_heard)
         # shielded: one caller given up (a closed page) stops nobody else's board
         return cast(T, await asyncio.shield(making))
 
     async def _make(self, key: Key, make: Callable[[], Awaitable[T]],
-                    weight: Callable[[T], int] | None, version: tuple[int, int],
-                    made_at: float, longest_s: float) -> T:
-        """`version` and `made_at`: as the board was first asked for."""
+                    weight: Callable[[T], int] | None, kept: _Kept | None,
+                    asked: tuple[tuple[int, int], float], longest_s: float,
+                    changes_at: float | None) -> T:
+        """`kept`'s value again if the server's version is still the one it was made at,
+        else `make()`'s; kept unless a game of the server finished since it was `asked`
+        (this process's version of the server then, and the time)."""
+        guild_id = key[0]
+        local, made_at = asked
+        read_at = made_at
         try:
-            value = await make()
+            stored = None
+            if self._stored_version is not None:
+                stored, read_at = await self._stored(guild_id)
+            if kept is not None and stored == kept.stored:
+                value, made_at, last_until = kept.value, read_at, kept.last_until
+                weighs = kept.weight
+            else:
+                value = await make()
+                last_until = made_at + self._drawn(RENEWED_UP_TO_S)
+                if changes_at is not None:
+                    last_until = min(last_until, changes_at)
+                weighs = 1 if weight is None else weight(value)
         finally:
             if self._making.get(key) is asyncio.current_task():
                 del self._making[key]
-        if self._version(key[0]) == version:  # else a game finished meanwhile: stale
-            if key in self._kept:
-                self._drop(key)
-            lasts_s = self._random.uniform(longest_s * KEPT_AT_LEAST_S / TTL_S, longest_s)
-            kept = self._kept[key] = _Kept(value, made_at, lasts_s,
-                                           1 if weight is None else weight(value))
-            self._weight += kept.weight
-            while self._weight > self._max_weight and len(self._kept) > 1:
-                self._drop(next(iter(self._kept)))  # the one used longest ago
+        if self._version(guild_id) == local:  # else a game finished meanwhile: stale
+            lasts_s = min(self._drawn(longest_s), last_until - made_at)
+            self._keep(key, _Kept(value, made_at, lasts_s, weighs, stored, last_until))
         return value
+
+    def _drawn(self, longest_s: float) -> float:
+        return self._random.uniform(longest_s * KEPT_AT_LEAST_S / TTL_S, longest_s)
+
+    def _keep(self, key: Key, kept: _Kept) -> None:
+        if key in self._kept:
+            self._drop(key)
+        if kept.lasts_s <= 0:
+            return
+        self._kept[key] = kept
+        self._weight += kept.weight
+        while self._weight > self._max_weight and len(self._kept) > 1:
+            self._drop(next(iter(self._kept)))  # the one used longest ago
+
+    async def _stored(self, guild_id: int) -> tuple[Hashable, float]:
+        """The server's results version and when its read began: a read begun less than
+        `VERSION_REUSED_S` ago (or still under way) answers instead of a new one."""
+        assert self._stored_version is not None
+        now = self._clock.now()
+        check = self._checks.get(guild_id)
+        if check is None or not 0 <= now - check.began_at < VERSION_REUSED_S:
+            check = _Check(now, asyncio.create_task(self._stored_version(guild_id)))
+            check.task.add_done_callback(_heard)
+            self._checks.pop(guild_id, None)
+            self._checks[guild_id] = check
+            self._forget_old_checks(now)
+        try:
+            return await asyncio.shield(check.task), check.began_at
+        except Exception:
+            if self._checks.get(guild_id) is check:  # the next caller reads it again
+                del self._checks[guild_id]
+            raise
+
+    def _forget_old_checks(self, now: float) -> None:
+        while self._checks:
+            oldest = next(iter(self._checks.values()))
+            if now - oldest.began_at < VERSION_REUSED_S or not oldest.task.done():
+                return
+            self._checks.popitem(last=False)
 
     def _drop(self, key: Key) -> None:
         self._weight -= self._kept.pop(key).weight
@@ -114,6 +196,7 @@ class BoardCache:
     def game_finished(self, guild_id: int) -> None:
         """A game of the server finished: its boards are made anew when next asked."""
         self._finished[guild_id] = self._finished.get(guild_id, 0) + 1
+        self._checks.pop(guild_id, None)  # read before the game's commit, maybe
         for key in [k for k in self._kept if k[0] == guild_id]:
             self._drop(key)
         for key in [k for k in self._making if k[0] == guild_id]:
@@ -125,6 +208,7 @@ class BoardCache:
         self._kept.clear()
         self._weight = 0
         self._making.clear()
+        self._checks.clear()
 
     def _version(self, guild_id: int) -> tuple[int, int]:
         return self._cleared, self._finished.get(guild_id, 0)

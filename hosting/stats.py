@@ -124,13 +124,15 @@ class StatsService:
         boards: BoardCache | None = None, kept_players: int = KEPT_PLAYERS,
     ) -> None:
         """`preferences`: the game service's, so saved settings reach its cache at once.
-        `boards`: where leaderboards are kept a few seconds (board_cache.py); the web's
-        rendered pages are kept there too, and forgotten with them. `kept_players`: the
-        most players whose totals a board's window keeps (`_totals`)."""
+        `boards`: where leaderboards are kept while the server's results version in the
+        store stays the same (board_cache.py); the web's rendered pages are kept there too,
+        and forgotten with them. `kept_players`: the most players whose totals a board's
+        window keeps (`_totals`)."""
         self._store = store
         self._clock = clock
         self._preferences = preferences or Preferences(store, clock)
-        self.boards = boards if boards is not None else BoardCache(clock)
+        self.boards = boards if boards is not None else BoardCache(
+            clock, stored_version=store.stats.results_version)
         self._kept_players = kept_players
 
     async def on_game_update(self, update: GameUpdate) -> None:
@@ -150,6 +152,18 @@ class StatsService:
             return int((midnight - timedelta(days=midnight.weekday())).timestamp())
         return None
 
+    def period_ends(self, period: Period) -> float | None:
+        """Unix seconds where the period that is running now ends (UTC), or None for all
+        time: its boards are other boards from then on."""
+        since = self.since(period)
+        if since is None:
+            return None
+        start = datetime.fromtimestamp(since, UTC)
+        if period is Period.WEEK:
+            return (start + timedelta(days=7)).timestamp()
+        month = start.month % 12 + 1
+        return start.replace(year=start.year + (month == 1), month=month).timestamp()
+
     # ------------------------------------------------------------- leaderboards
 
     async def leaderboard(
@@ -166,13 +180,15 @@ class StatsService:
         """A page of the server's ranking. `sort` None: by rating once the server has rated
         games (unless a variant or period asks for what ratings do not have), else by wins.
         `season`: that season's games (its ratings, for sort:rating). Kept a few seconds,
-        until a game finishes in the server (`boards`); `user_id`'s own row is part of it."""
+        until a game finishes in the server (`boards`: while its results version in the
+        store stays the same, up to the period's end); `user_id`'s own row is part of it."""
         limits.validate(variant=variant)
         period = Period(period)
         sort = None if sort is None else LeaderboardSort(sort)
         asked = ("board", sort, variant, period, season, page, user_id)
         return await self.boards.get_or_make(guild_id, asked, lambda: self._leaderboard(
-            guild_id, sort, variant, period, page, user_id, season))
+            guild_id, sort, variant, period, page, user_id, season),
+            changes_at=self.period_ends(period))
 
     async def _leaderboard(
         self, guild_id: int, sort: LeaderboardSort | None, variant: str | None, period: Period,

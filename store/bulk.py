@@ -1,6 +1,8 @@
 """Bulk-loading finished games, for benchmarks and large fixtures: one transaction, a few
 executemany calls, the same rows GameStore.commit_move(finished=...) writes (games, seats,
-finished_games, game_results), without a move log. Not used by the bot.
+finished_games, game_results), without a move log, and raises the servers' results versions
+(results_versions.py): loaded while a bot runs, they show as another process's games do. Not
+used by the bot.
 """
 
 from __future__ import annotations
@@ -8,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from store.db import Database, Dialect
+from store.db import Database, Dialect, Transaction
+from store.results_versions import RESULTS_VERSIONS_SINCE, results_changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,14 @@ async def insert_finished_games(
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
             result_rows,
         )
+        await _results_changed(tx, {row[1] for row in finished_rows})
         if analyze:
             await tx.execute("ANALYZE")
     return len(games_rows)
+
+
+async def _results_changed(tx: Transaction, guild_ids: set[int]) -> None:
+    """The servers' results versions raised, on a schema that has them (tests load games into
+    databases migrated to an older step)."""
+    if await tx.read_schema_version() >= RESULTS_VERSIONS_SINCE:
+        await results_changed(tx, guild_ids)

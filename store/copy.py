@@ -65,6 +65,7 @@ TABLES = (
     # A rerate replays rating changes in the order they were written (`rowid`, SQLite's
     # implicit one, PostgreSQL's identity column): copied in that order, renumbered.
     CopiedTable("rating_changes", ("rowid",), numbered=("rowid",)),
+    CopiedTable("results_versions", ("guild_id",)),
     CopiedTable("tournaments", ("id",)),
     CopiedTable("tournament_entries", ("tournament_id", "entry")),
     CopiedTable("tournament_tables", ("tournament_id", "round", "table_no")),

@@ -13,6 +13,7 @@ from store.rating_records import RatingRules
 from store.ratings import rate_stored_game
 from store.records import DueTimer, FinishedGame, GameStatus, Move
 from store.renders import needs_showing, needs_showing_statement
+from store.results_versions import results_changed
 
 
 def move_statements(
@@ -85,7 +86,8 @@ async def commit_checked(
 
 async def _finish(tx: Transaction, game: Row, finished: FinishedGame, now: int,
                   rules: RatingRules | None) -> None:
-    """A game's last move: status finished, its results, its ratings."""
+    """A game's last move: status finished, its results, its ratings, and its server's
+    results version raised."""
     await tx.execute(
         "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?",
         (now, game["id"]),
@@ -93,6 +95,7 @@ async def _finish(tx: Transaction, game: Row, finished: FinishedGame, now: int,
     await write_results(tx, game, finished, now)
     if rules is not None:
         await rate_stored_game(tx, rules, game, finished, now)
+    await results_changed(tx, [game["guild_id"]])  # last: results_versions.py
 
 
 async def lock_for_move(

@@ -18,6 +18,7 @@ from store.rating_records import (
     StoredSeat,
 )
 from store.records import FinishedGame
+from store.results_versions import results_changed
 from store.seasons import RATINGS_LOCK, sync_season
 
 RECENT_GAMES = 10  # /lama stats: the rating's change over this many games
@@ -267,6 +268,7 @@ class RatingStore:
             await tx.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
             await _save_states(tx, guild_id, states)
             await _save_changes(tx, guild_id, changes)
+            await results_changed(tx, [guild_id])
         await self._db.write(replace)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from store.db import Database, Row, Transaction
 from store.rating_records import RatingRules, Season
+from store.results_versions import results_changed
 
 
 def season_of(row: Row) -> Season:
@@ -79,7 +80,9 @@ class SeasonStore:
         assert rules is not None, "the store was opened without rating rules"
 
         async def synced(tx: Transaction) -> Season:
-            return await sync_season(tx, rules, guild_id, now)
+            season = await sync_season(tx, rules, guild_id, now)
+            await results_changed(tx, [guild_id])  # a board shows the seasons (rare: raised)
+            return season
         return await self._db.write(synced)
 
     async def sync_due(self, *, now: int) -> list[Season]:
@@ -126,4 +129,5 @@ class SeasonStore:
                 "UPDATE seasons SET announced_at = ? WHERE guild_id = ? AND number = ?",
                 (now, guild_id, number),
             )
+            await results_changed(tx, [guild_id])
         await self._db.write(mark)

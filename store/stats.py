@@ -21,6 +21,8 @@ from store.records import (
     PlayerStats,
     RecentResult,
 )
+from store.results_versions import READ as READ_RESULTS_VERSION
+from store.results_versions import results_changed
 
 
 def _window(guild_id: int, variant: str | None, since: int | None, until: int | None
@@ -178,6 +180,12 @@ class StatsStore:
             return await tx.explain(f"{sql} ORDER BY position LIMIT 10", params,
                                     as_if_large=as_if_large)
 
+    async def results_version(self, guild_id: int) -> int:
+        """The server's results version (results_versions.py): it changes with every write,
+        by any process, of what the server's leaderboards show. One primary-key look-up."""
+        row = await self._db.fetchone(READ_RESULTS_VERSION, (guild_id,))
+        return 0 if row is None else int(row[0])
+
     # --- one player -----------------------------------------------------------------------
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
@@ -293,6 +301,11 @@ class StatsStore:
         the game in progress still needs to know whose seat it is.
         """
         async def forget(tx: Transaction) -> int:
+            # the servers whose boards show them (results, names, ratings: all from results)
+            played = await tx.fetchall(
+                "SELECT guild_id FROM game_results WHERE user_id = ? "
+                "UNION SELECT guild_id FROM ratings WHERE user_id = ?",
+                (user_id, user_id))
             count = await tx.execute(
                 "UPDATE game_results SET user_id = NULL WHERE user_id = ?", (user_id,)
             )
@@ -310,6 +323,7 @@ class StatsStore:
             await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
             await forget_ratings(tx, user_id)
             await tx.execute("DELETE FROM user_notify WHERE user_id = ?", (user_id,))
+            await results_changed(tx, [row["guild_id"] for row in played])  # last
             return count
         return await self._db.write(forget)
 

@@ -46,12 +46,14 @@ def _query_choice(request: web.Request, name: str, choices: tuple[str, ...], def
 
 
 async def leaderboard(request: web.Request) -> web.Response:
-    """A board's page. The board is kept a few seconds (hosting/board_cache.py), and its
-    page by what the page shows: the board itself, the address (its links carry the key),
-    the server's name and language. So a page is made again only when its board changed
-    (up to `PAGE_LASTS_S`), not each time the board is ranked again; its names change only
-    with a game finished in the server, which forgets the server's pages, or a player
-    forgotten, which forgets them all."""
+    """A board's page. The board is kept while its server's results stay the same
+    (hosting/board_cache.py), and its page by what the page shows: the board itself, the
+    address (its links carry the key), the server's name and language. So a page is made
+    again only when its board changed (up to `PAGE_LASTS_S`), not each time the board is
+    ranked again; its names change only with a game finished in the server, which forgets
+    the server's pages (another process's raises the server's results version, which a page
+    is checked against at its time as a board is), or a player forgotten, which forgets
+    them all."""
     site = await site_of(request)
     deps = request.app[DEPS]
     sort = LeaderboardSort(_query_choice(

@@ -1,5 +1,5 @@
 """Helpers the hosting tests share: the ids of a server, its channels and players; a lobby,
-a started game, a move by whoever is on turn."""
+a started game, a move by whoever is on turn, a game played to its end."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 from hosting import (
     GameOptions,
     GameService,
+    Status,
 )
 from tests.support import play_along as driver
 
@@ -59,3 +60,17 @@ async def started_with(service: GameService, *players: int) -> int:
         await service.join(game_id, user, f"user{user}")
     await service.start(game_id, players[0])
     return game_id
+
+
+async def finish_a_game(service: GameService, guild: int, players=(1, 2)) -> None:
+    """A game of `players` in `guild`, played to its end through the service."""
+    options = GameOptions(target=10, turn_timeout=600, ai_delay=1)
+    update = await service.open_lobby(guild, guild + 1, players[0], "host", options)
+    game_id = update.view.game_id
+    for user in players[1:]:
+        await service.join(game_id, user, f"user{user}")
+    await service.start(game_id, players[0])
+    rng = random.Random(guild)
+    while (view := service.view(game_id)).status is not Status.FINISHED:
+        await driver.play_any(service, game_id, view.seats[view.current_seat].user_id, rng,
+                              play=0.85, draw=0.7)

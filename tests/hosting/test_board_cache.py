@@ -8,17 +8,15 @@ board was kept or made anew; the clock is the FakeClock, moved by the test."""
 from __future__ import annotations
 
 import asyncio
-import random
 
 import pytest
 
-from hosting import FakeClock, GameOptions, GameService, Status
+from hosting import FakeClock
 from hosting.board_cache import KEPT_AT_LEAST_S, TTL_S, BoardCache
 from hosting.stats import Period, StatsService
 from store import RESULT_SORTS, LeaderboardSort
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
-from tests.hosting.support import GUILD, OTHER_GUILD
-from tests.support.play_along import play_any
+from tests.hosting.support import GUILD, OTHER_GUILD, finish_a_game
 
 WINS = LeaderboardSort.WINS
 NEWCOMER = 77
@@ -30,19 +28,6 @@ async def stats(store, service, clock) -> StatsService:
     stats = StatsService(store, clock, preferences=service.preferences)
     service.add_listener(stats.on_game_update)  # as the bot wires it
     return stats
-
-
-async def finish_a_game(service: GameService, guild: int, players=(1, 2)) -> None:
-    options = GameOptions(target=10, turn_timeout=600, ai_delay=1)
-    update = await service.open_lobby(guild, guild + 1, players[0], "host", options)
-    game_id = update.view.game_id
-    for user in players[1:]:
-        await service.join(game_id, user, f"user{user}")
-    await service.start(game_id, players[0])
-    rng = random.Random(guild)
-    while (view := service.view(game_id)).status is not Status.FINISHED:
-        await play_any(service, game_id, view.seats[view.current_seat].user_id, rng,
-                       play=0.85, draw=0.7)
 
 
 async def won_behind_its_back(store, guild: int, user: int = NEWCOMER) -> None:
