@@ -52,8 +52,12 @@ class TimerQueue:
         self._live.setdefault(timer.game_id, []).append(number)
         # Only a timer due before the one the waiter sleeps for wakes it. Every move arms its
         # game's next turn, mostly due long after another game's: waking for each cost a
-        # look at the heap and a new timed wait (~20 µs of every move; issue 33).
-        if self._sleeping_until is None or timer.due_at < self._sleeping_until:
+        # look at the heap and a new timed wait (~20 µs of every move; issue 33). Unless the
+        # clock has passed what it sleeps for (the clock jumped: a test's, or the wall
+        # clock set forward): then its timed wait is stale, and it looks again.
+        sleeping_until = self._sleeping_until
+        if (sleeping_until is None or timer.due_at < sleeping_until
+                or sleeping_until <= self._clock.now()):
             self._wakeup.set()
 
     def clear(self, game_id: int) -> None:

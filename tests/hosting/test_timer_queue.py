@@ -135,3 +135,18 @@ async def test_only_a_timer_due_before_the_awaited_one_wakes_the_waiter() -> Non
     await asyncio.sleep(0.01)
     assert looks[1:] == [NOW + TURN / 2]
     waiting.cancel()
+
+
+async def test_a_waiter_whose_due_time_the_clock_jumped_past_wakes_for_any_new_timer() -> None:
+    """The waiter sleeps a real timeout worked out from the clock. When the clock jumps past
+    the timer it sleeps for (a test's clock, the wall clock set forward), that timeout is
+    stale: a new timer, even a later one, wakes it to look again (an AI seated after a
+    time-out was left waiting a whole turn, issue 33's wake-up rule)."""
+    queue, clock = queue_at()
+    queue.add(timer(1, TURN))
+    waiting = asyncio.create_task(queue.wait_until_due())
+    await asyncio.sleep(0.01)
+    clock.advance(TURN * 2)  # past the timer it sleeps for
+    queue.add(timer(2, TURN * 3))
+    await asyncio.wait_for(waiting, 1.0)  # looked again: the first timer is due
+    assert [t.game_id for t in queue.pop_due()] == [1]
