@@ -6,7 +6,15 @@ uploads for 217 table states in one game)."""
 
 from __future__ import annotations
 
-from tests.support.e2e import on_turn, settle, table, two_humans
+from lama import Game
+from tests.support.e2e import (
+    find_seed,
+    on_turn,
+    settle,
+    table,
+    the_first_quit_ends_round_1,
+    two_humans,
+)
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
@@ -16,9 +24,16 @@ def table_edits(fake, message) -> list:
             if call.params.get("message_id") == str(message.id)]
 
 
+def _the_round_goes_on_after_a_quit(game: Game) -> bool:
+    """The deal of this test: the other player can still play after the starter quits (with
+    some deals they are forced out and the quit ends the round: a closed table's edit)."""
+    return not the_first_quit_ends_round_1(game)
+
+
 async def test_a_quit_edits_the_table_without_uploading_its_picture(fake_discord, lamabot):
     fake, bot = fake_discord, lamabot
-    game_id, channel = await two_humans(fake, bot)
+    seed = find_seed("classic", 2, _the_round_goes_on_after_a_quit)
+    game_id, channel = await two_humans(fake, bot, seed)
     shown = table(fake, channel)
     (posted,) = shown.attachments
     mover, _ = on_turn(fake, bot, game_id)
