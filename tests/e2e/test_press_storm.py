@@ -27,7 +27,11 @@ from tests.support.e2e import (
     wait_until,
 )
 
-PRESSES = 2000  # at least, over the three games
+PRESSES = 2000  # the players stop here, over the three games...
+# ...or when their games are over (each dealt at random, to 200 points): a storm of at least
+# this many, every one of them answered (`Tally.count`). Asking for 2,000 failed once: three
+# random games ended after 1,995 presses.
+AT_LEAST = 1500
 GAMES = ("lama", "lama-2", "general")
 ASKED = ["Yes, quit", "Keep playing"]
 
@@ -134,7 +138,7 @@ async def test_every_press_on_a_question_the_moment_it_appears_is_answered(
                     for user in pair]
     await asyncio.gather(*(player.play() for player in players))
 
-    assert tally.answered >= PRESSES, tally
+    assert tally.answered >= AT_LEAST, tally
     assert tally.by_action["quitok"] and tally.by_action["back"] > PRESSES / 4, tally.by_action
     templates = list(bot._connection._view_store._dynamic_items)
     for custom_id in tally.ids | {c for m in fake.public_messages(fake.channel("lama"))
