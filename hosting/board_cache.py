@@ -36,6 +36,7 @@ import asyncio
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -50,6 +51,9 @@ MAX_WEIGHT = 1024  # about 10 MB
 Key = tuple[int, Hashable]  # (server, what was asked)
 # a server's results version, as stored (StatsStore.results_version)
 StoredVersion = Callable[[int], Coroutine[Any, Any, Hashable]]
+# What a board being made took from the cache (its players' totals), as the versions those
+# were made at: a board is only as fresh as the oldest part it is made of.
+_taken: ContextVar[list[Hashable | None] | None] = ContextVar("boards_taken", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,7 @@ class BoardCache:
         if kept is not None:
             if kept.made_at <= now < kept.made_at + kept.lasts_s:
                 self._kept.move_to_end(key)
+                _took(kept.stored)
                 return cast(T, kept.value)
             if kept.stored is None or not now < kept.last_until:
                 self._drop(key)
@@ -118,15 +123,18 @@ class BoardCache:
                 key, make, weight, kept, (self._version(guild_id), now), longest, changes_at))
             making.add_done_callback(_heard)
         # shielded: one caller given up (a closed page) stops nobody else's board
-        return cast(T, await asyncio.shield(making))
+        value, fresh_as = await asyncio.shield(making)
+        _took(fresh_as)
+        return cast(T, value)
 
     async def _make(self, key: Key, make: Callable[[], Awaitable[T]],
                     weight: Callable[[T], int] | None, kept: _Kept | None,
                     asked: tuple[tuple[int, int], float], longest_s: float,
-                    changes_at: float | None) -> T:
+                    changes_at: float | None) -> tuple[T, Hashable | None]:
         """`kept`'s value again if the server's version is still the one it was made at,
         else `make()`'s; kept unless a game of the server finished since it was `asked`
-        (this process's version of the server then, and the time)."""
+        (this process's version of the server then, and the time). Returns the value and
+        the version it is as fresh as (None: not known)."""
         guild_id = key[0]
         local, made_at = asked
         read_at = made_at
@@ -138,7 +146,7 @@ class BoardCache:
                 value, made_at, last_until = kept.value, read_at, kept.last_until
                 weighs = kept.weight
             else:
-                value = await make()
+                value, stored = await _made(make, stored)
                 last_until = made_at + self._drawn(RENEWED_UP_TO_S)
                 if changes_at is not None:
                     last_until = min(last_until, changes_at)
@@ -146,10 +154,11 @@ class BoardCache:
         finally:
             if self._making.get(key) is asyncio.current_task():
                 del self._making[key]
-        if self._version(guild_id) == local:  # else a game finished meanwhile: stale
-            lasts_s = min(self._drawn(longest_s), last_until - made_at)
-            self._keep(key, _Kept(value, made_at, lasts_s, weighs, stored, last_until))
-        return value
+        if self._version(guild_id) != local:  # a game finished meanwhile: stale
+            return value, None
+        lasts_s = min(self._drawn(longest_s), last_until - made_at)
+        self._keep(key, _Kept(value, made_at, lasts_s, weighs, stored, last_until))
+        return value, stored
 
     def _drawn(self, longest_s: float) -> float:
         return self._random.uniform(longest_s * KEPT_AT_LEAST_S / TTL_S, longest_s)
@@ -212,6 +221,28 @@ class BoardCache:
 
     def _version(self, guild_id: int) -> tuple[int, int]:
         return self._cleared, self._finished.get(guild_id, 0)
+
+
+async def _made(make: Callable[[], Awaitable[T]],
+                stored: Hashable | None) -> tuple[T, Hashable | None]:
+    """`make()`'s board, and the version it is as fresh as: `stored`, read before its reads,
+    unless it took a part of the cache made at another version (totals kept from before
+    another process's game: renewed under `stored`, that board would show the old results
+    for a minute), then None: it is not renewed, and made anew after its first moment."""
+    taken: list[Hashable | None] = []
+    token = _taken.set(taken)  # this task's context: what make() takes is noted here
+    try:
+        value = await make()
+    finally:
+        _taken.reset(token)
+    return value, (stored if all(version == stored for version in taken) else None)
+
+
+def _took(version: Hashable | None) -> None:
+    """A caller making a board (`_made`) took a kept part made at `version`."""
+    taken = _taken.get()
+    if taken is not None:
+        taken.append(version)
 
 
 def _heard(task: asyncio.Task[Any]) -> None:

@@ -15,7 +15,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from hosting import FakeClock, GameService
-from hosting.board_cache import RENEWED_UP_TO_S, TTL_S, VERSION_REUSED_S, BoardCache
+from hosting.board_cache import (
+    KEPT_AT_LEAST_S,
+    RENEWED_UP_TO_S,
+    TTL_S,
+    VERSION_REUSED_S,
+    BoardCache,
+)
 from hosting.ratings import RULES
 from hosting.rerating import rerate_guild
 from hosting.stats import Period, StatsService
@@ -252,3 +258,30 @@ async def test_a_game_finished_here_is_not_hidden_by_a_version_read_before_it(
     assert stored.reads == 3
     clock.advance(PAST_TTL)
     assert await boards.ask("a") == "a 2"  # and renewed by it
+
+
+async def test_a_board_made_of_totals_kept_from_before_a_change_is_not_renewed(
+        boards, stored, clock):
+    """A board's totals are kept apart (the cache's own entry): remade after another
+    process's game while those totals were still kept, the board held the old results, and
+    renewed under the new version it showed them for a minute. It is only as fresh as what
+    it took, so it is made anew after its first moment, from totals made anew."""
+    cache, totals_made = boards.cache, []
+
+    async def totals() -> int:
+        totals_made.append(clock.now())
+        return len(totals_made)
+
+    async def board() -> str:
+        return f"board of totals {await cache.get_or_make(GUILD, 'totals', totals)}"
+
+    # the drawn moments, in the order drawn: the totals' (a minute, 5 s), the board's (4 s)
+    drawn = [RENEWED_UP_TO_S, TTL_S, RENEWED_UP_TO_S, KEPT_AT_LEAST_S]
+    cache._random.uniform = lambda low, high: drawn.pop(0) if drawn else high
+    assert await cache.get_or_make(GUILD, "board", board) == "board of totals 1"
+    clock.advance(1.0)
+    stored.version += 1  # another process's game
+    clock.advance(3.5)  # the board's time is up, not the totals'
+    assert await cache.get_or_make(GUILD, "board", board) == "board of totals 1"
+    clock.advance(TTL_S + 0.1)
+    assert await cache.get_or_make(GUILD, "board", board) == "board of totals 2"
