@@ -272,10 +272,15 @@ class RatingStore:
         await self._db.write(replace)
 
 
-async def forget_ratings(tx: Transaction, user_id: int) -> None:
-    """Inside StatsStore.forget_user's transaction: their ratings go, changes anonymised."""
-    await tx.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
-    await tx.execute("UPDATE rating_changes SET user_id = NULL WHERE user_id = ?", (user_id,))
+async def forget_ratings(tx: Transaction, user_id: int) -> set[int]:
+    """Inside StatsStore.forget_user's transaction: their ratings go, changes anonymised.
+    Returns the servers whose rows changed."""
+    rows = await tx.fetchall("DELETE FROM ratings WHERE user_id = ? RETURNING guild_id",
+                             (user_id,))
+    rows += await tx.fetchall(
+        "UPDATE rating_changes SET user_id = NULL WHERE user_id = ? RETURNING guild_id",
+        (user_id,))
+    return {row["guild_id"] for row in rows}
 
 
 # A season's ranked humans (the leaderboard index's own condition), each with its rank:

@@ -301,14 +301,13 @@ class StatsStore:
         the game in progress still needs to know whose seat it is.
         """
         async def forget(tx: Transaction) -> int:
-            # the servers whose boards show them (results, names, ratings: all from results)
-            played = await tx.fetchall(
-                "SELECT guild_id FROM game_results WHERE user_id = ? "
-                "UNION SELECT guild_id FROM ratings WHERE user_id = ?",
-                (user_id, user_id))
-            count = await tx.execute(
-                "UPDATE game_results SET user_id = NULL WHERE user_id = ?", (user_id,)
-            )
+            # the servers whose boards showed them: those of the rows these statements change
+            # (RETURNING: a result committed while this runs is anonymised by the statement
+            # that sees it, and its server raised with it; a read first would miss it)
+            anonymised = await tx.fetchall(
+                "UPDATE game_results SET user_id = NULL WHERE user_id = ? RETURNING guild_id",
+                (user_id,))
+            played = {row["guild_id"] for row in anonymised}
             ended = "SELECT id FROM games WHERE status IN ('finished', 'cancelled')"
             await tx.execute(
                 f"UPDATE seats SET user_id = NULL, display_name = '', dm_channel_id = NULL "
@@ -321,10 +320,10 @@ class StatsStore:
                 (user_id,),
             )
             await tx.execute("DELETE FROM user_locales WHERE user_id = ?", (user_id,))
-            await forget_ratings(tx, user_id)
+            played |= await forget_ratings(tx, user_id)
             await tx.execute("DELETE FROM user_notify WHERE user_id = ?", (user_id,))
-            await results_changed(tx, [row["guild_id"] for row in played])  # last
-            return count
+            await results_changed(tx, played)  # last
+            return len(anonymised)
         return await self._db.write(forget)
 
 
