@@ -10,12 +10,19 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+import aiohttp
+
 from hosting.views import GameUpdate, NoticeKind, Status
 
 from .outbox import ShownGames
 from .work import Answered, Work
 
 log = logging.getLogger(__name__)
+
+# A call that never got Discord's answer: the connection was lost (a keep-alive connection
+# closed as it was reused, a reset) or timed out. The outbox retries it like a 5xx: worth a
+# warning, not a traceback (a fault of the bot's own keeps its ERROR and traceback).
+LOST_CALL = (aiohttp.ClientConnectionError, ConnectionError, TimeoutError)
 
 
 class FlushQueue:
@@ -65,6 +72,10 @@ class FlushQueue:
             while (work := self._work.pop(game_id, None)) is not None:
                 try:
                     await self._flush(work)
+                except LOST_CALL as error:
+                    log.warning("rendering game %s: a call to Discord was lost (%r); retried",
+                                game_id, error)
+                    self._shown.failed(game_id, error)
                 except Exception as error:
                     log.exception("rendering game %s failed", game_id)
                     self._shown.failed(game_id, error)
