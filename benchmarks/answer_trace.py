@@ -26,6 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import discord
 import discord.state
@@ -110,12 +111,14 @@ def _store_caller() -> str:
 
 
 def _traced_transactions(locked):
-    """Each SQLite transaction: waiting for the connection and BEGIN, its body, its COMMIT."""
+    """Each transaction of SQLite's writer connection (reads have connections of their own,
+    store/sqlite_reads.py): waiting for the connection and BEGIN, its body, its COMMIT.
+    Whatever `locked` takes is passed on (it took a `reading` flag once)."""
     @contextlib.asynccontextmanager
-    async def wrapper(self, begin, *, reading=False):
-        caller = ("read " if reading else "write ") + _store_caller()
+    async def wrapper(self, *args, **kwargs):
+        caller = "write " + _store_caller()
         start = time.perf_counter()
-        async with locked(self, begin, reading=reading) as tx:
+        async with locked(self, *args, **kwargs) as tx:
             entered = time.perf_counter()
             yield tx
             left = time.perf_counter()
@@ -147,10 +150,26 @@ def _traced_bodies(run_body):
     return wrapper
 
 
-def install() -> None:
-    from cogs import images, tree
+def timed_steps() -> tuple[tuple[Any, str, str], ...]:
+    """(owner, attribute, step) of each step of the answer path `install` times."""
+    from cogs import images
     from hosting import listeners, loader, service, table
-    from store import games, sqlite
+    from store import games
+
+    return (
+        (service.GameService, "find_route", "route"),
+        (table.Table, "human_move", "move"),
+        (loader.GameLoader, "hosted", "move.hosted"),
+        (table.Table, "_human_move_locked", "move.locked"),
+        (games.GameStore, "commit_move", "move.locked.commit"),
+        (listeners.Listeners, "publish", "move.publish"),
+        (images, "hand_message", "hand"),
+    )
+
+
+def install() -> None:
+    from cogs import tree
+    from store import sqlite
 
     state = discord.state.ConnectionState
     state.parse_interaction_create = _arrival(state.parse_interaction_create)
@@ -160,15 +179,7 @@ def install() -> None:
     response.autocomplete = _answer(response.autocomplete)
     response.defer = _answer(response.defer)
     tree.LamaTree.interaction_check = _started(tree.LamaTree.interaction_check)
-    for owner, name, step in (
-        (service.GameService, "find_route", "route"),
-        (table.Table, "human_move", "move"),
-        (loader.GameLoader, "hosted", "move.hosted"),
-        (table.Table, "_human_move_locked", "move.locked"),
-        (games.GameStore, "commit_move", "move.locked.commit"),
-        (listeners.Listeners, "publish", "move.publish"),
-        (images, "hand_message", "hand"),
-    ):
+    for owner, name, step in timed_steps():
         setattr(owner, name, _timed(step, getattr(owner, name)))
     database = sqlite.SqliteDatabase
     database._locked = _traced_transactions(database._locked)
