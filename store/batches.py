@@ -112,10 +112,16 @@ class GroupCommit(Generic[ItemT, ResultT]):
             for _, future in taken + self._waiting:
                 future.cancel()
             raise
-        for (_, future), outcome in zip(taken, outcomes, strict=True):
-            if future.done():
-                continue
-            if isinstance(outcome, Exception):
-                future.set_exception(outcome)
-            else:
-                future.set_result(outcome)
+        hand_over(taken, outcomes)
+
+
+def hand_over(taken: Sequence[tuple[Any, asyncio.Future[Any]]], outcomes: Sequence[Any]) -> None:
+    """Each waiter its own outcome of one trip: its result, or the exception its item raised
+    (or the trip did); a waiter that gave up meanwhile is skipped."""
+    for (_, future), outcome in zip(taken, outcomes, strict=True):
+        if future.done():
+            continue
+        if isinstance(outcome, Exception):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)

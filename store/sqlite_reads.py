@@ -39,6 +39,7 @@ from typing import Any
 import aiosqlite
 
 from store.backend import READ_CONNECTIONS, Params, Row
+from store.batches import hand_over
 from store.thread_calls import call_in_thread
 
 READ_NICENESS = 10  # added to the process's; 19 at most
@@ -138,13 +139,7 @@ async def _run(conn: aiosqlite.Connection, taken: Waiting) -> None:
         for _, future in taken:
             future.cancel()
         raise
-    for (_, future), outcome in zip(taken, outcomes, strict=True):
-        if future.done():
-            continue
-        if isinstance(outcome, Exception):
-            future.set_exception(outcome)
-        else:
-            future.set_result(outcome)
+    hand_over(taken, outcomes)
 
 
 async def open_readers(path: Path, count: int = READ_CONNECTIONS) -> SqliteReaders:
