@@ -1,4 +1,5 @@
-"""Lobbies: open one, take and leave seats, add AIs, start, cancel, kick, rematch.
+"""Lobbies: open one, take and leave seats, add AIs, start, rematch (kick and cancel:
+moderation.py).
 
 Seats are checked and taken holding the locks of the players seated and of the channel (one
 seat per player per server, one open game per channel; seat_locks.py) and the game's own lock;
@@ -230,7 +231,7 @@ class Lobby:
         limits.validate(ai_level=level)
         async with hosted.lock:
             self._registry.lobby(game_id)
-            _require_host(hosted, user_id, is_admin)
+            require_host(hosted, user_id, is_admin)
             _check_room(hosted)
             seat = Seat.ai(len(hosted.seats), level, next_ai_number(hosted.seats))
             await self._store.games.add_seat(game_id, seat.new_seat(), now=self._now(),
@@ -254,7 +255,7 @@ class Lobby:
                     if s.user_id is not None and s.user_id != user_id
                 ]
                 if not others:  # unless the store has others seated: then this copy is behind
-                    return await self._cancel_locked(hosted, seated=_seated(hosted))
+                    return await self.cancel_locked(hosted, seated=_seated(hosted))
                 await self._store.games.set_host(game_id, others[0], now=self._now(),
                                                  seated=_seated(hosted))
                 hosted.host_id = others[0]
@@ -265,35 +266,11 @@ class Lobby:
                 other.move_to(i)  # the store's seats moved up alike (remove_seat)
         return await self._changed(hosted)
 
-    async def kick(
-        self,
-        game_id: int,
-        actor_id: int,
-        target_user_id: int,
-        *,
-        is_admin: bool,
-        actor_name: str = "",
-    ) -> GameUpdate:
-        """Remove a player; `actor_name` is who did it, for the removed player to hear."""
-        hosted = self._registry.get(game_id)
-        if not hosted.is_active:
-            raise HostingError(Problem.GAME_FINISHED)
-        _require_host(hosted, actor_id, is_admin, admin_ok=True)
-        if target_user_id == actor_id:
-            raise HostingError(Problem.CANNOT_KICK_SELF)
-        if hosted.seat_of(target_user_id) is None:
-            raise HostingError(Problem.NOT_SEATED)
-        if hosted.status is Status.RUNNING:
-            return await self._table.seat_to_ai(
-                hosted, target_user_id, reason="kicked", by=actor_name
-            )
-        return await self.leave(game_id, target_user_id)
-
     # ------------------------------------------------------------ start, end
 
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
         hosted = self._registry.lobby(game_id)
-        _require_host(hosted, user_id, is_admin)
+        require_host(hosted, user_id, is_admin)
         async with hosted.lock:
             self._registry.lobby(game_id)
             if len(hosted.seats) < limits.MIN_SEATS:
@@ -316,33 +293,11 @@ class Lobby:
         await self._listeners.publish(update)
         return update
 
-    async def cancel(
-        self, game_id: int, actor_id: int, *, is_admin: bool, by_tournament: bool = False
-    ) -> GameUpdate:
-        """Its host or Manage Server; a tournament's table only its tournament (`by_tournament`)."""
-        hosted = self._registry.get(game_id)
-        if not hosted.is_active:
-            raise HostingError(Problem.GAME_FINISHED)
-        if not by_tournament:
-            _require_host(hosted, actor_id, is_admin, admin_ok=True)
-            await self._refuse_table(game_id)
-        async with hosted.lock:
-            if not hosted.is_active:  # over (or cancelled) while we waited
-                raise HostingError(Problem.GAME_FINISHED)
-            return await self._cancel_locked(hosted)
-
-    async def _refuse_table(self, game_id: int) -> None:
-        table = await self._store.tournaments.table_of_game(game_id)
-        if table is None:
-            return
-        tournament = await self._store.tournaments.get(table.tournament_id)
-        if tournament is not None:
-            raise HostingError(Problem.TABLE_OF_TOURNAMENT,
-                               organiser_id=tournament.organiser_id)
-
-    async def _cancel_locked(
+    async def cancel_locked(
         self, hosted: HostedGame, *, seated: list[int | None] | None = None
     ) -> GameUpdate:
+        """End the game as cancelled (a lobby its last human left, moderation.py's cancel);
+        the caller holds its lock."""
         await self._store.games.cancel_game(hosted.id, now=self._now(), seated=seated)
         hosted.status = Status.CANCELLED
         self._timers.clear(hosted.id)
@@ -363,7 +318,7 @@ def _check_room(hosted: HostedGame) -> None:
         raise HostingError(Problem.LOBBY_FULL, limit=limits.MAX_SEATS)
 
 
-def _require_host(
+def require_host(
     hosted: HostedGame, user_id: int, is_admin: bool, *, admin_ok: bool = False
 ) -> None:
     """Only the host may; with `admin_ok` the refusal says Manage Server may too."""

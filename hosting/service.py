@@ -2,7 +2,8 @@
 
 `GameService` is a thin facade over parts with one job each (docs/architecture.md):
 - `GameRegistry` (registry.py): the games in memory, their channels, routing, seat locks;
-- `Lobby` (lobby.py): opening, seats, start, cancel, kick, rematch;
+- `Lobby` (lobby.py): opening, seats, start, rematch;
+- `Moderation` (moderation.py): kick and cancel, and who may;
 - `Table` (table.py): the moves, each committed before it is told;
 - `Turns` (turns.py) over `TimerQueue` (timers.py): AI turns, reminders, time-outs;
 - `TimerSweeper` (sweeper.py): due timers a dead process left, taken up here;
@@ -35,6 +36,7 @@ from .listeners import Listener, Listeners
 from .loader import GameLoader
 from .lobby import Lobby
 from .messages import MessageRefs
+from .moderation import Moderation
 from .options import TIMEOUTS_BEFORE_AI
 from .outbox import Outbox
 from .playable import CardsHere, Playable
@@ -86,6 +88,7 @@ class GameService:
         self.sweeper = TimerSweeper(store, clock, self.loader)  # games whose process died
         seeds = seed_source or (lambda: random.SystemRandom().getrandbits(62))
         self.lobby = Lobby(context, self.table, self.loader, seeds)
+        self.moderation = Moderation(context, self.table, self.lobby)  # kick, cancel
         self.outbox = Outbox(store, clock, self.registry, self.loader, self.messages, self.table)
         self.playable = Playable(self.registry, self.loader)  # what /play may offer here
         self.routes = Routes(store, self.registry, self.loader)  # which game a place means
@@ -325,13 +328,13 @@ class GameService:
         is_admin: bool,
         actor_name: str = "",
     ) -> GameUpdate:
-        return await self.loader.changing(lambda: self.lobby.kick(
+        return await self.loader.changing(lambda: self.moderation.kick(
             game_id, actor_id, target_user_id, is_admin=is_admin, actor_name=actor_name))
 
     async def cancel(
         self, game_id: int, actor_id: int, *, is_admin: bool, by_tournament: bool = False
     ) -> GameUpdate:
-        return await self.loader.changing(lambda: self.lobby.cancel(
+        return await self.loader.changing(lambda: self.moderation.cancel(
             game_id, actor_id, is_admin=is_admin, by_tournament=by_tournament))
 
     async def start(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameUpdate:
