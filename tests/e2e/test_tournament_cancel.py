@@ -11,27 +11,9 @@ time out and the table plays on."""
 from __future__ import annotations
 
 from hosting import Status
-from store import GuildSettings
 from store.tournaments import TournamentStatus
-from tests.e2e.tournaments import QUICK, round_games, sign_up, signup_message
-from tests.support.e2e import refused, settle
-
-
-async def one_table_under_way(fake, bot):
-    """Alice organises the Spring Cup without playing; Bob, Carol and Dave play its one
-    table (with an AI), in a thread: the table's host is one of them."""
-    channel, organiser = fake.channel("lama"), fake.user("alice")
-    entrants = [fake.user(n) for n in ("bob", "carol", "dave")]
-    await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
-    await sign_up(fake, channel, organiser, entrants, ais=1, rounds=2)
-    await fake.click(organiser, signup_message(channel), "Start")
-    tournament = await bot.tournaments.in_channel(channel.id)
-    (game_id,) = await round_games(bot, tournament.id, 1)
-    await settle(bot, game_id)
-    view = bot.service.view(game_id)
-    thread = fake.channels[view.channel_id]
-    assert thread.thread is not None and view.host_id in {u.id for u in entrants}
-    return tournament.id, game_id, channel, thread, fake.users_by_id[view.host_id]
+from tests.e2e.tournaments import one_table_under_way
+from tests.support.e2e import refused
 
 
 async def test_the_tables_host_cannot_cancel_it(fake_discord, lamabot) -> None:

@@ -76,3 +76,20 @@ async def one_table_cup_played(fake, bot, *, render_delay: float = 0.0):
     place = fake.channels[bot.service.view(game_id).shown_in]
     (over,) = [m for m in fake.public_messages(place) if "Game over" in m.text]
     return channel, over
+
+
+async def one_table_under_way(fake, bot):
+    """Alice organises the Spring Cup without playing; Bob, Carol and Dave play its one
+    table (with an AI), in a thread: the table's host is one of them."""
+    channel, organiser = fake.channel("lama"), fake.user("alice")
+    entrants = [fake.user(n) for n in ("bob", "carol", "dave")]
+    await bot.service.save_guild_settings(GuildSettings(fake.guild.id, **QUICK))
+    await sign_up(fake, channel, organiser, entrants, ais=1, rounds=2)
+    await fake.click(organiser, signup_message(channel), "Start")
+    tournament = await bot.tournaments.in_channel(channel.id)
+    (game_id,) = await round_games(bot, tournament.id, 1)
+    await settle(bot, game_id)
+    view = bot.service.view(game_id)
+    thread = fake.channels[view.channel_id]
+    assert thread.thread is not None and view.host_id in {u.id for u in entrants}
+    return tournament.id, game_id, channel, thread, fake.users_by_id[view.host_id]

@@ -1,11 +1,15 @@
 """The hosting tests' fixtures: a fake clock, a game service over the test's store (and the
-updates it announces), and two services on one database as two processes have."""
+updates it announces), two services on one database as two processes have, and a tournament
+world (tournament_support.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from hosting import FakeClock, GameService
+from hosting.ratings import RULES
+from store import Store
+from tests.hosting.tournament_support import World
 
 
 @pytest.fixture
@@ -36,3 +40,11 @@ def services(stores, clock) -> tuple[GameService, ...]:
     knows another may write it, on SQLite too)."""
     return tuple(GameService(store, clock, seed_source=lambda: 7, shared=True)
                  for store in stores)
+
+
+@pytest.fixture
+async def world(db_location):
+    """Tournaments over a game service on the test's database (tables get threads)."""
+    store = await Store.open(db_location, rules=RULES)
+    yield World(store, FakeClock(1_800_000_000))
+    await store.close()

@@ -27,13 +27,6 @@ from tests.hosting.tournament_support import (
 )
 
 
-@pytest.fixture
-async def world(db_location):
-    store = await Store.open(db_location, rules=RULES)
-    yield World(store, FakeClock(1_800_000_000))
-    await store.close()
-
-
 async def test_sign_ups_keep_order_and_refuse_twice(world):
     t = await new_tournament(world, humans=[5, 3], ais=1)
     t = await world.tournaments.get(t.id)
