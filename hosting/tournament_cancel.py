@@ -22,7 +22,7 @@ from .tournament_results import still_to_play
 
 def check_may_cancel_table(tournament: Tournament, actor_id: int, is_admin: bool) -> None:
     """Only the organiser or Manage Server cancels a table, and the tournament with it (the
-    lobby refuses anyone else the same way: hosting/lobby.py)."""
+    game service refuses anyone else the same way: hosting/moderation.py)."""
     if actor_id != tournament.organiser_id and not is_admin:
         raise HostingError(Problem.TABLE_OF_TOURNAMENT,
                            organiser_id=tournament.organiser_id)
