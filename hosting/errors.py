@@ -46,6 +46,9 @@ class Problem(StrEnum):
     # A tournament's table is cancelled only with its tournament, by the organiser or Manage
     # Server (its host is just its first entrant); details: organiser_id
     TABLE_OF_TOURNAMENT = "table_of_tournament"
+    # A seat at a tournament's table is the tournament's: only the organiser or Manage Server
+    # removes a player from it (its host may not); details: organiser_id
+    SEAT_OF_TOURNAMENT = "seat_of_tournament"
     NOT_ENOUGH_ENTRANTS = "not_enough_entrants"  # details: minimum
     NOT_ENOUGH_HUMANS = "not_enough_humans"  # a table without a human; details: tables
 

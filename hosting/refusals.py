@@ -54,6 +54,7 @@ PROBLEM_KEYS = {
     Problem.TOURNAMENT_STARTED: "error.tournament_started",
     Problem.NOT_ORGANISER: "error.not_organiser",
     Problem.TABLE_OF_TOURNAMENT: "error.cancel_tournament_table",
+    Problem.SEAT_OF_TOURNAMENT: "error.kick_tournament_table",
     Problem.NOT_ENOUGH_ENTRANTS: "error.not_enough_entrants",
     Problem.NOT_ENOUGH_HUMANS: "error.not_enough_humans",
 }
