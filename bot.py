@@ -237,6 +237,7 @@ class LamaBot(commands.AutoShardedBot):
                                   settings.token)
         return ActivityDeps(self.service, self.preferences, credentials,
                             self.renderer.post_lobby, self.channel_name, self.clock,
+                            self.presence,
                             DISCORD_FRAME_ANCESTORS + settings.activity_frame_ancestors)
 
     def channel_name(self, channel_id: int) -> str | None:
