@@ -39,7 +39,7 @@ from cogs.render.scheduler import CLOCK_MARGIN, RestBudget
 from cogs.render.tournaments import TournamentAnnouncer
 from cogs.translator import LamaTranslator
 from cogs.tree import LamaTree
-from hosting import GameService, Preferences, SystemClock
+from hosting import GameService, Preferences, Presence, SystemClock
 from hosting.clock import Clock
 from hosting.rated_store import open_rated_store
 from hosting.seasons import SeasonKeeper
@@ -82,6 +82,7 @@ class LamaBot(commands.AutoShardedBot):
     # the renderer rely on them from their first line.
     store: Store
     preferences: Preferences  # server settings and every language choice
+    presence: Presence  # who is at a game's table in the Activity: no DM pings for them
     service: GameService
     tournaments: TournamentService
     stats_service: StatsService
@@ -137,6 +138,7 @@ class LamaBot(commands.AutoShardedBot):
         self.database_identity = LamaButton.database = await self.store.settings.identity()
         self.preferences = Preferences(self.store, self.clock)
         self.service = GameService(self.store, self.clock, preferences=self.preferences)
+        self.presence = Presence(self.clock)  # the Activity tells it, the renderer asks it
         self.stats_service = StatsService(self.store, self.clock, preferences=self.preferences)
         self.site_service = SiteService(self.store, self.clock)
         # Links only to pages this process serves: a public URL without WEB_PORT leads nowhere.
@@ -195,7 +197,7 @@ class LamaBot(commands.AutoShardedBot):
         )
         return Renderer(
             self, self.service, locales=self.locales, turn_dms=self.preferences,
-            played_as=self.tournaments.table_of_game, clock=self.clock,
+            present=self.presence, played_as=self.tournaments.table_of_game, clock=self.clock,
             coalesce_delay=self.settings.render_delay, budget=budget,
         )
 
@@ -235,6 +237,7 @@ class LamaBot(commands.AutoShardedBot):
                                   settings.token)
         return ActivityDeps(self.service, self.preferences, credentials,
                             self.renderer.post_lobby, self.channel_name, self.clock,
+                            self.presence,
                             DISCORD_FRAME_ANCESTORS + settings.activity_frame_ancestors)
 
     def channel_name(self, channel_id: int) -> str | None:

@@ -32,7 +32,7 @@ from typing import Any
 import aiohttp
 import orjson
 
-from hosting import GameOptions, GameService, Preferences, Status, SystemClock
+from hosting import GameOptions, GameService, Preferences, Presence, Status, SystemClock
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from lama.actions import Draw, Play
@@ -224,7 +224,7 @@ async def run(games_n: int, clients: int, seconds: float, rate: float) -> dict[s
             return GuildProfile(None, "en")
 
         activity = ActivityDeps(service, preferences, credentials, show_lobby,
-                                lambda channel_id: None, clock)
+                                lambda channel_id: None, clock, Presence(clock))
         site = SiteDeps(StatsService(store, clock), SiteService(store, clock), profile)
         server = WebServer(site, host="127.0.0.1", port=0, activity=activity)
         await server.start()

@@ -9,6 +9,7 @@ from .clock import Clock, FakeClock, SystemClock
 from .errors import HostingError, Problem
 from .playable import CardsHere
 from .preferences import Preferences
+from .presence import Presence
 from .service import GameService
 from .views import (
     END,
@@ -41,6 +42,7 @@ __all__ = [
     "Notice",
     "NoticeKind",
     "Preferences",
+    "Presence",
     "Problem",
     "SeatRating",
     "SeatView",

@@ -16,7 +16,8 @@ who leaves keeps no live hand either (`close_private`, Flush._close_for_ai).
 Cost (rate-limited calls; anything through an interaction's token is free for 15 minutes):
 - a DM-button player: one hand DM, edited in place on their turn while they keep up (they
   moved, looked or got a DM of the game within `AT_TABLE_FOR`: their phone buzzed lately, or
-  they are playing along); a new one (the older one closed) only after a quiet minute, the
+  they are playing along; the Activity open on the game, or left or used within it, counts:
+  `Present`, cogs/render/ports.py); a new one (the older one closed) only after a quiet minute, the
   rule of the table players' pings below. Their press redraws it for free;
 - a player who moved by slash command or from the table in this game ("table player" of
   the game; in their other games they keep their hand DMs until they move that way there):
@@ -61,7 +62,7 @@ from .handed_back import shows
 from .ledger import HandLedger
 from .outbox import CALL_FAILED
 from .outbox import nonce as nonce_of
-from .ports import Discord, PublicLocales, TurnDms
+from .ports import Discord, Present, PublicLocales, TurnDms
 from .scheduler import Priority, RestBudget
 from .tables import Tables
 
@@ -72,7 +73,7 @@ class HandMessages:
     def __init__(
         self, discord_: Discord, service: GameService, locales: PublicLocales,
         turn_dms: TurnDms, clock: Clock, budget: RestBudget,
-        failed: Callable[[int, BaseException], None], tables: Tables,
+        failed: Callable[[int, BaseException], None], tables: Tables, present: Present,
     ) -> None:
         self._discord = discord_
         self.service = service
@@ -82,7 +83,7 @@ class HandMessages:
         self.budget = budget
         self.tables = tables  # the channel's notices go out in turn with the table's jobs
         self.failed = failed  # (game, error): a call that showed a game failed
-        self.ledger = HandLedger()
+        self.ledger = HandLedger(present)  # the Activity counts as being at the table
         self.dms = DirectMessages(discord_, budget, failed, self._tell_dms_closed)
 
     def _now(self) -> float:

@@ -8,21 +8,31 @@ older message that shows the same turn as the newest (the same moves on offer) s
 playable until its close lands (`replaced`); one that shows an older state moves nothing.
 Per player and game: where they last moved from (a DM hand's button, or the table / a slash
 command: a "table player", pinged by notification DMs), when they last moved or looked
-(`at_table`), when the bot last sent them a DM of the game (`heard_lately`: a DM player's
-turn edits their hand DM in place while they keep up), and whether the channel was told their
-DMs are closed (`tell_once`)."""
+(`at_table`: on Discord, or in the Activity as the `Present` port says: open on the game
+counts as looking), when the bot last sent them a DM of the game (`heard_lately`: a DM
+player's turn edits their hand DM in place while they keep up), and whether the channel was
+told their DMs are closed (`tell_once`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .hand_records import Pressed, ShownHand
 
-# A table player who moved or opened their hand in the game this recently is watching the
-# table: their turn DM would be one notification per turn for nothing (docs/turn-pings.md).
+if TYPE_CHECKING:
+    from .ports import Present
+
+# A table player who moved or opened their hand in the game this recently (or has the
+# Activity open on it) is watching the table: their turn DM would be one notification per
+# turn for nothing (docs/turn-pings.md).
 AT_TABLE_FOR = 60.0
 
 
 class HandLedger:
-    def __init__(self) -> None:
+    def __init__(self, elsewhere: Present | None = None) -> None:
+        """`elsewhere`: who is at a game's table outside Discord's interactions (None: no
+        other window reports here)."""
+        self._elsewhere = elsewhere
         self._shown: dict[tuple[int, int], ShownHand] = {}  # (game, seat): the newest
         # (game, user): moved from the table or a slash command in that game, so their
         # pings there are notification DMs; each game is the player's own choice
@@ -141,9 +151,13 @@ class HandLedger:
         return (game_id, user_id) in self._table_players
 
     def at_table(self, game_id: int, user_id: int, now: float) -> bool:
-        """Whether the player moved or looked at their hand in this game a moment ago."""
+        """Whether the player moved or looked at their hand in this game a moment ago, on
+        Discord or in the Activity (or has the Activity open on it now)."""
         seen = self._seen.get((game_id, user_id))
-        return seen is not None and now - seen < AT_TABLE_FOR
+        if seen is not None and now - seen < AT_TABLE_FOR:
+            return True
+        elsewhere = self._elsewhere
+        return elsewhere is not None and elsewhere.seen_since(game_id, user_id, now - AT_TABLE_FOR)
 
     def heard_lately(self, game_id: int, user_id: int, now: float) -> bool:
         """Whether the player moved, looked at their hand or got a DM of this game within

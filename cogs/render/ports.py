@@ -1,6 +1,7 @@
 """What the outbound adapter needs from outside it, and nothing more: the Discord client's
-messages by id and its raw REST calls, the languages it writes in, a player's DM choice, and
-which tournament table a game is. The bot hands these in (bot.py); no part reads the bot."""
+messages by id and its raw REST calls, the languages it writes in, a player's DM choice,
+whether a player is at a game's table outside Discord (the Activity), and which tournament
+table a game is. The bot hands these in (bot.py); no part reads the bot."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ class TurnDms(Protocol):
     """Whether a player wants their turns by DM (`/lama notify`; hosting.Preferences)."""
 
     async def load_turn_dms(self, user_id: int) -> bool: ...
+
+
+class Present(Protocol):
+    """Whether a player had a window that is not Discord's (the Activity) open on a game, or
+    used one, after a clock time (hosting.Presence)."""
+
+    def seen_since(self, game_id: int, user_id: int, since: float) -> bool: ...
 
 
 # The tournament table a game is played as, None for a casual game

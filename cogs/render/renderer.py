@@ -41,7 +41,7 @@ from .hand_records import HandAnswer
 from .hands import HandMessages
 from .lobby_messages import LobbyMessages
 from .outbox import ShownGames
-from .ports import Discord, PlayedAsLookup, PublicLocales, TurnDms
+from .ports import Discord, PlayedAsLookup, Present, PublicLocales, TurnDms
 from .queue import FlushQueue
 from .rematches import RematchOffers
 from .reminders import Reminders
@@ -55,7 +55,7 @@ from .threads import GameThreads
 class Renderer:
     def __init__(
         self, discord_: Discord, service: GameService, *, locales: PublicLocales,
-        turn_dms: TurnDms, played_as: PlayedAsLookup, clock: Clock,
+        turn_dms: TurnDms, present: Present, played_as: PlayedAsLookup, clock: Clock,
         coalesce_delay: float = 0.3, budget: RestBudget | None = None,
     ) -> None:
         self.budget = budget or RestBudget()
@@ -63,7 +63,7 @@ class Renderer:
         self.shown = ShownGames(service, self._retry, self._tables_busy)
         self.tables = Tables(discord_, service, locales, self.budget, self.shown)
         self.hands = HandMessages(discord_, service, locales, turn_dms, clock, self.budget,
-                                  self.shown.failed, self.tables)
+                                  self.shown.failed, self.tables, present)
         self.lobbies = LobbyMessages(discord_, service, self.budget, self.shown.failed)
         self.stale = StaleHands(service, self.hands)
         parts = Parts(

@@ -13,6 +13,11 @@ did not commit the move. While sockets are open, the hub polls every `poll_every
 without one, a few statements for all of them (hosting/watch.py); a copy that differs is
 reloaded and its sockets are sent the new state.
 
+Whoever has a socket open is at the table of the game it shows: the hub tells `Presence`
+(hosting/presence.py) when a socket shows a game, leaves it (closed, or on to the next game)
+and makes a request of it, so the bot sends them no hand DM or turn ping while they play
+here (docs/turn-pings.md).
+
 A session that expires while its socket is open is told (`expired`) and closed: the page
 signs in again. Closing the site closes every socket (1001, going away): pages reconnect,
 to this process after a restart or to another.
@@ -30,7 +35,7 @@ import orjson
 from aiohttp import WSMsgType, web
 
 import i18n
-from hosting import GameService, GameUpdate, Status
+from hosting import GameService, GameUpdate, Presence, Status
 from hosting.clock import Clock
 
 from .actions import Actions, BadRequest, Request
@@ -67,8 +72,9 @@ def encode(message: dict[str, Any]) -> str:
 
 class LiveHub:
     def __init__(self, service: GameService, actions: Actions, place_name: PlaceName,
-                 clock: Clock, *, poll_every: float = POLL_EVERY_S) -> None:
+                 clock: Clock, presence: Presence, *, poll_every: float = POLL_EVERY_S) -> None:
         self._service = service
+        self._presence = presence
         self._watch = service.watch
         self._actions = actions
         self._place_name = place_name
@@ -87,7 +93,7 @@ class LiveHub:
         view = update.view
         for place in {view.channel_id, view.thread_id}:
             for viewer in self._places.get(place or 0, ()):
-                viewer.follow(view.game_id)
+                self._follow(viewer, view.game_id)
 
     async def serve(self, ws: web.WebSocketResponse, session: Session) -> None:
         """The socket's life: its first state, then requests until it closes."""
@@ -101,6 +107,8 @@ class LiveHub:
                 if message.type is WSMsgType.TEXT:
                     await self._answer(viewer, message.data)
         finally:
+            if viewer.game_id is not None:
+                self._presence.left(viewer.game_id, session.user_id)
             viewers = self._places.get(session.channel_id, set())
             viewers.discard(viewer)
             if not viewers:
@@ -115,8 +123,18 @@ class LiveHub:
         if game_id is not None and watch.shared:
             await watch.catch_up([game_id], [])  # a copy this process holds may be behind
         if game_id is not None:
-            viewer.follow(game_id)
+            self._follow(viewer, game_id)
         viewer.dirty.set()  # the first state, a game or none
+
+    def _follow(self, viewer: Viewer, game_id: int) -> None:
+        """`Viewer.follow`, and the player's presence moved with the socket's game."""
+        shown = viewer.game_id
+        viewer.follow(game_id)
+        if viewer.game_id != shown:
+            user_id = viewer.session.user_id
+            if shown is not None:
+                self._presence.left(shown, user_id)
+            self._presence.opened(game_id, user_id)
 
     async def _send_loop(self, viewer: Viewer) -> None:
         session = viewer.session
@@ -157,6 +175,8 @@ class LiveHub:
             text = i18n.translate("error.bad_request", locale)
             await self._send(viewer, {"type": "refused", "request_id": None, "message": text})
             return
+        if viewer.game_id is not None:  # at the table, whatever the request's outcome
+            self._presence.acted(viewer.game_id, viewer.session.user_id)
         try:
             await self._actions.perform(viewer.session, request, viewer.game_id)
         except Exception as error:
@@ -196,7 +216,7 @@ class LiveHub:
         for place, viewers in list(self._places.items()):
             for viewer in viewers:
                 if place in caught.opened:
-                    viewer.follow(caught.opened[place])
+                    self._follow(viewer, caught.opened[place])
                 elif viewer.game_id in caught.moved:
                     viewer.dirty.set()
 

@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import web
 
 import i18n
-from hosting import GameService, Preferences
+from hosting import GameService, Preferences, Presence
 from hosting.clock import Clock
 
 from .. import cards
@@ -62,6 +62,7 @@ class ActivityDeps:
     show_lobby: ShowLobby  # posts a lobby opened from the Activity in its channel
     place_name: PlaceName  # a channel's "#name", for refusals that name one
     clock: Clock
+    presence: Presence  # told who has the Activity open on a game (the renderer asks it)
     frame_ancestors: tuple[str, ...] = DISCORD_FRAME_ANCESTORS
     poll_every: float | None = None  # seconds between polls of other processes' commits
 
@@ -90,7 +91,7 @@ def security_headers(frame_ancestors: tuple[str, ...]) -> dict[str, str]:
 def build_activity_app(deps: ActivityDeps) -> web.Application:
     app = web.Application()
     hub = LiveHub(deps.service, Actions(deps.service, deps.show_lobby), deps.place_name,
-                  deps.clock)
+                  deps.clock, deps.presence)
     if deps.poll_every is not None:
         hub.poll_every = deps.poll_every
     parts = Parts(deps, SessionKeys(deps.credentials.client_secret),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cogs.render.hand_records import Pressed, ShownHand
 from cogs.render.ledger import AT_TABLE_FOR, HandLedger
+from hosting import FakeClock, Presence
 
 GAME, SEAT, USER = 7, 1, 100
 
@@ -114,6 +115,26 @@ def test_where_a_player_moved_from_decides_whether_they_play_at_the_table():
     ledger.answered(GAME, SEAT, USER, dm(70, moves=2), on_dm_hand=True, seen=200.0)
     assert not ledger.table_player(GAME, USER)
     assert not ledger.table_player(GAME + 1, USER)  # each game is the player's own choice
+
+
+def test_a_player_with_the_activity_open_is_at_the_table_until_a_minute_after_leaving():
+    """The quiet-minute rule counts the Activity (hosting.Presence): open on the game, the
+    player is at the table and has heard lately, however long ago the bot last heard of them
+    on Discord (here: never); left, for one more minute, as after a move of their own."""
+    clock = FakeClock()
+    presence = Presence(clock)
+    ledger = HandLedger(presence)
+    presence.opened(GAME, USER)
+    clock.advance(10 * AT_TABLE_FOR)
+    assert ledger.at_table(GAME, USER, clock.now())
+    assert ledger.heard_lately(GAME, USER, clock.now())
+    assert not ledger.at_table(GAME + 1, USER, clock.now())  # open on this game only
+    presence.left(GAME, USER)
+    clock.advance(AT_TABLE_FOR - 1)
+    assert ledger.heard_lately(GAME, USER, clock.now())
+    clock.advance(1)
+    assert not ledger.at_table(GAME, USER, clock.now())
+    assert not ledger.heard_lately(GAME, USER, clock.now())
 
 
 def test_a_recalled_dm_is_live_and_closed_by_the_next_hand():
