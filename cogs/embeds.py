@@ -9,8 +9,8 @@ from __future__ import annotations
 import discord
 
 import i18n
-from hosting.options import MAX_SEATS, MIN_SEATS, TIMEOUTS_BEFORE_AI
-from hosting.results import places_as_rated
+from hosting.options import MAX_SEATS, MIN_SEATS
+from hosting.results import final_standings
 from hosting.views import GameView, SeatRating, SeatView, Status
 from lama import events as ev
 from lama.observation import Observation
@@ -25,6 +25,7 @@ from .text import (
     move_line,
     seat_name,
     signed,
+    standing_line,
     t,
     tokens_text,
     variant_name,
@@ -196,52 +197,26 @@ def round_summary_lines(
 
 
 def game_end_embed(view: GameView, locale: str) -> discord.Embed:
-    """The standings as the game is rated (hosting.results.places_as_rated): a seat whose
+    """The standings as the game is rated (hosting.results.final_standings): a seat whose
     human left or timed out is listed after everyone who played to the end, whatever the
     points its AI finished with, and the headline names whoever the list puts first."""
     embed = discord.Embed(title=t("game.over", locale), colour=_colour(view))
-    places = places_as_rated([s.score for s in view.seats], [s.left for s in view.seats],
-                             [s.kicked for s in view.seats])
-    first = [s for s in view.seats if places[s.index] == 1 and not s.kicked] or [
-        view.seats[s] for s in view.winners]
-    winners = [_name_of(view, s.index, locale) for s in first]
-    best = first[0].score if first else 0
+    final = final_standings(view.seats, [s.score for s in view.seats])
+    winners = [_name_of(view, s, locale) for s in final.winners]
+    best = view.seats[final.winners[0]].score
     if len(winners) == 1:
         embed.description = t("game.winner", locale, name=winners[0], count=best)
     else:
         names = i18n.format_list(winners, locale)
         embed.description = t("game.shared_winners", locale, names=names, count=best)
-    standings = sorted(view.seats, key=lambda s: (places[s.index], s.score, s.index))
-    lines = [_standing(s, places[s.index], locale) + _left_note(s, locale)
-             + _rating_note(view.rating_of(s.index), locale) for s in standings]
+    lines = [standing_line(s, seat_name(view.seats[s.seat], locale), locale)
+             + _rating_note(view.rating_of(s.seat), locale) for s in final.standings]
     embed.add_field(name=t("game.standings", locale), value="\n".join(lines), inline=False)
     footer = t("game.footer", locale, game_id=view.game_id)
     if any(r.provisional for r in view.ratings):  # "1081?" says nothing on its own
         footer += " · " + t("leaderboard.rating_legend", locale)
     embed.set_footer(text=footer)
     return embed
-
-
-def _standing(seat: SeatView, place: int, locale: str) -> str:
-    """'2. Bob: 30 points'; a kicked seat has no place (it is rated for no one)."""
-    if seat.kicked:
-        return t("game.standing.unranked", locale, name=seat_name(seat, locale), count=seat.score)
-    return t("game.standing", locale, rank=place, name=seat_name(seat, locale), count=seat.score)
-
-
-def _left_note(seat: SeatView, locale: str) -> str:
-    """' · left — an AI finished the game; counts as last place' after a human who left, or
-    one whose turn time ran out too often in a row (said so): listed after everyone who
-    stayed, they are rated last (store.rating_book.rated_seats), whatever the points their AI
-    finished with. One the host kicked is not rated for the game at all, nor counted in
-    their statistics: the note says so."""
-    if seat.user_id is None or not seat.left:
-        return ""
-    if seat.kicked:
-        return " · " + t("game.kicked_not_rated", locale)
-    if seat.timed_out_of_game:
-        return " · " + t("game.timed_out_counts_as_last", locale, count=TIMEOUTS_BEFORE_AI)
-    return " · " + t("game.left_counts_as_last", locale)
 
 
 def _rating_note(rating: SeatRating | None, locale: str) -> str:

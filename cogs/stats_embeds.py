@@ -18,7 +18,7 @@ from store import GameSummary, GuildSettings, PlayerRating, PlayerResult, Recent
 from store.records import Actor
 
 from .mentions import command
-from .text import ai_seat_name, member_text, move_line, signed, t
+from .text import ai_seat_name, member_text, move_line, signed, standing_line, t
 
 COLOUR = 0xF4D35E
 FIELD_LIMIT = 1024
@@ -254,17 +254,7 @@ def replay_fields(replay: Replay, locale: str) -> list[tuple[str, str]]:
             text = t(
                 "game.shared_winners", locale, count=score, names=i18n.format_list(winners, locale)
             )
-        standings = sorted(range(len(names)), key=lambda s: (replay.scores[s], s))
-        lines = [text] + [
-            t(
-                "game.standing",
-                locale,
-                count=replay.scores[s],
-                rank=1 + sum(x < replay.scores[s] for x in replay.scores),
-                name=names[s],
-            )
-            for s in standings
-        ]
+        lines = [text] + [standing_line(s, names[s.seat], locale) for s in replay.standings]
         fields.append((t("game.over", locale), "\n".join(lines)[:FIELD_LIMIT]))
     return fields
 

@@ -17,6 +17,8 @@ from typing import Any
 import discord
 
 import i18n
+from hosting.options import TIMEOUTS_BEFORE_AI
+from hosting.results import Standing
 from hosting.views import GameView, SeatView, ai_called
 from i18n.isolates import balanced
 from lama import events as ev
@@ -146,6 +148,18 @@ def seat_name(
         return ai_seat_name(number, locale, seat.ai_level if with_level else None)
     name = member_text(seat.name, markdown=markdown)
     return f"🤖 {name}" if seat.ai_level is not None else name
+
+
+def standing_line(standing: Standing, name: str, locale: str) -> str:
+    """A line of a finished game's final standings ('2. Bob: 30 points'), in its "Game over"
+    post and its replay alike: after a seat whose human left or timed out, why it is last
+    (' · left — an AI finished the game; counts as last place'); a kicked seat, rated for no
+    one, has no place and says so. `name`: the seat's, ready for the message."""
+    key = "game.standing" if standing.ranked else "game.standing.unranked"
+    line = t(key, locale, rank=standing.place, name=name, count=standing.score)
+    if standing.note is not None:
+        line += " · " + t(standing.note, locale, count=TIMEOUTS_BEFORE_AI)
+    return line
 
 
 def move_line(event: ev.Event, name: str, locale: str, variant: str) -> str | None:

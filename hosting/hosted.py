@@ -12,8 +12,8 @@ from store import Game as GameRecord
 from store import NewSeat
 from store import Seat as SeatRecord
 
-from . import options
 from .deadlines import Deadline, TimerKind
+from .results import timed_out_of_game
 from .views import (
     END,
     LOBBY,
@@ -128,10 +128,8 @@ class Seat:
 
     @property
     def timed_out_of_game(self) -> bool:
-        """An AI took the seat because its human's turn time ran out too often in a row (the
-        count stays where it stood: only the human's own moves reset it)."""
-        return (self.left and not self.kicked
-                and self.timeouts_in_a_row >= options.TIMEOUTS_BEFORE_AI)
+        """An AI took the seat because its human's turn time ran out too often in a row."""
+        return timed_out_of_game(self.left, self.kicked, self.timeouts_in_a_row)
 
 
 @dataclass

@@ -15,7 +15,8 @@ from lama.actions import action_from_dict
 from store import Move
 from store.records import Game as GameRecord
 
-from .stats import ReplayHeader, ReplayStep, seats_of
+from .results import Standing
+from .stats import ReplayHeader, ReplayStep, final_of, seats_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,8 @@ class Frame:
 class ReplayFilm(ReplayHeader):
     frames: tuple[Frame, ...]  # at least one (the first deal)
     scores: tuple[int, ...]
-    winners: tuple[int, ...]
+    winners: tuple[int, ...]  # as the game named them: its final standings' first
+    standings: tuple[Standing, ...] = ()  # as rated: the "Game over" post's order
 
     @property
     def rounds(self) -> int:
@@ -70,11 +72,13 @@ def film(record: GameRecord, moves: list[Move]) -> ReplayFilm:
         frames.append(Frame(len(frames), board, step, ended, over))
         if any(isinstance(e, RoundStarted) for e in events):
             frames.append(Frame(len(frames), board_of(game), None, None, None))
+    seats = seats_of(record)
+    final = final_of(seats, game)
     return ReplayFilm(
         game_id=record.id, guild_id=record.guild_id, variant=record.variant,
-        target=record.target, finished_at=record.finished_at, seats=seats_of(record),
-        frames=tuple(frames), scores=tuple(game.scores),
-        winners=tuple(game.winners) if game.is_over else (),
+        target=record.target, finished_at=record.finished_at, seats=seats,
+        frames=tuple(frames), scores=tuple(game.scores), winners=final.winners,
+        standings=final.standings,
     )
 
 

@@ -42,6 +42,7 @@ from .boards import (
 from .clock import Clock
 from .finished import finished_record
 from .preferences import Preferences
+from .results import FinalStandings, Standing, final_standings, timed_out_of_game
 from .views import GameUpdate, Status
 
 HISTORY_SIZE = 10
@@ -70,6 +71,9 @@ class ReplaySeat:
     is_ai: bool
     ai_level: str | None = None  # an AI seat's level
     ai_number: int | None = None  # what an AI here is called by (views.ai_called)
+    left: bool = False  # its human left, timed out or was kicked: an AI finished the game
+    kicked: bool = False
+    timed_out_of_game: bool = False  # left because the turn timer ran out too often in a row
 
 
 @dataclass(frozen=True)
@@ -106,16 +110,28 @@ class ReplayHeader:
 def seats_of(record: GameRecord) -> tuple[ReplaySeat, ...]:
     return tuple(
         ReplaySeat(s.seat, s.display_name, s.user_id, s.is_ai,
-                   s.ai_level if s.is_ai else None, s.ai_number)
+                   s.ai_level if s.is_ai else None, s.ai_number, left=s.has_left,
+                   kicked=s.kicked,
+                   timed_out_of_game=timed_out_of_game(s.has_left, s.kicked,
+                                                       s.timeouts_in_a_row))
         for s in record.seats
     )
+
+
+def final_of(seats: tuple[ReplaySeat, ...], game: Game) -> FinalStandings:
+    """A replayed game's final standings, as its "Game over" post listed them and as it was
+    rated (`results.final_standings`); none (and no winners) if its log stops short."""
+    if not game.is_over:
+        return FinalStandings((), ())
+    return final_standings(seats, game.scores)
 
 
 @dataclass(frozen=True)
 class Replay(ReplayHeader):
     rounds: tuple[ReplayRound, ...]
     scores: tuple[int, ...]
-    winners: tuple[int, ...]
+    winners: tuple[int, ...]  # as the game named them: its final standings' first
+    standings: tuple[Standing, ...] = ()  # as rated: the "Game over" post's order
 
 
 class StatsService:
@@ -296,16 +312,19 @@ class StatsService:
                     )
         if steps:  # a log that stops mid-round: show what there is
             rounds.append(replace(current, steps=tuple(steps)))
+        seats = seats_of(record)
+        final = final_of(seats, game)
         return Replay(
             game_id=record.id,
             guild_id=record.guild_id,
             variant=record.variant,
             target=record.target,
             finished_at=record.finished_at,
-            seats=seats_of(record),
+            seats=seats,
             rounds=tuple(rounds),
             scores=tuple(game.scores),
-            winners=tuple(game.winners) if game.is_over else (),
+            winners=final.winners,
+            standings=final.standings,
         )
 
     # ----------------------------------------------------------------- privacy

@@ -66,7 +66,7 @@ def names_of(film: ReplayFilm, words: Words) -> list[str]:
 def panels(film: ReplayFilm, frame: Frame, words: Words) -> list[SeatPanel]:
     board, names = frame.board, [words.seat(seat) for seat in film.seats]
     results = {r.seat: r for r in frame.round_ended.results} if frame.round_ended else {}
-    winners = frame.game_ended.winners if frame.game_ended else ()
+    winners = film.winners if frame.game_ended else ()  # as rated, not by points alone
     return [
         SeatPanel(
             index=seat.index, name=names[seat.index], is_ai=seat.is_ai,
@@ -149,10 +149,11 @@ async def replay(request: web.Request) -> web.Response:
     if film is None or step >= len(film.frames):
         raise web.HTTPNotFound()
     frame, words = film.frames[step], site.words
-    standings = sorted(range(len(film.seats)), key=lambda s: (film.scores[s], s))
+    names = names_of(film, words)
+    standings = [words.standing(s, names[s.seat]) for s in film.standings]
     return render(
         request, "replay.html", site=site, film=film, frame=frame, last=len(film.frames) - 1,
         seats=panels(film, frame, words), caption=caption(film, frame, words),
-        steps=step_links(film, words), names=names_of(film, words), standings=standings,
+        steps=step_links(film, words), standings=standings,
         top=picture(frame.board.top_card.code, film.variant, words),
     )

@@ -13,6 +13,8 @@ from typing import Any
 from babel.dates import format_date, format_datetime
 
 import i18n
+from hosting.options import TIMEOUTS_BEFORE_AI
+from hosting.results import Standing
 from hosting.stats import ReplaySeat
 from hosting.views import ai_called
 from lama import events as ev
@@ -85,6 +87,16 @@ class Words:
         if seat.is_ai:
             return self.ai(ai_called(seat.index, seat.ai_number))
         return seat.name or self.t("stats.forgotten")
+
+    def standing(self, standing: Standing, name: str) -> str:
+        """A line of a finished game's final standings, worded as its "Game over" post
+        words it (cogs.text.standing_line): '3. Carol: 7 points · left — an AI finished the
+        game; counts as last place'; a kicked seat without a place."""
+        key = "game.standing" if standing.ranked else "game.standing.unranked"
+        line = self.t(key, count=standing.score, rank=standing.place, name=name)
+        if standing.note is not None:
+            line += " · " + self.t(standing.note, count=TIMEOUTS_BEFORE_AI)
+        return line
 
     def player(self, result: PlayerResult) -> str:
         """A seat of a finished game in a list of results, named like `seat`."""

@@ -39,14 +39,16 @@ export function gameOverPanel(view: View, words: Words, ask: Ask): HTMLElement[]
   ].filter((x): x is HTMLElement => x !== null);
 }
 
+/** A place as the "Game over" post lists it: a seat whose player left or timed out says so
+ * (`note`), one the host kicked has no place (`rank` null). */
 function placeItem(place: Place, index: number, words: Words): HTMLLIElement {
-  const rank = place.rank ?? index + 1;
+  const rank = place.rank === undefined ? index + 1 : place.rank;
   const change = place.rating_change;
   return h(
     'li',
     {class: place.you ? 'place you' : 'place', 'data-rank': rank},
-    h('span', {class: 'rank', 'aria-hidden': 'true'}, String(rank)),
-    srOnly(`${words.t('activity.place', {place: rank})}: `),
+    h('span', {class: 'rank', 'aria-hidden': 'true'}, rank === null ? '–' : String(rank)),
+    rank === null ? null : srOnly(`${words.t('activity.place', {place: rank})}: `),
     h('span', {class: 'name'}, place.name),
     h('span', {class: 'points'}, srOnly(`${words.t('activity.points')}: `), String(place.points)),
     change === null
@@ -57,6 +59,7 @@ function placeItem(place: Place, index: number, words: Words): HTMLLIElement {
           srOnly(`${words.t('stats.rating')}: `),
           words.signed(change),
         ),
+    place.note ? h('span', {class: 'note'}, place.note) : null,
   );
 }
 

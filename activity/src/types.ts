@@ -43,7 +43,8 @@ export interface Place {
   name: string;
   points: number;
   rating_change: number | null;
-  rank?: number;
+  rank?: number | null; // null: not placed (kicked from the game, not rated)
+  note?: string | null; // why a seat is last ("left — an AI finished the game; …")
   winner?: boolean;
   you?: boolean;
 }

@@ -308,6 +308,26 @@ async def test_a_round_result_then_the_game_over_with_ratings_and_rematch(tabs, 
     await expect(result).to_contain_text("Round 1 is over")
 
 
+async def test_a_seat_rated_last_says_why_and_a_kicked_one_has_no_place(tabs, backend):
+    """As the "Game over" post: a seat whose player left (or timed out) is listed after those
+    who stayed with the post's note; one the host kicked without a place (the backend sends
+    its rank as null, and the screen showed it a place of its own)."""
+    over = views.finished()
+    left = "left — an AI finished the game; counts as last place"
+    kicked = "removed from the game: it is neither rated nor counted in their statistics"
+    over["game_over"]["places"][3].update(name="🤖 Bob", note=left)
+    over["game_over"]["places"].append({"name": "🤖 Dana", "points": 2, "rating_change": None,
+                                        "rank": None, "you": False, "note": kicked})
+    backend.views[ALICE.id] = over
+    places = (await tabs()).frame.locator("#panel .place")
+    await expect(places).to_have_count(5)
+    await expect(places.nth(3).locator(".note")).to_have_text(left)
+    await expect(places.nth(0).locator(".note")).to_have_count(0)
+    await expect(places.nth(4).locator(".rank")).to_have_text("–")
+    await expect(places.nth(4)).not_to_contain_text("Place")
+    await expect(places.nth(4).locator(".note")).to_have_text(kicked)
+
+
 async def test_after_a_network_drop_it_reconnects_and_resumes(tabs, backend):
     tabs.allow("WebSocket connection to .* failed|status of 502")  # the browser, while it is down
     backend.views[ALICE.id] = views.running()

@@ -33,6 +33,23 @@ async def finish_by_quitting(bot, game_id) -> None:
     await bot.renderer.flush_all()
 
 
+async def alice_times_out_and_bob_quits_to_the_end(
+    fake, bot, clock, game_id: int, *, bob_draws: bool = False
+) -> None:
+    """Alice lets her turn time run out until an AI takes her seat; Bob quits every round
+    (`bob_draws`: draws whenever he may first, so he ends with more points than her AI)."""
+    while bot.service.view(game_id).status is Status.RUNNING:
+        user, obs = on_turn(fake, bot, game_id)
+        if user.name == "alice":
+            clock.advance(10)
+            await bot.service.fire_due_timers()
+        elif bob_draws and obs.can_draw:
+            await bot.service.draw(game_id, user.id)
+        else:
+            await bot.service.quit_round(game_id, user.id)
+        await settle(bot, game_id)
+
+
 async def settle_with_timers(bot, game_id) -> None:
     """With a fake clock: fire what is due (AI moves) until a human is on turn."""
     def human_on_turn():

@@ -10,22 +10,10 @@ from dataclasses import replace
 import pytest
 
 import i18n
-from hosting import FakeClock, Status
+from hosting import FakeClock
 from hosting.options import TIMEOUTS_BEFORE_AI
-from tests.e2e.games import field
-from tests.support.e2e import on_turn, settle, two_humans, without_isolates
-
-
-async def alice_times_out_and_bob_quits_to_the_end(fake, bot, clock, game_id: int) -> None:
-    """Alice lets her turn time run out until an AI takes her seat; Bob quits every round."""
-    while bot.service.view(game_id).status is Status.RUNNING:
-        user, _ = on_turn(fake, bot, game_id)
-        if user.name == "alice":
-            clock.advance(10)
-            await bot.service.fire_due_timers()
-        else:
-            await bot.service.quit_round(game_id, user.id)
-        await settle(bot, game_id)
+from tests.e2e.games import alice_times_out_and_bob_quits_to_the_end, field
+from tests.support.e2e import two_humans, without_isolates
 
 
 def public_lines(fake, channel) -> list[str]:

@@ -6,7 +6,8 @@ them win. A kicked seat (not rated, not counted for its player) comes after ever
 from __future__ import annotations
 
 from hosting.hosted import Seat
-from hosting.results import final_results, places_as_rated
+from hosting.options import TIMEOUTS_BEFORE_AI
+from hosting.results import Departure, final_results, final_standings, places_as_rated
 
 
 def seats(*left: bool, kicked: int | None = None) -> list[Seat]:
@@ -38,3 +39,26 @@ def test_without_leavers_places_are_by_points_and_shared_on_equal_points():
 def test_when_everyone_left_they_share_the_first_place_and_nobody_wins():
     result = final_results(seats(True, True), [5, 9], [])
     assert [(s.place, s.won) for s in result.seats] == [(1, False), (1, False)]
+
+
+def test_the_final_order_lists_the_seats_as_rated_and_says_why_a_seat_is_last():
+    """The one final order every list of a finished game's places shows (game over, the
+    replays, the Activity): Carol's AI finished with the fewest points, but she timed out."""
+    table = seats(False, True, False, True, kicked=3)
+    table[1].timeouts_in_a_row = TIMEOUTS_BEFORE_AI
+    final = final_standings(table, [25, 7, 30, 2])
+    assert [(s.seat, s.place, s.score, s.departure) for s in final.standings] == [
+        (0, 1, 25, None), (2, 2, 30, None), (1, 3, 7, Departure.TIMED_OUT),
+        (3, 4, 2, Departure.KICKED)]
+    assert final.winners == (0,)
+    assert [s.note for s in final.standings] == [
+        None, None, "game.timed_out_counts_as_last", "game.kicked_not_rated"]
+    assert [s.ranked for s in final.standings] == [True, True, True, False]
+
+
+def test_a_seat_left_without_time_outs_says_it_left_and_equal_points_share_the_win():
+    final = final_standings(seats(False, True, False), [12, 3, 12])
+    assert [(s.seat, s.place, s.departure) for s in final.standings] == [
+        (0, 1, None), (2, 1, None), (1, 3, Departure.LEFT)]
+    assert final.winners == (0, 2)
+    assert final.standings[-1].note == "game.left_counts_as_last"

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import pytest
 
 from hosting import FakeClock, GameOptions, GameService, Status
+from hosting.results import Departure, final_standings
 from hosting.stats import PAGE_SIZE, Period, StatsService
 from lama import events as ev
 from store import RESULT_SORTS, LeaderboardSort, Store
@@ -83,8 +84,10 @@ async def play_game(
     target: int = 10,
     guild: int = GUILD,
     rng: random.Random | None = None,
+    leaver: int | None = None,
 ) -> Played:
-    """A whole game: humans move at random (legal) through the service, AIs by their timers."""
+    """A whole game: humans move at random (legal) through the service, AIs by their timers.
+    `leaver`: that player leaves at once (an AI plays their seat to the end)."""
     rng = rng or random.Random(len(w.events))
     options = GameOptions(variant=variant, target=target, turn_timeout=60, ai_delay=0,
                           ai_level="easy")
@@ -94,6 +97,8 @@ async def play_game(
     for user in humans[1:]:
         await w.service.join(game_id, user, f"P{user}")
     await w.service.start(game_id, humans[0])
+    if leaver is not None:
+        await w.service.leave(game_id, leaver)
     for _ in range(5000):
         view = w.service.view(game_id)
         if view.status is Status.FINISHED:
@@ -336,6 +341,24 @@ async def test_a_replay_reproduces_the_game_move_by_move(world):
     assert [rnd.number for rnd in replay.rounds] == list(range(1, len(ended) + 1))
     assert replay.rounds[0].top_card == played.events[0].top_card
     assert [s.is_ai for s in replay.seats] == [u is None for u in played.users]
+
+
+async def test_a_replay_ends_with_the_places_the_game_was_stored_rated_and_announced_with(
+    world,
+):
+    """Its first player left and the AI that played on for them finished with the fewest
+    points: the replay lists that seat last, as the stored (rated) results and the Game over
+    view do, and names the best of those who stayed as the winner."""
+    played = await play_game(world, [1, 2, 3], target=40, leaver=1, rng=random.Random(3))
+    assert played.scores[0] < min(played.scores[1:])  # by points alone, seat 0 would win
+    replay = await world.stats.replay(GUILD, played.game_id)
+    (stored,) = [g for g in await world.stats.history(GUILD) if g.game_id == played.game_id]
+    assert {s.seat: s.place for s in replay.standings} == {p.seat: p.place
+                                                          for p in stored.players}
+    assert replay.winners == tuple(p.seat for p in stored.winners) != (0,)
+    over = final_standings(world.views[played.game_id].seats, played.scores)
+    assert replay.standings == over.standings
+    assert (replay.standings[-1].seat, replay.standings[-1].departure) == (0, Departure.LEFT)
 
 
 async def test_a_replay_is_only_of_a_finished_game_of_this_server(world):

@@ -50,9 +50,10 @@ async def open_world(path, *, seed: int = 17) -> World:
 async def play_game(
     w: World, players: list[tuple[int, str]], *, guild: int = GUILD, ai_seats: int = 0,
     variant: str = "classic", target: int = 10, rng: random.Random | None = None,
-    finish: bool = True,
+    finish: bool = True, leaver: int | None = None,
 ) -> int:
-    """A game through the service: humans move at random (legal), AIs by their timers."""
+    """A game through the service: humans move at random (legal), AIs by their timers.
+    `leaver`: that player leaves at once (an AI plays their seat to the end)."""
     rng = rng or random.Random(players[0][0])
     options = GameOptions(variant=variant, target=target, turn_timeout=60, ai_delay=0,
                           ai_level="easy")
@@ -63,6 +64,8 @@ async def play_game(
     for user, name in others:
         await w.service.join(game_id, user, name)
     await w.service.start(game_id, host)
+    if leaver is not None:
+        await w.service.leave(game_id, leaver)
     for moves in range(5000):
         view = w.service.view(game_id)
         if view.status is Status.FINISHED or (not finish and moves == 6):

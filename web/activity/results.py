@@ -1,12 +1,14 @@
 """What the Activity shows when a round or the game is over: the round's result (a title and
 its lines, as the table message says them, in plain words; every seat's figures and the hand
-it revealed) and the game's places with their rating changes."""
+it revealed) and the game's places as rated, with their rating changes."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import i18n
+from hosting.options import TIMEOUTS_BEFORE_AI
+from hosting.results import final_standings
 from hosting.views import GameView
 from lama import events as ev
 from lama.rules import TokenKind
@@ -57,16 +59,21 @@ def _lines(event: ev.RoundEnded, names: list[str], variant: str, locale: str) ->
 
 
 def game_over(view: GameView, viewer: int, locale: str) -> dict[str, Any]:
-    """Places by score (the fewest points win; equal scores share a place), each with its
-    rating change where the game was rated."""
-    order = sorted(view.seats, key=lambda s: (s.score, s.index))
-    places, rank = [], 0
-    for position, seat in enumerate(order):
-        if position == 0 or seat.score != order[position - 1].score:
-            rank = position + 1
-        rating = view.rating_of(seat.index)
-        places.append({"name": seat_name(seat, locale), "points": seat.score, "rank": rank,
-                       "winner": seat.index in view.winners,
+    """The places as the "Game over" post lists them and as the game is rated
+    (hosting.results.final_standings): a seat whose player left or timed out comes after
+    everyone who stayed, whatever its AI's points, with the post's note saying which; a
+    kicked one last, without a place (`rank` None). Each with its rating change where the
+    game was rated."""
+    final = final_standings(view.seats, [s.score for s in view.seats])
+    places = []
+    for standing in final.standings:
+        seat, rating = view.seats[standing.seat], view.rating_of(standing.seat)
+        note = standing.note
+        places.append({"name": seat_name(seat, locale), "points": standing.score,
+                       "rank": standing.place if standing.ranked else None,
+                       "note": None if note is None else i18n.translate(
+                           note, locale, count=TIMEOUTS_BEFORE_AI),
+                       "winner": standing.seat in final.winners,
                        "you": seat.user_id == viewer and not seat.left,
                        "rating_change": rating.delta if rating else None})
     return {"places": places}
