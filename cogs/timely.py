@@ -94,7 +94,9 @@ class TimelyResponse(discord.InteractionResponse):
     """discord.py's `InteractionResponse` that stands in with a defer when the handler is
     slow, then delivers the handler's answer through the interaction's token."""
 
-    __slots__ = ("_deferral", "_late_answered", "_lock", "_stood_in", "_tasks", "_timer")
+    # __weakref__: a hand's record waits for the answer without keeping it (render/hand_records)
+    __slots__ = ("__weakref__", "_deferral", "_late_answered", "_lock", "_stood_in", "_tasks",
+                 "_timer")
 
     def __init__(self, parent: discord.Interaction, deferral: Deferral) -> None:
         super().__init__(parent)

@@ -1,16 +1,21 @@
 """What the hands (cogs/render/hands.py, ledger.py) know of one hand message: the interaction
-that shows a hand (`HandAnswer`), the newest message that shows a seat's hand (`ShownHand`)
-and a pressed one (`Pressed`), with how two of them are told apart: a DM by its id, an
+that shows a hand (`HandAnswer`), how its answer is reached later (`AnswerReach`), the newest
+message that shows a seat's hand (`ShownHand`) and a pressed one (`Pressed`), with how two of
+them are told apart: a DM by its id, an
 ephemeral (whose id is not known when it is sent) by the interaction it answers or the id a
 press on it carries."""
 
 from __future__ import annotations
 
 import asyncio
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+
+from .answer_token import AnswerToken
 
 ANSWER_WINDOW = 3.0  # seconds Discord gives an interaction's first answer
 TOKEN_LIFE = 14 * 60.0  # seconds we edit through an interaction's token (Discord: 15 min)
@@ -36,6 +41,39 @@ class HandAnswer:
         return self.interaction.user.id
 
 
+class AnswerReach:
+    """How a hand shown in an interaction's own answer is reached later, to redraw, close or
+    delete it: the token alone (`AnswerToken`), and the interaction's response only while
+    the answer is on its way (`out`). A hand is kept until a newer one replaces it, and the
+    whole interaction with it was most of what young collections scanned (answer_token.py)."""
+
+    __slots__ = ("_response", "token")
+
+    def __init__(self, answer: HandAnswer) -> None:
+        self.token = AnswerToken.of(answer.interaction)
+        response = answer.response
+        # The response refers to its interaction, which lives as long as its handler (and a
+        # stand-in under way, cogs/timely.py): held weakly, it lets go of them once the
+        # answer is out, whether anything asks then or not.
+        self._response: Callable[[], discord.InteractionResponse | None] | None = None
+        if not response.is_done():
+            try:
+                self._response = weakref.ref(response)
+            except TypeError:  # a response no handler of ours wrapped: held
+                self._response = lambda: response
+
+    def out(self) -> bool:
+        """Whether the answer is out (or stood in for): the token reaches it. A response
+        gone is out: its handler and any stand-in are done, nothing is on its way."""
+        if self._response is None:
+            return True
+        response = self._response()
+        if response is None or response.is_done():
+            self._response = None
+            return True
+        return False
+
+
 @dataclass(frozen=True)
 class Pressed:
     """A pressed hand message, as the press tells of it: its id, whether it is private
@@ -56,7 +94,7 @@ class Pressed:
 class ShownHand:
     message_id: int | None  # None: the interaction's own (ephemeral) response
     channel_id: int | None  # the DM channel; None for an ephemeral
-    answer: HandAnswer | None  # edits through its interaction's token, for free
+    reach: AnswerReach | None  # edits through its interaction's token, for free
     since: float  # loop time the token was issued
     live: bool  # shows enabled buttons or "your turn"
     moves: int = -1  # the game's move count it shows (-1: not known, recalled after a restart)
@@ -71,7 +109,7 @@ class ShownHand:
     made_by: int | None = None
 
     def token_fresh(self, now: float) -> bool:
-        return self.answer is not None and now - self.since < TOKEN_LIFE
+        return self.reach is not None and now - self.since < TOKEN_LIFE
 
     def shown_on(self, pressed: Pressed) -> bool:
         """Whether this is the hand shown on the `pressed` message."""
@@ -104,17 +142,17 @@ def made_by(answer: HandAnswer, newest: ShownHand | None) -> int | None:
         return newest.made_by
     return None
 
-async def answer_out(answer: HandAnswer, *, shows_now: bool) -> bool:
+async def answer_out(reach: AnswerReach, *, shows_now: bool) -> bool:
     """Whether the hand's own response is out, for an edit through its token. One still on
     its way shows the state of its move: nothing to edit if that is the state now; else (the
     AIs moved meanwhile, say, and it is the player's turn again) the edit follows it, waited
     for as long as Discord gives an answer (its own takes milliseconds)."""
-    if answer.response.is_done():
+    if reach.out():
         return True
     if shows_now:
         return False
     loop = asyncio.get_running_loop()
     deadline = loop.time() + ANSWER_WINDOW
-    while not answer.response.is_done() and loop.time() < deadline:
+    while not reach.out() and loop.time() < deadline:
         await asyncio.sleep(0.02)
-    return answer.response.is_done()
+    return reach.out()

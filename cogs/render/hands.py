@@ -57,7 +57,7 @@ from .. import images
 from ..pings import quiet
 from ..text import jump_link, t
 from .dms import DirectMessages
-from .hand_records import HandAnswer, Pressed, ShownHand, answer_out, made_by
+from .hand_records import AnswerReach, HandAnswer, Pressed, ShownHand, answer_out, made_by
 from .handed_back import shows
 from .ledger import HandLedger
 from .outbox import CALL_FAILED
@@ -107,7 +107,8 @@ class HandMessages:
         redrawn = pressed is not None and (answer.on_dm_hand or pressed.flags.ephemeral)
         first_id = pressed.id if redrawn and pressed else interaction.id
         newest = self.ledger.newest(view.game_id, seat)
-        new = ShownHand(message_id, channel_id, answer, self._now(), live, view.move_count,
+        new = ShownHand(message_id, channel_id, AnswerReach(answer), self._now(), live,
+                        view.move_count,
                         first_id, obs, made_by(answer, newest))
         return self.ledger.answered(view.game_id, seat, answer.user_id, new,
                                     on_dm_hand=answer.on_dm_hand, seen=self._clock.now())
@@ -198,11 +199,11 @@ class HandMessages:
         token reaches it (free). A hand DM is closed through its stored message
         (Renderer._close_for_ai)."""
         shown = self.ledger.newest(view.game_id, seat)
-        if (shown is None or shown.message_id is not None or shown.answer is None
-                or not shown.token_fresh(self._now()) or not shown.answer.response.is_done()):
+        if (shown is None or shown.message_id is not None or shown.reach is None
+                or not shown.token_fresh(self._now()) or not shown.reach.out()):
             return
         try:
-            await shown.answer.interaction.edit_original_response(**content)
+            await shown.reach.token.edit(**content)
         except discord.HTTPException as error:
             log.info("could not close the private hand of seat %s: %s", seat, error)
             self.failed(view.game_id, error)
@@ -212,13 +213,13 @@ class HandMessages:
     async def _delete_private(self, view: GameView, shown: ShownHand) -> None:
         """Delete an older private hand through its interaction's token (free, for 15
         minutes); one whose token expired stays, nothing can reach it."""
-        answer = shown.answer
-        if answer is None or not shown.token_fresh(self._now()):
+        reach = shown.reach
+        if reach is None or not shown.token_fresh(self._now()):
             return
-        if not await answer_out(answer, shows_now=False):
+        if not await answer_out(reach, shows_now=False):
             return
         try:
-            await answer.interaction.delete_original_response()
+            await reach.token.delete()
         except discord.NotFound:
             pass  # gone already
         except discord.HTTPException as error:
@@ -240,10 +241,10 @@ class HandMessages:
                                             note=note, turn=turn)
         live = note is None and obs.is_my_turn and view.round_number == obs.round_number
         try:
-            if shown.token_fresh(self._now()) and shown.answer is not None:
-                if not await answer_out(shown.answer, shows_now=shown.moves >= view.move_count):
+            if shown.token_fresh(self._now()) and shown.reach is not None:
+                if not await answer_out(shown.reach, shows_now=shown.moves >= view.move_count):
                     return  # its own response is on the way and shows this state already
-                await shown.answer.interaction.edit_original_response(**content)
+                await shown.reach.token.edit(**content)
             elif shown.channel_id is not None and shown.message_id is not None:
                 # closing an older hand: the player's next live hand waits for it
                 priority = Priority.PING if note or urgent else Priority.TABLE

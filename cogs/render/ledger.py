@@ -95,7 +95,7 @@ class HandLedger:
         if old is None or old.same_message(new):
             return None
         if not old.live:  # an older private hand still goes: one hand on screen at a time
-            return old if old.message_id is None and old.answer is not None else None
+            return old if old.message_id is None and old.reach is not None else None
         if old.moves == new.moves:
             same_turn.append(old)
         return old
