@@ -141,7 +141,10 @@ async def two_humans_on_turn(fake, bot, **options) -> OnTurn:
 
 
 def humans_turn_or_over(bot, game_id: int) -> bool:
-    view = bot.service.view(game_id)
+    hosted = bot.service.registry.find(game_id)
+    if hosted is None:  # stored, not hosted yet: a tournament's table is registered once
+        return False    # its lobby's commit is back, which a poll of the store can outrun
+    view = hosted.view()
     if view.status is not Status.RUNNING:
         return True
     return view.current_seat is not None and not view.seats[view.current_seat].is_ai
