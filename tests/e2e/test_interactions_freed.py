@@ -7,7 +7,7 @@ move's commit, so under load its interaction outlived two young collections and 
 oldest generation: full collections then swept some 20,000 of them at a time, 10-50 ms during
 which no one was answered (issue 14). `keep_in_time` breaks the cycle when the handler's task
 ends. With the collector off, these tests count the interactions a collection would free:
-none. (An interaction may rightly live on: a hand shown as its answer keeps it, to edit.)
+none. A hand shown as an interaction's answer keeps only its token, to edit or delete it.
 """
 
 from __future__ import annotations
@@ -74,3 +74,21 @@ async def test_a_button_press_leaves_no_interaction_to_the_collector(
     mover, _ = on_turn(fake, bot, game_id)
     await draw_from_my_hand(fake, bot, game_id, channel, mover)
     assert await interactions_left_to_the_collector() == 0
+
+
+async def test_a_hand_shown_in_an_answer_keeps_its_token_not_its_interaction(
+        fake_discord, lamabot):
+    """The mover's private hand is edited or deleted later through its interaction's token
+    (for up to 15 minutes): its record keeps the token, and the interaction, with its
+    member, user and response, is freed once the answer is out (issue 33)."""
+    fake, bot = fake_discord, lamabot
+    game_id, channel = await two_humans(fake, bot)
+    mover, obs = on_turn(fake, bot, game_id)
+    drawn = await fake.slash(mover, channel, "draw")
+    assert drawn.message is not None and drawn.message.ephemeral
+    await wait_until(lambda: not bot.renderer.queue.queued() and not any(
+        task.get_name().startswith(_HANDLERS) for task in asyncio.all_tasks()))
+    shown = bot.renderer.hands.ledger.newest(game_id, obs.seat)
+    assert shown is not None and shown.reach is not None  # still reachable, to redraw
+    gc.collect()
+    assert interactions_alive() == 0
