@@ -1,7 +1,8 @@
 """GameWatch: what a live view (the Activity) shows of a place's game, and, with two services
 on one database standing for two processes, copies caught up with what the other stored: a
-move, a seat, an ending (shown with its rating changes, as where it ended), a game opened
-where there was none. On a SQLite file and on PostgreSQL."""
+move, a seat, an ending, a game opened where there was none; a game that just ended in a
+place, found and shown with all its end shows (standings, rating changes, last moves) by a
+process that did not end it. On a SQLite file and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,10 +17,14 @@ from tests.hosting.support import (
     BOB,
     CAROL,
     CHANNEL,
+    GUILD,
     OTHER_CHANNEL,
+    finish_a_game,
     lobby,
     on_turn,
 )
+
+PLACE = GUILD + 1  # where finish_a_game plays
 
 
 @pytest.fixture
@@ -91,6 +96,18 @@ async def test_a_game_opened_elsewhere_in_a_watched_place_is_found(services):
     caught = await elsewhere.watch.catch_up([], [CHANNEL, OTHER_CHANNEL])
     assert caught.opened == {CHANNEL: game_id}
     assert elsewhere.watch.view(game_id) is not None  # loaded: its view can be shown
+
+
+async def test_a_game_that_ended_elsewhere_is_found_with_all_its_end_shows(rated, clock):
+    here, elsewhere = rated
+    game_id = await finish_a_game(here, GUILD)
+    assert here.watch.view(game_id).ratings  # rated: each human's change
+    just_now = clock.now() - 60
+    assert await elsewhere.watch.game_in_place(PLACE) is None  # no lobby, no running game
+    assert await elsewhere.watch.game_in_place(PLACE, ended_since=just_now) == game_id
+    assert end_of(elsewhere, game_id) == end_of(here, game_id)  # read from the store
+    assert await here.watch.game_in_place(PLACE, ended_since=just_now) == game_id
+    assert await elsewhere.watch.game_in_place(PLACE, ended_since=clock.now() + 1) is None
 
 
 async def test_a_copy_held_while_the_game_ended_elsewhere_shows_its_rating_changes(rated):
