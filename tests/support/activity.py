@@ -71,6 +71,16 @@ class Page:
         if wait_state:
             await self.state()
 
+    async def reconnect(self) -> None:
+        """The socket dropped (a network blip, a reload of the page) and the page connects
+        again with its session, as the page's script does; waits for the new first state."""
+        assert self.ws is not None and self._reader is not None
+        await self.ws.close()
+        await self._reader
+        received = len(self.states)
+        await self.connect(wait_state=False)
+        await self.state(after=received)
+
     async def _read(self) -> None:
         assert self.ws is not None
         async for message in self.ws:
