@@ -34,6 +34,7 @@ from store import (
 
 from .context import Context
 from .deadlines import to_ms
+from .ended import rating_changes
 from .errors import HostingError, Problem
 from .hosted import RECENT_EVENTS, HostedGame
 from .replay import recall
@@ -204,6 +205,8 @@ class GameLoader:
         elif was_active:
             self._timers.clear(hosted.id)
             self._registry.retire(hosted)
+            if hosted.status is Status.FINISHED:  # its end shows them, as where it ended
+                hosted.ratings = await rating_changes(self._store, hosted.id)
 
     async def _recall_recent(self, hosted: HostedGame) -> None:
         """The last events of a copy brought up to moves another process made: replayed from

@@ -17,6 +17,7 @@ from lama.events import Event
 from store import Actor, FinishedGame, TimerClaim
 
 from .context import Context
+from .ended import rating_changes
 from .errors import HostingError, Problem
 from .hosted import HostedGame
 from .loader import GameLoader, MovedElsewhere
@@ -220,15 +221,7 @@ class Table:
 
     async def rating_changes(self, game_id: int) -> tuple[SeatRating, ...]:
         """The committed rating changes of a finished game's humans (none if unrated)."""
-        try:
-            changes = await self._store.ratings.changes_of_game(game_id)
-        except Exception:  # the game is over and stored: a missing line must not undo that
-            log.exception("could not read the rating changes of game %s", game_id)
-            return ()
-        return tuple(
-            SeatRating(c.seat, c.shown_after, c.delta, c.provisional)
-            for c in changes if c.user_id is not None
-        )
+        return await rating_changes(self._store, game_id)
 
     async def seat_to_ai(
         self, hosted: HostedGame, user_id: int, *, reason: str, by: str = ""

@@ -6,7 +6,9 @@ A view is read from this process's copy of the game, right after a commit here (
 listeners say when) or once a poll finds the stored game moved on (`catch_up`: the marks of
 every watched game and the active games of every watched place without one, read together
 in a few statements, and only the copies that differ reloaded). On one process with SQLite
-nothing else writes: nothing is polled.
+nothing else writes: nothing is polled. A place whose game just ended shows that game's end
+to a view that opens there a moment later (`game_in_place(…, ended_since=…)`): found in the
+store, and held here as ended.py makes a copy of it if this process did not see it end.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from lama import Observation
 from store import GameMark, Store
 
 from .deadlines import TimerKind
+from .ended import ended_copy
 from .hosted import HostedGame
 from .loader import GameLoader
 from .registry import GameRegistry
@@ -54,15 +57,27 @@ class GameWatch:
         """Other processes write this database: copies may fall behind (poll `catch_up`)."""
         return self._loader.shared
 
-    async def game_in_place(self, place_id: int) -> int | None:
+    async def game_in_place(self, place_id: int, *,
+                            ended_since: float | None = None) -> int | None:
         """The lobby or running game of this channel (or game thread): this process's copy,
-        confirmed against the store where others write it, else the store's."""
+        confirmed against the store where others write it, else the store's. Where there is
+        none and `ended_since` is given (Unix seconds): the place's newest game if it finished
+        since then, whichever process ended it (not if a game opened there after it, even
+        one cancelled since), held here with all its end shows (ended.py)."""
         held = await self._loader.held_in_channel(place_id) if self.shared else (
             self._registry.in_channel(place_id))
         if held is not None:
             return held.id
         found = await self._loader.in_place(place_id)
-        return found.id if found is not None else None
+        if found is not None:
+            return found.id
+        if ended_since is None:
+            return None
+        ended = await self._store.watch.ended_in_place(place_id, int(ended_since))
+        if ended is None:
+            return None
+        copy = await ended_copy(self._store, self._registry, ended)
+        return copy.id if copy is not None else None
 
     def view(self, game_id: int) -> GameView | None:
         """The game as this process holds it now (a finished one while it is remembered)."""

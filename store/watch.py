@@ -1,6 +1,7 @@
 """What the Activity's live views read where other processes write the database: each watched
 game's mark (what changes whenever anything a viewer sees changes) and the active game of
-each watched place, many at once, two statements a round however many are watched."""
+each watched place, many at once, two statements a round however many are watched; and, for a
+page that connects to a place without an active game, the game that just ended there."""
 
 from __future__ import annotations
 
@@ -10,6 +11,16 @@ from dataclasses import dataclass
 from store.db import Database
 from store.game_rows import ACTIVE
 from store.records import GameStatus
+
+# The newest game of a place whatever its status: of the channel (games_by_channel) and of the
+# game thread it is (games_by_thread), one step in each index (migration 0029); parameters:
+# the place twice.
+NEWEST_IN_PLACE = (
+    "SELECT id, status, finished_at FROM ("
+    "SELECT * FROM (SELECT id, status, finished_at FROM games WHERE channel_id = ? "
+    "ORDER BY id DESC LIMIT 1) AS by_channel UNION ALL "
+    "SELECT * FROM (SELECT id, status, finished_at FROM games WHERE thread_id = ? "
+    "ORDER BY id DESC LIMIT 1) AS by_thread) AS newest ORDER BY id DESC LIMIT 1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,3 +77,17 @@ class WatchStore:
             if row["channel_id"] in wanted:
                 found[row["channel_id"]] = row["id"]
         return found
+
+    async def ended_in_place(self, place_id: int, since: int) -> int | None:
+        """The newest game of this channel (or game thread), whichever process ended it, if
+        it finished at `since` (Unix seconds) or later; None where it ended before, or a game
+        opened there since (a lobby, a running game, or one cancelled)."""
+        row = await self._db.fetchone(NEWEST_IN_PLACE, (place_id, place_id))
+        if row is None or GameStatus(row["status"]) is not GameStatus.FINISHED:
+            return None
+        return int(row["id"]) if row["finished_at"] >= since else None
+
+    async def explain_ended_in_place(self) -> list[str]:
+        """The plan of `ended_in_place`'s statement (`Transaction.explain`), for tests."""
+        async with self._db.read() as tx:
+            return await tx.explain(NEWEST_IN_PLACE, (1, 1), as_if_large=True)

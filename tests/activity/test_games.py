@@ -4,7 +4,8 @@ the Activity through the stand-in for Discord's proxy).
 
 Two players in the Activity (one on a desktop, one on a phone), one with slash commands and an
 AI play a game to its end, the bot killed and started again in the middle of it; the game's
-end shows everyone's rating change, and a Rematch pressed in the Activity opens the next lobby.
+end shows everyone's rating change, also to the slash player who opens the Activity just after
+it, and a Rematch pressed in the Activity opens the next lobby.
 A spectator in the same Activity sees every move and never receives a hand.
 `LAMABOT_SCREENSHOTS=1` saves the pictures in docs/activity.md and the README.
 """
@@ -232,7 +233,9 @@ async def play_the_game(table: Table, browser, bot: BotRun, alice, bob, carol, d
             await restart(bot, a, b, d)
     over = await a.until(lambda v: v["status"] == "finished")
     assert restarted
-    await the_end_and_a_rematch(a, b, d, over)
+    # Carol, who played by slash commands, opens the Activity just after the last move.
+    c = await table.open(browser, "Carol", carol, DESKTOP)
+    await the_end_and_a_rematch(a, b, c, d, over)
     assert all(state["hand"] is None for state in d.states), "a spectator received a hand"
     assert len(d.states) > over["moves"] / 2, "the spectator followed the game live"
 
@@ -255,13 +258,19 @@ async def restart(bot: BotRun, *pages: Player) -> None:
         await expect(page.app.locator("#link")).to_have_text("Connected again.", timeout=WAIT)
 
 
-async def the_end_and_a_rematch(a: Player, b: Player, d: Player, over: dict[str, Any]) -> None:
-    panel = a.app.locator("#panel")
-    await expect(panel).to_contain_text("Game over")
-    await expect(panel.locator(".place")).to_have_count(4)
+async def the_end_and_a_rematch(a: Player, b: Player, c: Player, d: Player,
+                                over: dict[str, Any]) -> None:
+    """The end on every page, Carol's too, opened after it (the places, their rating changes,
+    her Rematch); Bob's Rematch opens the next lobby, on every page."""
     humans = [p for p in over["game_over"]["places"] if p["rating_change"] is not None]
     assert {p["name"] for p in humans} >= {"Alice", "Bob", "Carol"}
-    await expect(panel.locator(".place .rating")).to_have_count(len(humans))
+    for player in (a, c):
+        panel = player.app.locator("#panel")
+        await expect(panel).to_contain_text("Game over")
+        await expect(panel.locator(".place")).to_have_count(4)
+        await expect(panel.locator(".place .rating")).to_have_count(len(humans))
+    await expect(c.app.locator("#panel .place.you")).to_contain_text("Carol")
+    await expect(c.app.get_by_role("button", name="Rematch")).to_be_visible()
     await expect(d.app.locator("#panel")).to_contain_text("Game over")
     result = a.app.locator("#result")
     if await result.is_visible():  # the last round's result, over the places
@@ -272,3 +281,4 @@ async def the_end_and_a_rematch(a: Player, b: Player, d: Player, over: dict[str,
     assert lobby["game_id"] > over["game_id"]
     await expect(a.app.locator("#panel")).to_contain_text("Lobby")
     await expect(b.app.locator("#panel")).to_contain_text("Lobby")
+    await expect(c.app.locator("#panel")).to_contain_text("Lobby")

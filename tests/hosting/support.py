@@ -62,8 +62,9 @@ async def started_with(service: GameService, *players: int) -> int:
     return game_id
 
 
-async def finish_a_game(service: GameService, guild: int, players=(1, 2)) -> None:
-    """A game of `players` in `guild`, played to its end through the service."""
+async def finish_a_game(service: GameService, guild: int, players=(1, 2)) -> int:
+    """A game of `players` in `guild` (in its channel `guild + 1`), played to its end through
+    the service; its id."""
     options = GameOptions(target=10, turn_timeout=600, ai_delay=1)
     update = await service.open_lobby(guild, guild + 1, players[0], "host", options)
     game_id = update.view.game_id
@@ -74,3 +75,4 @@ async def finish_a_game(service: GameService, guild: int, players=(1, 2)) -> Non
     while (view := service.view(game_id)).status is not Status.FINISHED:
         await driver.play_any(service, game_id, view.seats[view.current_seat].user_id, rng,
                               play=0.85, draw=0.7)
+    return game_id

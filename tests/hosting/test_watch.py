@@ -1,13 +1,49 @@
 """GameWatch: what a live view (the Activity) shows of a place's game, and, with two services
 on one database standing for two processes, copies caught up with what the other stored: a
-move, a seat, an ending, a game opened where there was none. On a SQLite file and on
-PostgreSQL."""
+move, a seat, an ending, a game opened where there was none; a game that just ended in a
+place, found and shown with all its end shows (standings, rating changes, last moves) by a
+process that did not end it. On a SQLite file and on PostgreSQL."""
 
 from __future__ import annotations
 
+import pytest
+
 from hosting import GameService, Status
+from hosting.ratings import RULES
 from lama import DRAW
-from tests.hosting.support import ALICE, BOB, CAROL, CHANNEL, OTHER_CHANNEL, lobby, on_turn
+from store import Store
+from tests.hosting.support import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    OTHER_CHANNEL,
+    finish_a_game,
+    lobby,
+    on_turn,
+)
+
+PLACE = GUILD + 1  # where finish_a_game plays
+
+
+@pytest.fixture
+async def rated(db_location, clock):
+    """Two processes' services on one database, rating the games they finish."""
+    here = await Store.open(db_location, rules=RULES)
+    there = await Store.open(db_location, rules=RULES)
+    yield tuple(GameService(store, clock, seed_source=lambda: 7, shared=True)
+                for store in (here, there))
+    await there.close()
+    await here.close()
+
+
+def end_of(service: GameService, game_id: int) -> tuple:
+    """What a view of a game's end shows: status, seats, winners, rating changes, last moves."""
+    view = service.watch.view(game_id)
+    assert view is not None
+    return (view.status, view.seats, view.winners, view.ratings, view.recent, view.top_card,
+            view.move_count)
 
 
 async def test_a_viewer_sees_their_own_hand_and_a_spectator_none(service: GameService):
@@ -60,3 +96,27 @@ async def test_a_game_opened_elsewhere_in_a_watched_place_is_found(services):
     caught = await elsewhere.watch.catch_up([], [CHANNEL, OTHER_CHANNEL])
     assert caught.opened == {CHANNEL: game_id}
     assert elsewhere.watch.view(game_id) is not None  # loaded: its view can be shown
+
+
+async def test_a_game_that_ended_elsewhere_is_found_with_all_its_end_shows(rated, clock):
+    here, elsewhere = rated
+    game_id = await finish_a_game(here, GUILD)
+    assert here.watch.view(game_id).ratings  # rated: each human's change
+    just_now = clock.now() - 60
+    assert await elsewhere.watch.game_in_place(PLACE) is None  # no lobby, no running game
+    assert await elsewhere.watch.game_in_place(PLACE, ended_since=just_now) == game_id
+    assert end_of(elsewhere, game_id) == end_of(here, game_id)  # read from the store
+    assert await here.watch.game_in_place(PLACE, ended_since=just_now) == game_id
+    assert await elsewhere.watch.game_in_place(PLACE, ended_since=clock.now() + 1) is None
+
+
+async def test_a_copy_held_while_the_game_ended_elsewhere_shows_its_rating_changes(rated):
+    here, elsewhere = rated
+    game_id = await lobby(here)
+    await here.join(game_id, BOB, "Bob")
+    await here.start(game_id, ALICE)
+    assert await elsewhere.watch.game_in_place(CHANNEL) == game_id  # a page watches it there
+    while here.view(game_id).status is Status.RUNNING:
+        await here.quit_round(game_id, on_turn(here, game_id))
+    assert (await elsewhere.watch.catch_up([game_id], [])).moved == {game_id}
+    assert end_of(elsewhere, game_id) == end_of(here, game_id)

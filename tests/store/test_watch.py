@@ -1,12 +1,13 @@
 """WatchStore: what the Activity's live views poll where processes share the database. A
 game's mark changes with everything a viewer sees (a move, a status, a seat taken, left or
-handed to an AI, a thread); the places' active games are found many at once. Real SQLite
-files and a real PostgreSQL server."""
+handed to an AI, a thread); the places' active games are found many at once; the game that
+just ended in a place, until another opens there, by index. Real SQLite files and a real
+PostgreSQL server."""
 
 from __future__ import annotations
 
-from store import GameStatus, GameStore, NewSeat, WatchStore
-from tests.store.support import CHANNEL, GUEST, HOST, T0, lobby, move, running
+from store import Dialect, GameStatus, GameStore, NewSeat, WatchStore
+from tests.store.support import CHANNEL, GUEST, HOST, T0, all_results, lobby, move, running
 
 THREAD = 777
 
@@ -52,3 +53,31 @@ async def test_the_active_games_of_places_channel_first(games: GameStore, db) ->
     assert found == {CHANNEL: shown_in_thread.id, THREAD: shown_in_thread.id,
                      CHANNEL + 1: elsewhere.id}
     assert await watch.active_in_places([]) == {}
+
+
+async def test_the_game_that_just_ended_in_a_place_until_another_opens(
+        games: GameStore, db) -> None:
+    watch = WatchStore(db)
+    ended = await running(games)
+    await games.set_thread(ended.id, THREAD)
+    await move(games, ended.id, 1, finished=all_results([(1, True), (2, False)]))
+    finished_at = T0 + 101  # the last move's time
+    for place in (CHANNEL, THREAD):
+        assert await watch.ended_in_place(place, since=finished_at) == ended.id
+        assert await watch.ended_in_place(place, since=finished_at + 1) is None  # too long ago
+    assert await watch.ended_in_place(CHANNEL + 1, since=0) is None  # no game there ever
+    opened = await lobby(games)
+    assert await watch.ended_in_place(CHANNEL, since=0) is None  # a lobby opened since
+    await games.cancel_game(opened.id, now=T0 + 200)
+    assert await watch.ended_in_place(CHANNEL, since=0) is None  # cancelled: still newer
+    assert await watch.ended_in_place(THREAD, since=0) == ended.id  # the lobby is not there
+
+
+async def test_the_ended_game_is_found_by_index(games: GameStore, db) -> None:
+    plan = await WatchStore(db).explain_ended_in_place()
+    text = "\n".join(plan)
+    assert "games_by_channel" in text and "games_by_thread" in text, plan
+    if db.dialect is Dialect.SQLITE:
+        assert not any(line.startswith("SCAN games") for line in plan), plan
+    else:
+        assert "Seq Scan" not in text, plan

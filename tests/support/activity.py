@@ -71,6 +71,16 @@ class Page:
         if wait_state:
             await self.state()
 
+    async def reconnect(self) -> None:
+        """The socket dropped (a network blip, a reload of the page) and the page connects
+        again with its session, as the page's script does; waits for the new first state."""
+        assert self.ws is not None and self._reader is not None
+        await self.ws.close()
+        await self._reader
+        received = len(self.states)
+        await self.connect(wait_state=False)
+        await self.state(after=received)
+
     async def _read(self) -> None:
         assert self.ws is not None
         async for message in self.ws:
@@ -127,3 +137,32 @@ class Page:
         if self._reader is not None:
             await self._reader
         await self.http.close()
+
+
+async def two_players(fake: FakeDiscord, page: Callable[..., Any], *,
+                      locale: str = "en-US") -> list[Page]:
+    """Alice and Bob in a game to 10 points in #lama, opened by slash commands, and each one's
+    page there (`page`: the tests' fixture that opens one)."""
+    alice, bob = fake.user("alice"), fake.user("bob")
+    alice.locale = bob.locale = locale
+    await fake.slash(alice, "lama", "lama new", target=10)
+    await fake.slash(bob, "lama", "lama join")
+    await fake.slash(alice, "lama", "lama start")
+    return [await page(alice), await page(bob)]
+
+
+async def quit_to_the_end(pages: list[Page]) -> dict[str, Any]:
+    """Whoever is on turn quits, from their page, round after round until the game is over
+    (a game to 10 points ends in a few rounds); every page has the final state. Returns the
+    first page's view of the game's end."""
+    for _ in range(100):
+        view = pages[0].view
+        if view["status"] != "running":
+            break
+        mover = next(p for p in pages if p.view["can"]["quit"])
+        moves = view["moves"]
+        assert (await mover.request("quit"))["type"] == "ok"
+        await pages[0].state(lambda v, m=moves: v["moves"] > m)
+    for made in pages:
+        await made.state(lambda v: v["status"] == "finished")
+    return pages[0].view

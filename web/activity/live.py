@@ -1,9 +1,11 @@
 """The Activity's live channel: one WebSocket per open Activity, the channel's game pushed to
 it as it changes, and its requests made through the game service.
 
-Every socket follows the game of its session's channel (or the game thread it is in). The
-game service tells the hub of every commit of this process (a listener, in the commit's own
-task): each socket of that place is marked and its sender, woken at once, sends a fresh
+Every socket follows the game of its session's channel (or the game thread it is in); one that
+connects just after that game ended gets its end, as a socket that watched it end has it
+(`FINAL_SCREEN_S`), until the next game opens there. The game service tells the hub of every
+commit of this process (a listener, in the commit's own task): each socket of that place is
+marked and its sender, woken at once, sends a fresh
 `state` built from the process's copy — no Discord REST budget involved, well within 100 ms.
 Bursts coalesce: a sender always sends the newest state, never a queue of stale ones.
 
@@ -40,13 +42,21 @@ from hosting.clock import Clock
 
 from .actions import Actions, BadRequest, Request
 from .refusals import PlaceName, explain
-from .sessions import Session
+from .sessions import LIFETIME_S, Session
 from .view import build_view
 
 log = logging.getLogger(__name__)
 
 POLL_EVERY_S = 0.2  # between two polls of the stored games (the contract: at most 250 ms)
 GOING_AWAY = 1001
+# How long after a game ended in a channel a page that connects there is shown that game's end
+# (standings, rating changes, Rematch) instead of no game, until a game opens there: a page
+# reloaded, a socket that dropped at the wrong moment, a bot restarted, a player who opens the
+# Activity from the "Game over" post a minute later. Longer than a session (LIFETIME_S): a page
+# that watched the end signs in again within a session's lifetime, and its new socket shows the
+# end still. Its Rematch never runs out in Discord, but a channel's Activity is there for the
+# next game: after a while a newcomer is better offered to open a lobby than shown old scores.
+FINAL_SCREEN_S = LIFETIME_S + 5 * 60
 
 
 @dataclass(eq=False)
@@ -119,7 +129,8 @@ class LiveHub:
 
     async def _first_state(self, viewer: Viewer) -> None:
         watch = self._watch
-        game_id = await watch.game_in_place(viewer.session.channel_id)
+        ended_since = self._clock.now() - FINAL_SCREEN_S  # a game that just ended: its end
+        game_id = await watch.game_in_place(viewer.session.channel_id, ended_since=ended_since)
         if game_id is not None and watch.shared:
             await watch.catch_up([game_id], [])  # a copy this process holds may be behind
         if game_id is not None:

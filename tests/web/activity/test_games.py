@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.activity import quit_to_the_end, two_players
 from tests.support.e2e import without_isolates
 
 
@@ -14,29 +15,13 @@ def lobbies(fake) -> list:
             if any(e.get("title", "").startswith("Lobby") for e in m.embeds)]
 
 
-async def two_players(fake, page, *, locale: str = "en-US"):
-    alice, bob = fake.user("alice"), fake.user("bob")
-    alice.locale = bob.locale = locale
-    await fake.slash(alice, "lama", "lama new", target=10)
-    await fake.slash(bob, "lama", "lama join")
-    await fake.slash(alice, "lama", "lama start")
-    return [await page(alice), await page(bob)]
-
-
 async def test_a_game_quit_to_its_end_then_a_rematch_from_the_activity(fake_discord, lamabot,
                                                                      page):
     fake = fake_discord
     pages = await two_players(fake, page)
     assert pages[0].view["turn_deadline"] is not None  # a human's turn runs out
-    for _ in range(100):
-        view = pages[0].view
-        if view["status"] != "running":
-            break
-        mover = next(p for p in pages if p.view["can"]["quit"])
-        moves = view["moves"]
-        assert (await mover.request("quit"))["type"] == "ok"
-        await pages[0].state(lambda v, m=moves: v["moves"] > m)
-    over = await pages[1].state(lambda v: v["status"] == "finished")
+    await quit_to_the_end(pages)
+    over = pages[1].view
     places = over["game_over"]["places"]
     assert {p["name"] for p in places} == {"Alice", "Bob"} and any(p["winner"] for p in places)
     assert places[0]["rank"] == 1 and [p["you"] for p in places].count(True) == 1
