@@ -36,7 +36,7 @@ _ROOT = str(Path(__file__).resolve().parents[1]) + "/"
 # the event loop itself (uvloop's C code: sockets, timers, callbacks).
 CATEGORIES = (
     ("SQLite's thread (commits, reads)", r"aiosqlite/core"),
-    ("renderer: tables", r"cogs/render/tables|cogs/table_view|cogs/render/stale"),
+    ("renderer: tables", r"cogs/render/tables|cogs/table_view"),
     ("renderer: hands, pings, DMs", r"cogs/render/"),
     ("store, loop side (group commit, reads)", r"store/"),
     ("hand messages", r"cogs/(images|embeds|components|button_views)\.py"),
