@@ -95,15 +95,16 @@ class TimelyResponse(discord.InteractionResponse):
     slow, then delivers the handler's answer through the interaction's token."""
 
     # __weakref__: a hand's record waits for the answer without keeping it (render/hand_records)
-    __slots__ = ("__weakref__", "_deferral", "_late_answered", "_lock", "_stood_in", "_tasks",
-                 "_timer")
+    __slots__ = ("__weakref__", "_deferral", "_late_answered", "_late_landed", "_lock",
+                 "_stood_in", "_tasks", "_timer")
 
     def __init__(self, parent: discord.Interaction, deferral: Deferral) -> None:
         super().__init__(parent)
         self._deferral = deferral
         self._lock = asyncio.Lock()  # the stand-in and the handler's answer never cross
         self._stood_in = False
-        self._late_answered = False
+        self._late_answered = False  # the handler's answer after a stand-in is on its way
+        self._late_landed = False  # ... and Discord took it
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -136,6 +137,13 @@ class TimelyResponse(discord.InteractionResponse):
     @property
     def stood_in(self) -> bool:
         return self._stood_in
+
+    @property
+    def answer_landed(self) -> bool:
+        """The handler's own answer is out: its first one, or after a stand-in the one that
+        replaced it (until then the interaction's message is the stand-in's "thinking…",
+        which an edit through the token would change under the answer still on its way)."""
+        return self.is_done() and (not self._stood_in or self._late_landed)
 
     def awaits_answer(self) -> bool:
         """Nothing the handler meant to say has gone out yet (at most our stand-in)."""
@@ -177,6 +185,7 @@ class TimelyResponse(discord.InteractionResponse):
             self._claim_late_answer()
             ephemeral = bool(fields.get("ephemeral", False))
             message = await self._deliver_new(ephemeral, {"content": content, **fields})
+            self._late_landed = True
             return self._callback_for(message, ephemeral)
 
     async def edit_message(self, **fields: Any) -> Any:
@@ -188,12 +197,13 @@ class TimelyResponse(discord.InteractionResponse):
             # After a silent acknowledgement the original is the button's own message; after
             # a "thinking…" one it is that message, which then shows the edit.
             await self._parent.edit_original_response(**_only(fields, _EDIT_FIELDS))
+            self._late_landed = True
             return None
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
         async with self._lock:
             if self._stood_in:  # deferred already, as the handler wanted; it follows up
-                self._late_answered = True
+                self._late_answered = self._late_landed = True
                 return None
             return self._answered(await self._once(
                 super().defer(ephemeral=ephemeral, thinking=thinking), _DEFERRED))

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from ..timely import TimelyResponse
 from .answer_token import AnswerToken
 
 ANSWER_WINDOW = 3.0  # seconds Discord gives an interaction's first answer
@@ -56,22 +57,28 @@ class AnswerReach:
         # stand-in under way, cogs/timely.py): held weakly, it lets go of them once the
         # answer is out, whether anything asks then or not.
         self._response: Callable[[], discord.InteractionResponse | None] | None = None
-        if not response.is_done():
+        if not _landed(response):
             try:
                 self._response = weakref.ref(response)
             except TypeError:  # a response no handler of ours wrapped: held
                 self._response = lambda: response
 
     def out(self) -> bool:
-        """Whether the answer is out (or stood in for): the token reaches it. A response
-        gone is out: its handler and any stand-in are done, nothing is on its way."""
+        """Whether the answer is out: the token reaches it. Not while a stand-in holds its
+        place: the answer that replaces it would overwrite an edit made meanwhile. A
+        response gone is out: its handler and any stand-in are done, nothing is on its way."""
         if self._response is None:
             return True
         response = self._response()
-        if response is None or response.is_done():
+        if response is None or _landed(response):
             self._response = None
             return True
         return False
+
+
+def _landed(response: discord.InteractionResponse) -> bool:
+    """The handler's own answer is out (cogs/timely.py: a stand-in is not the answer)."""
+    return response.answer_landed if isinstance(response, TimelyResponse) else response.is_done()
 
 
 @dataclass(frozen=True)
