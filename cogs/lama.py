@@ -195,8 +195,9 @@ class Lama(
         await interaction.response.send_message(t("lobby.you_started", locale), ephemeral=True)
 
     @app_commands.command(
-        name="cancel", description="Cancel this channel's game (host or Manage Server)"
-    )
+        name="cancel", description=(
+            "Cancel this channel's game (the host or Manage Server; a tournament table: its "
+            "organiser)"))
     async def cancel(self, interaction: discord.Interaction) -> None:
         """A tournament's table only with its tournament (hosting/tournament_cancel.py)."""
         locale = self._locale(interaction)
@@ -204,7 +205,8 @@ class Lama(
             game_id, interaction.user.id, is_admin=_is_admin(interaction)))
         await interaction.response.send_message(t("game.cancelled", locale), ephemeral=True)
 
-    @app_commands.command(name="kick", description="Remove a player (host or Manage Server)")
+    @app_commands.command(name="kick", description=(
+        "Remove a player (the host or Manage Server; a tournament table: its organiser)"))
     @app_commands.describe(user="The player to remove; in a running game an AI takes the seat")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         locale = self._locale(interaction)
