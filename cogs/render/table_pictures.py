@@ -84,6 +84,15 @@ class TablePictures:
         not known, so it is not kept by id."""
         self.carried(game_id, ref, message, None if handed_back else shown)
 
+    @staticmethod
+    def keeps(content: dict[str, Any]) -> bool:
+        """Whether an edit's keyword arguments keep a picture by id (`reuse`)."""
+        return any(isinstance(a, discord.Attachment) for a in content.get("attachments") or [])
+
+    def drop(self, game_id: int, ref: Ref) -> None:
+        """What that table message carries is not known any more."""
+        self._carried.get(game_id, {}).pop(ref, None)
+
     def forget(self, game_id: int, keep: set[Ref] | None = None) -> None:
         """A game over (`keep` None), or its tables other than `keep` no longer edited."""
         if keep is None:

@@ -287,7 +287,19 @@ class Tables:
         content = await table_message(job.view, locale, edit=True, ended=job.ended,
                                       picture=picture)
         shown = self.pictures.reuse(job.view.game_id, ref, content)  # kept if unchanged
-        edited = await self._message(ref).edit(**content)
+        try:
+            edited = await self._message(ref).edit(**content)
+        except discord.HTTPException as error:
+            if error.status != 400 or not self.pictures.keeps(content):
+                raise
+            # The attachment it kept is gone: another process edited this table since and
+            # uploaded the picture again (docs/scaling.md). Once more, uploading it.
+            log.info("table of game %s: its kept picture is gone, uploading it", job.view.game_id)
+            self.pictures.drop(job.view.game_id, ref)
+            content = await table_message(job.view, locale, edit=True, ended=job.ended,
+                                          picture=picture)
+            shown = self.pictures.reuse(job.view.game_id, ref, content)
+            edited = await self._message(ref).edit(**content)
         self._pictured.setdefault(job.view.game_id, {})[ref] = _carries_picture(edited)
         if job.ended is None:  # a closed table keeps what it carries, and is not edited again
             self.pictures.carried(job.view.game_id, ref, edited, shown)

@@ -6,6 +6,8 @@ uploads for 217 table states in one game)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lama import Game
 from tests.support.e2e import (
     find_seed,
@@ -56,3 +58,26 @@ async def test_a_draw_uploads_the_changed_picture(fake_discord, lamabot):
     (edit,) = table_edits(fake, shown)
     assert [f.filename for f in edit.files] == ["table.png"]  # the draw pile's count changed
     assert [a.id for a in table(fake, channel).attachments] != [posted.id]
+
+
+async def test_a_table_whose_picture_another_process_replaced_is_edited_with_it_uploaded(
+        fake_discord, lamabot):
+    """Two processes: another one edited this table meanwhile and uploaded its picture again,
+    so the attachment this process remembers is gone. An edit that names it is refused
+    (400: the layout's picture names no attachment); the table must still show the move,
+    with its picture uploaded, not stay as it was until the picture changes."""
+    fake, bot = fake_discord, lamabot
+    seed = find_seed("classic", 2, _the_round_goes_on_after_a_quit)
+    game_id, channel = await two_humans(fake, bot, seed)
+    shown = table(fake, channel)
+    (posted,) = shown.attachments
+    shown.attachments = [replace(posted, id=fake.snowflakes.next())]  # the other's upload
+    before = shown.display_text
+    mover, _ = on_turn(fake, bot, game_id)
+    assert (await fake.slash(mover, channel, "quit")).ephemeral
+    await settle(bot, game_id)
+    await bot.renderer.flush_all()
+    now = table(fake, channel)
+    assert now.display_text != before  # the quit is shown
+    assert [a.filename for a in now.attachments] == ["table.png"]
+    assert fake.take_errors("invalid_body")  # the one refused edit, named the gone picture
