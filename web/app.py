@@ -18,6 +18,7 @@ Safe by construction:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -26,7 +27,17 @@ from aiohttp.typedefs import Handler
 
 from . import cards, pages, replay
 from .activity import ActivityDeps, build_activity_app
-from .context import DEPS, STATIC, TEMPLATES, SiteDeps, render, templates
+from .context import (
+    DEPS,
+    PAGE_TURNS,
+    STATIC,
+    STATIC_URLS,
+    TEMPLATES,
+    SiteDeps,
+    StaticUrls,
+    render,
+    templates,
+)
 from .limits import RequestLimits
 
 log = logging.getLogger(__name__)
@@ -108,6 +119,8 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
         middlewares=[limits.middleware, server_timing, error_pages, missing_static])
     app[DEPS] = deps
     app[TEMPLATES] = templates()
+    app[STATIC_URLS] = StaticUrls(app)
+    app[PAGE_TURNS] = asyncio.Lock()
     app[STATIC_FILES] = static_files()
     app.on_response_prepare.append(_secure)
     add = app.router.add_get

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -41,8 +42,28 @@ class SiteDeps:
     profile: GuildProfiles
 
 
+class StaticUrls:
+    """A static file's address with its version (`?v=` and a hash of its content), made once
+    per file: aiohttp's `url_for` opens, reads and hashes the file on every call, which put
+    file reads on the event loop for every page rendered (under a flood that makes many pages
+    at once, the moves waited tens of ms for them). The files do not change while the process
+    runs (a deploy restarts it)."""
+
+    def __init__(self, app: web.Application) -> None:
+        self._app = app
+        self._urls: dict[str, str] = {}
+
+    def __call__(self, name: str) -> str:
+        url = self._urls.get(name)
+        if url is None:
+            url = self._urls[name] = str(self._app.router["static"].url_for(filename=name))
+        return url
+
+
 DEPS = web.AppKey("deps", SiteDeps)
 TEMPLATES = web.AppKey("templates", jinja2.Environment)
+STATIC_URLS = web.AppKey("static_urls", StaticUrls)
+PAGE_TURNS = web.AppKey("page_turns", asyncio.Lock)
 LOCALE = web.RequestKey("locale", str)  # the language the error page should speak
 
 
@@ -53,6 +74,9 @@ def templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # A template is read once: checking its file (and its parent's) for changes before
+        # every page was file I/O on the event loop; templates change only with a deploy.
+        auto_reload=False,
     )
 
 
@@ -63,12 +87,21 @@ def render(request: web.Request, template: str, status: int = 200, **context: An
 def render_text(request: web.Request, template: str, **context: Any) -> str:
     """The page as text: in the site's language (`site`), else the request's (LOCALE)."""
     env = request.app[TEMPLATES]
-    static = request.app.router["static"]
     site = context.get("site")
     context.setdefault("words", site.words if site else Words(request.get(LOCALE, "en")))
-    return env.get_template(template).render(
-        static=lambda name: str(static.url_for(filename=name)), **context
-    )
+    return env.get_template(template).render(static=request.app[STATIC_URLS], **context)
+
+
+async def render_in_turn(request: web.Request, template: str, **context: Any) -> str:
+    """A page made on the event loop, one page at a time, each after a turn of the loop.
+    When a game finishes, every board of its server is made anew as it is asked for: under a
+    flood over every board that is some 140 pages (~2 ms of templates each) asked at once.
+    Made side by side in worker threads they fought the loop and the writer's thread for the
+    GIL, and made back to back on the loop they held it for tens of ms; taking turns, a move
+    that became ready meanwhile waits for one page at most (issue 33)."""
+    async with request.app[PAGE_TURNS]:
+        await asyncio.sleep(0)  # what became ready while this page waited goes first
+        return render_text(request, template, **context)
 
 
 def html_response(html: str, status: int = 200) -> web.Response:
