@@ -6,15 +6,22 @@ these handlers only check the address, ask, and render.
 
 from __future__ import annotations
 
-import asyncio
-
 from aiohttp import web
 
 from hosting.boards import PERIOD_KEYS, RESULT_SORT_KEYS, LeaderboardPage, Period
 from lama.rules import RULESETS
 from store import RESULT_SORTS, LeaderboardSort
 
-from .context import DEPS, Site, html_response, path_id, query_page, render, render_text, site_of
+from .context import (
+    DEPS,
+    Site,
+    html_response,
+    path_id,
+    query_page,
+    render,
+    render_in_turn,
+    site_of,
+)
 from .links import ALL_VARIANTS
 
 PAGE_LASTS_S = 60.0  # a page whose board is the same is kept up to this long
@@ -74,11 +81,8 @@ async def leaderboard(request: web.Request) -> web.Response:
 
 async def _leaderboard_page(request: web.Request, site: Site, board: LeaderboardPage) -> str:
     names = await request.app[DEPS].site.names(site.guild_id, [r.user_id for r in board.rows])
-    # In a worker thread, as the bot's pictures are drawn: the template's few milliseconds
-    # of Python then hand the GIL to the event loop every millisecond (bot.py's switch
-    # interval) instead of holding the loop's turn whole.
-    return await asyncio.to_thread(
-        render_text, request, "leaderboard.html", site=site, board=board, names=names,
+    return await render_in_turn(
+        request, "leaderboard.html", site=site, board=board, names=names,
         columns=COLUMNS, sorts=RESULT_SORT_KEYS, periods=PERIOD_KEYS,
         variants=(None, *RULESETS),
         page_url=lambda page: site.paths.leaderboard(board.sort, board.variant, board.period,

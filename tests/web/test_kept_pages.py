@@ -12,7 +12,7 @@ import pytest
 from hosting.board_cache import KEPT_AT_LEAST_S, TTL_S
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from tests.support.web import GUILD, OTHER_GUILD, open_world, play_game, serving
-from web import Paths, pages
+from web import Paths, context
 from web.pages import PAGE_LASTS_S
 
 ALICE, BOB, CAROL = (1, "Alice"), (2, "Bob"), (3, "Carol")
@@ -107,13 +107,13 @@ async def test_a_page_is_made_again_only_when_its_board_changed(world, site, mon
     """Past the board's few seconds the board is ranked again; its page is rendered again
     only if that board differs (or after a minute)."""
     rendered = []
-    real = pages.render_text
+    real = context.render_text
 
     def counted(*args, **kwargs):
         rendered.append(args[1])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pages, "render_text", counted)
+    monkeypatch.setattr(context, "render_text", counted)
     mine, _ = await boards(world)
     first = await page(site, mine)
     world.clock.advance(TTL_S + 0.2)  # the board ranked again: the same
