@@ -130,6 +130,8 @@ class SqliteDatabase(Database):
         """A transaction on `conn`, held by the caller: BEGIN with its first statement,
         COMMIT at the end, ROLLBACK if the block raises (or is cancelled)."""
         tx = SqliteTransaction(conn)
+        if reading:
+            tx.reads_only()
         try:
             if conn.in_transaction:  # only after a cancelled _settle(): be safe
                 log.warning("rolling back a transaction left open on %s", self.path)

@@ -27,7 +27,7 @@ import aiosqlite
 
 from store.backend import Dialect, Params, Row, Transaction
 from store.migrate import split_statements
-from store.thread_calls import call_in_thread
+from store.thread_calls import BLOCKING_WAIT_S, call_in_thread
 
 T = TypeVar("T")
 Step = Callable[[sqlite3.Connection, str, Any], T]  # one statement, in the thread
@@ -91,6 +91,18 @@ class SqliteTransaction(_SqliteStatements):
 
     _conn: aiosqlite.Connection
     _begin: str | None = None  # BEGIN …, until the first statement runs it
+    # How long the event loop waits blocked for each statement (store/thread_calls.py): the
+    # writer's, as long as a quick statement takes; a read block's, not at all (below).
+    _blocking_s: float = BLOCKING_WAIT_S
+
+    def reads_only(self) -> None:
+        """A `read()` block: its statements are awaited, never waited for blocked. A read
+        block is a board's or a player's statistics, not a move's path, and its connection's
+        thread runs below the event loop (store/sqlite_reads.py): when a burst of boards is
+        made (a flood over every board after a game finished) the read threads are behind on
+        the cores, each statement outlasted the blocking wait, and the event loop stood still
+        for it, its moves with it (issue 33)."""
+        self._blocking_s = 0.0
 
     @property
     def begun(self) -> bool:
@@ -103,9 +115,11 @@ class SqliteTransaction(_SqliteStatements):
         # checks each statement stays one trip).
         conn = self._conn._conn
         if begin is None:
-            return await call_in_thread(self._conn, partial(step, conn, sql, params))
+            return await call_in_thread(self._conn, partial(step, conn, sql, params),
+                                        self._blocking_s)
         try:
-            return await call_in_thread(self._conn, partial(_begun, begin, step, conn, sql, params))
+            return await call_in_thread(
+                self._conn, partial(_begun, begin, step, conn, sql, params), self._blocking_s)
         except BaseException:
             if not self._conn.in_transaction:
                 # BEGIN failed (busy, read-only): had the block caught it, its next statements

@@ -173,3 +173,25 @@ async def test_sqlites_read_threads_yield_the_cores_to_the_loop_and_the_writer(s
     readers = [await call_in_thread(conn, niceness) for conn in sqlite_db._readers.connections]
     assert writer == loop
     assert readers == [min(19, loop + READ_NICENESS)] * sqlite_db.read_connections
+
+
+async def test_a_read_blocks_statements_let_the_event_loop_run_meanwhile(sqlite_db):
+    """A read block is awaited, never waited for blocked as the writer's quick statements
+    are (store/thread_calls.py): its thread runs below the loop, and while a burst of boards
+    was made each statement outlasted the blocking wait, the loop (and the moves) standing
+    still for it."""
+    others_ran: list[int] = []
+    loop = asyncio.get_running_loop()
+    async with sqlite_db.read() as tx:
+        for statement in range(2):  # the first, which begins the block, and one after
+            loop.call_soon(others_ran.append, statement)
+            await tx.fetchone("SELECT 1")
+    assert others_ran == [0, 1]
+
+
+async def test_a_writers_quick_statement_is_still_read_without_a_turn_of_the_loop(sqlite_db):
+    others_ran: list[bool] = []
+    async with sqlite_db.transaction() as tx:
+        asyncio.get_running_loop().call_soon(others_ran.append, True)
+        await tx.fetchone("SELECT 1")
+        assert others_ran == []
