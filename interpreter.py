@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import sys
 
+from i18n.core import SUPPORTED_LOCALES, catalog
 from i18n.formatting import warm_up
 
 YOUNG_COLLECTION_EVERY = 20_000  # allocations (CPython's default: 700)
@@ -17,8 +18,11 @@ def tune() -> None:
     # Modules, caches, servers and restored games live as long as the process: a full
     # collection re-scanned them all (~100 ms of CPU, several times a minute under load),
     # pausing every answer meanwhile. Garbage first, so none is kept for good; the
-    # languages' CLDR data first too, or it would load (and be scanned) later.
+    # languages' CLDR data and catalogues first too, or they would load (and be scanned)
+    # later.
     warm_up()
+    for locale in SUPPORTED_LOCALES:  # the messages too: a catalogue read at its first use
+        catalog(locale)  # held the event loop for tens of ms, on the first page or answer
     gc.collect()
     gc.freeze()
     # Every object still alive at a young collection moves on, and under load an answer's

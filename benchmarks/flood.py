@@ -4,9 +4,10 @@ players on Discord wait meanwhile, before and after issue 33 side by side in one
     python -m benchmarks.flood [--games N] [--quiet S] [--seconds S] [--clients N]
                                [--configs before,after] [--mixes front,every]
 
-The bot's side runs here as in the bot (one event loop, uvloop, the GIL switch interval of
-bot.py): the store on one SQLite file holding benchmarks.leaderboard's 100,000 games of one
-server (made once and kept in the temporary folder), the web site on a loopback port, and:
+The bot's side runs here as in the bot (one event loop, uvloop, the interpreter tuned as
+bot.py tunes it: interpreter.py): the store on one SQLite file holding
+benchmarks.leaderboard's 100,000 games of one server (made once and kept in the temporary
+folder), the web site on a loopback port, and:
 - moves: `--move-games` games of two humans in another server, each human moving a moment
   (0.05-0.15 s) after their turn came, every move through GameService (lock, engine,
   commit); timed from the call to its return;
@@ -44,6 +45,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import interpreter
 from benchmarks.flood_report import print_report, summary, web_summary
 from benchmarks.leaderboard import GUILD, NOW, PLAYERS, make_games
 from benchmarks.web import leaderboard_paths
@@ -253,6 +255,7 @@ async def run_config(config: Config, source: Path, args: argparse.Namespace) -> 
         try:
             game_ids = await open_games(bot.service, args.move_games)
             await bot.stats.leaderboard(GUILD, None)  # templates and planner warm
+            interpreter.tune()  # as bot.py once connected: its collector, languages, GIL
             moves: Samples = []
             boards: Samples = []
             stop = time.perf_counter() + 3600
@@ -293,8 +296,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     import uvloop
 
-    from interpreter import GIL_SWITCH_INTERVAL_S
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)  # as the bot's process runs
     report = uvloop.run(run(args))
     print_report(report)
     args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
