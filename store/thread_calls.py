@@ -14,6 +14,8 @@ loop its `BLOCKING_WAIT_S`, so for `HOLD_OFF_S` after it the connection's calls 
 awaited: a stall or a busy thread costs the loop one short pause now and then, not one per
 statement. A `transaction()` block's quick statements run without a turn of the loop between
 them, as if the loop ran them itself: a block is a few statements, never a long loop of them.
+A `read()` block on a read connection waits not at all (`SqliteTransaction.reads_only`): its
+thread runs below the loop, and it is never a move's path.
 """
 
 from __future__ import annotations
