@@ -18,13 +18,19 @@ def request_to(app):
 
 
 async def test_a_move_ready_meanwhile_goes_before_the_next_page(monkeypatch):
+    """Both pages are waiting to be made; a move becomes ready while the first is made (as a
+    commit lands): it runs before the second, not after every page waiting."""
     app = build_app(None)  # type: ignore[arg-type]  # the pages' dependencies are not used
     made: list[str] = []
-    monkeypatch.setattr(context, "render_text",
-                        lambda request, template, **_: made.append(template) or template)
+
+    def render_text(request, template, **_):
+        if template == "first.html":
+            asyncio.get_running_loop().call_soon(made.append, "a move's next step")
+        made.append(template)
+        return template
+
+    monkeypatch.setattr(context, "render_text", render_text)
     pages = [asyncio.create_task(context.render_in_turn(request_to(app), name))
              for name in ("first.html", "second.html")]
-    asyncio.get_running_loop().call_soon(made.append, "a move's next step")
     assert await asyncio.gather(*pages) == ["first.html", "second.html"]
-    assert made.index("a move's next step") < made.index("second.html")
-
+    assert made == ["first.html", "a move's next step", "second.html"]

@@ -5,6 +5,7 @@ finished, with the disk busy) kept the moves waiting (issue 33's flood over ever
 
 from __future__ import annotations
 
+import builtins
 import io
 import os
 
@@ -40,7 +41,7 @@ class FilesTouched:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.names: list[str] = []
-        for module, name in ((os, "stat"), (os, "lstat"), (io, "open")):
+        for module, name in ((os, "stat"), (os, "lstat"), (io, "open"), (builtins, "open")):
             monkeypatch.setattr(module, name, self._counted(getattr(module, name)))
 
     def _counted(self, call):
