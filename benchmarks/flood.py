@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import shutil
@@ -270,6 +271,7 @@ async def run_config(config: Config, source: Path, args: argparse.Namespace) -> 
                 await asyncio.gather(*load, return_exceptions=True)
         finally:
             await bot.close()
+            gc.unfreeze()  # this configuration's bot is garbage now: the next one freezes its own
 
 
 async def run(args: argparse.Namespace) -> dict:

@@ -97,11 +97,12 @@ class SqliteTransaction(_SqliteStatements):
 
     def reads_only(self) -> None:
         """A `read()` block: its statements are awaited, never waited for blocked. A read
-        block is not on a move's path (boards, statistics, a lobby's look-ups), and its
-        connection's thread runs below the event loop (store/sqlite_reads.py): when a burst
-        of boards is made (a flood over every board after a game finished) the read threads
-        are behind on the cores, each statement outlasted the blocking wait, and the event
-        loop stood still for it, its moves with it (issue 33)."""
+        block is seldom on a move's path (boards, statistics, a lobby's look-ups, a game
+        loaded again), and its connection's thread runs below the event loop
+        (store/sqlite_reads.py): when a burst of boards is made (a flood over every board
+        after a game finished) the read threads are behind on the cores, each statement
+        outlasted the blocking wait, and the event loop stood still for it, its moves with it
+        (issue 33). One-statement reads (store/sqlite_reads.py) still wait blocked."""
         self._blocking_s = 0.0
 
     @property

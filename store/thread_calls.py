@@ -15,8 +15,8 @@ awaited: a stall or a busy thread costs the loop one short pause now and then, n
 statement. A `transaction()` block's quick statements run without a turn of the loop between
 them, as if the loop ran them itself: a block is a few statements, never a long loop of them.
 A `read()` block on a read connection waits not at all (`SqliteTransaction.reads_only`): its
-thread runs below the loop, and it is not on a move's path (boards, statistics, a lobby's
-look-ups, start-up).
+thread runs below the loop, and it is seldom on a move's path (boards, statistics, a lobby's
+look-ups, a game loaded again).
 """
 
 from __future__ import annotations
