@@ -25,7 +25,7 @@ import time
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from . import cards, pages, replay
+from . import cards, pages, read_turns, replay
 from .activity import ActivityDeps, build_activity_app
 from .context import (
     DEPS,
@@ -39,6 +39,7 @@ from .context import (
     templates,
 )
 from .limits import RequestLimits
+from .read_turns import READ_TURNS, reads_in_turn
 
 log = logging.getLogger(__name__)
 STATIC_FILES = web.AppKey("static_files", frozenset)  # what /static/ serves, by name
@@ -121,6 +122,7 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     app[TEMPLATES] = templates()
     app[STATIC_URLS] = StaticUrls(app)
     app[PAGE_TURNS] = asyncio.Lock()
+    app[READ_TURNS] = asyncio.Semaphore(read_turns.AT_ONCE)
     app[STATIC_FILES] = static_files()
     app.on_response_prepare.append(_secure)
     add = app.router.add_get
@@ -129,11 +131,13 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     add("/s/{key:[A-Za-z0-9_-]{1,40}}", pages.site_root)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/", pages.site_root)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/leaderboard", pages.leaderboard)
-    add("/s/{key:[A-Za-z0-9_-]{1,40}}/players/{user_id:[0-9]{1,20}}", pages.player)
-    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games", pages.games)
-    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games/{game_id:[0-9]{1,20}}", replay.replay)
+    # The pages read anew (a player's statistics, the recent games, a replay) take turns at
+    # the store's read connections, so a crowd of them leaves some to Discord (read_turns.py).
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/players/{user_id:[0-9]{1,20}}", reads_in_turn(pages.player))
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games", reads_in_turn(pages.games))
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/games/{game_id:[0-9]{1,20}}", reads_in_turn(replay.replay))
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/games/{game_id:[0-9]{1,20}}/{step:[0-9]{1,6}}",
-        replay.replay)
+        reads_in_turn(replay.replay))
     add("/cards/back.png", cards.back)
     add("/cards/{variant:[a-z]{1,12}}/{locale:[a-z]{2}}/{card:[1-6]p?|[LP]}.png", cards.card)
     app.router.add_static("/static", STATIC, name="static", show_index=False,
