@@ -2,7 +2,7 @@
 players on Discord wait meanwhile, before and after issue 33 side by side in one run.
 
     python -m benchmarks.flood [--games N] [--quiet S] [--seconds S] [--clients N]
-                               [--configs before,after] [--mixes front,every]
+                               [--configs before,after] [--mixes front,every,players]
 
 The bot's side runs here as in the bot (one event loop, uvloop, the interpreter tuned as
 bot.py tunes it: interpreter.py): the store on one SQLite file holding
@@ -13,21 +13,26 @@ folder), the web site on a loopback port, and:
   commit); timed from the call to its return;
 - Discord's /leaderboard: every 0.25 s a random one of the 300 players asks for the board
   (StatsService.leaderboard, default sort, their own rank: what the cog asks), each on its
-  own (they do not wait for each other); timed the same way.
+  own (they do not wait for each other); timed the same way;
+- Discord's /lama stats: every 0.5 s a random player's (StatsService.player: its reads over
+  all their games, ~130 ms of a read connection), timed the same way.
 First `--quiet` seconds with no flood, then a flood per mix: `--clients` web clients in a
 process of their own (benchmarks/flood_clients.py, at a lower priority: on two cores it
 stands in for clients on other machines), each bound to its own loopback address (127.0.0.x)
 so that the per-client limit (6 at once) never refuses one, each asking one page after
 another (a closed loop). Mixes: "front", the server's leaderboard page (what a shared link
 leads to); "every", each request a random one of the 144 boards of benchmarks.web (every
-sort, variant and period, pages 1 and 4). Then, after issue 33 only, 50 clients from one
-address ("one address"), which the limit answers with 429s.
+sort, variant and period, pages 1 and 4); "players", each request a random player's page
+(read anew: /lama stats' reads). Then, after issue 33 only, 50 clients from one address ("one
+address"), which the limit answers with 429s.
 
 Configurations: "before" is issue 33's starting point by flags (one read connection, no board,
 totals or page kept, no limit per client nor pace: Store.open(read_connections=1), a
-BoardCache that keeps nothing, RequestLimits(None, pages_per_s=None)); "after" is the code's
-defaults (four read connections, kept boards, 6 requests per address, 300 new requests a
-second: pages/s cannot pass 300); "defaults" is whatever the imported code does by default
+BoardCache that keeps nothing, RequestLimits(None, pages_per_s=None, reads_at_once=None));
+"after" is the code's defaults (four read connections, kept boards, 6 requests per address,
+300 new requests a second: pages/s cannot pass 300; pages read anew read two at a time);
+"unturned" is "after" with pages read anew all reading at once (web/read_turns.py off);
+"defaults" is whatever the imported code does by default
 (run it with another checkout first on PYTHONPATH, e.g. main's, to measure that code).
 Writes benchmarks/flood.json.
 """
@@ -43,7 +48,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import interpreter
@@ -61,6 +66,7 @@ OUT = Path(__file__).with_name("flood.json")
 ROOT = Path(__file__).resolve().parent.parent
 MOVES_GUILD = 1
 BOARD_EVERY_S = 0.25
+STATS_EVERY_S = 0.5
 MOVE_AFTER_S = (0.05, 0.15)
 SETTLE_S = 1.0  # between phases: samples then belong to none
 ONE_ADDRESS_S = 5.0
@@ -83,11 +89,13 @@ class Config:
     read_connections: int | None  # None: the code's default
     keep_boards: bool | None
     limit: bool | None
+    read_turns: bool | None = None  # False: pages read anew read all at once
 
 
 CONFIGS = {
     "before": Config("before", 1, False, False),
     "after": Config("after", None, None, None),
+    "unturned": Config("unturned", None, None, None, read_turns=False),
     "defaults": Config("defaults", None, None, None),
 }
 
@@ -147,7 +155,10 @@ async def open_bot(config: Config, path: Path) -> Bot:
     limit = {}
     if config.limit is False:
         from web.limits import RequestLimits
-        limit = {"limits": RequestLimits(None, pages_per_s=None)}
+        limit = {"limits": RequestLimits(None, pages_per_s=None, reads_at_once=None)}
+    elif config.read_turns is False:
+        from web.limits import RequestLimits
+        limit = {"limits": RequestLimits(reads_at_once=None)}
     server = WebServer(SiteDeps(stats, SiteService(store, clock), profile), host="127.0.0.1",
                        port=0, **limit)
     await server.start()
@@ -205,6 +216,21 @@ async def keep_asking_boards(stats: StatsService, stop: float, samples: Samples)
     await asyncio.gather(*asked)
 
 
+async def keep_asking_stats(stats: StatsService, stop: float, samples: Samples) -> None:
+    """Discord's /lama stats: a random player's every STATS_EVERY_S, none waiting for another."""
+    rng, asked = random.Random(11), []
+
+    async def ask(user_id: int) -> None:
+        start = time.perf_counter()
+        await stats.player(GUILD, user_id)
+        samples.append((start, (time.perf_counter() - start) * 1000))
+
+    while time.perf_counter() < stop:
+        asked.append(asyncio.create_task(ask(1_000_000 + rng.randrange(PLAYERS))))
+        await asyncio.sleep(STATS_EVERY_S)
+    await asyncio.gather(*asked)
+
+
 async def flood(base: str, paths: list[str], seconds: float, clients: int, addresses: str
                 ) -> tuple[list[tuple[int, float]], float]:
     """The clients' answers, and when (perf_counter) the flood began."""
@@ -224,26 +250,37 @@ def within(samples: Samples, began: float, seconds: float) -> list[float]:
     return [ms for at, ms in samples if began <= at < began + seconds]
 
 
-async def phases(bot: Bot, config: Config, args: argparse.Namespace, moves: Samples,
-                 boards: Samples) -> dict:
+@dataclass
+class Timed:
+    """What the players on Discord waited meanwhile: moves, /leaderboard and /lama stats."""
+
+    moves: Samples = field(default_factory=list)
+    boards: Samples = field(default_factory=list)
+    stats: Samples = field(default_factory=list)
+
+    def during(self, began: float, seconds: float) -> dict:
+        return {"move": summary(within(self.moves, began, seconds)),
+                "board": summary(within(self.boards, began, seconds)),
+                "stats": summary(within(self.stats, began, seconds))}
+
+
+async def phases(bot: Bot, config: Config, args: argparse.Namespace, timed: Timed) -> dict:
     """The quiet window, then one flood per mix (and one address, after issue 33)."""
     results: dict = {}
     await asyncio.sleep(SETTLE_S)  # the games' first moves and the first boards read
     began = time.perf_counter()
     await asyncio.sleep(args.quiet)
-    results["quiet"] = {"move": summary(within(moves, began, args.quiet)),
-                        "board": summary(within(boards, began, args.quiet))}
+    results["quiet"] = timed.during(began, args.quiet)
     front = Paths(str(GUILD))
-    mixes = {"front": [front.leaderboard()], "every": leaderboard_paths(front)}
+    mixes = {"front": [front.leaderboard()], "every": leaderboard_paths(front),
+             "players": [front.player(1_000_000 + n) for n in range(PLAYERS)]}
     runs = [(mix, mixes[mix], args.clients, "distinct", args.seconds) for mix in args.mixes]
     if config.limit is not False:
         runs.append(("one address", mixes["front"], args.clients, "one", ONE_ADDRESS_S))
     for name, paths, clients, addresses, seconds in runs:
         await asyncio.sleep(SETTLE_S)
         answers, began = await flood(bot.base, paths, seconds, clients, addresses)
-        results[name] = {"web": web_summary(answers, seconds),
-                         "move": summary(within(moves, began, seconds)),
-                         "board": summary(within(boards, began, seconds))}
+        results[name] = {"web": web_summary(answers, seconds), **timed.during(began, seconds)}
         print(f"  {config.name} {name}: {results[name]['web']['ok_per_s']} pages/s", flush=True)
     return results
 
@@ -257,14 +294,14 @@ async def run_config(config: Config, source: Path, args: argparse.Namespace) -> 
             game_ids = await open_games(bot.service, args.move_games)
             await bot.stats.leaderboard(GUILD, None)  # templates and planner warm
             interpreter.tune()  # as bot.py once connected: its collector, languages, GIL
-            moves: Samples = []
-            boards: Samples = []
+            timed = Timed()
             stop = time.perf_counter() + 3600
-            load = [asyncio.create_task(keep_moving(bot.service, g, stop, moves))
+            load = [asyncio.create_task(keep_moving(bot.service, g, stop, timed.moves))
                     for g in game_ids]
-            load.append(asyncio.create_task(keep_asking_boards(bot.stats, stop, boards)))
+            load.append(asyncio.create_task(keep_asking_boards(bot.stats, stop, timed.boards)))
+            load.append(asyncio.create_task(keep_asking_stats(bot.stats, stop, timed.stats)))
             try:
-                return await phases(bot, config, args, moves, boards)
+                return await phases(bot, config, args, timed)
             finally:
                 for task in load:
                     task.cancel()
@@ -282,7 +319,7 @@ async def run(args: argparse.Namespace) -> dict:
         results[name] = await run_config(CONFIGS[name], source, args)
     return {"games": args.games, "clients": args.clients, "flood_s": args.seconds,
             "quiet_s": args.quiet, "move_games": args.move_games,
-            "board_every_s": BOARD_EVERY_S, "configs": results}
+            "board_every_s": BOARD_EVERY_S, "stats_every_s": STATS_EVERY_S, "configs": results}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -293,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--move-games", type=int, default=10)
     parser.add_argument("--configs", type=lambda s: s.split(","), default=["before", "after"])
-    parser.add_argument("--mixes", type=lambda s: s.split(","), default=["front", "every"])
+    parser.add_argument("--mixes", type=lambda s: s.split(","),
+                        default=["front", "every", "players"])
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     import uvloop

@@ -122,7 +122,7 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     app[TEMPLATES] = templates()
     app[STATIC_URLS] = StaticUrls(app)
     app[PAGE_TURNS] = asyncio.Lock()
-    app[READ_TURNS] = asyncio.Semaphore(read_turns.AT_ONCE)
+    app[READ_TURNS] = read_turns.turns(limits.reads_at_once)
     app[STATIC_FILES] = static_files()
     app.on_response_prepare.append(_secure)
     add = app.router.add_get

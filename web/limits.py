@@ -35,6 +35,7 @@ from collections import OrderedDict, deque
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from . import read_turns
 from .context import LOCALE, html_response, render_text
 from .words import browser_locale
 
@@ -53,12 +54,15 @@ PER_CLIENT_EXEMPT = "/activity/"
 class RequestLimits:
     """The site's first middleware (`build_app`). `per_client` None: no limit per address;
     `pages_per_s` None: every request begins at once (both as before issue 33, for
-    benchmarks); `refusal_delay_s` 0 for tests that count refusals."""
+    benchmarks); `refusal_delay_s` 0 for tests that count refusals. `reads_at_once`: how
+    many pages read anew may read at once (read_turns.py); None: any number."""
 
     def __init__(self, per_client: int | None = PER_CLIENT, *,
                  pages_per_s: float | None = PAGES_PER_S, max_waiting: int = MAX_WAITING,
-                 refusal_delay_s: float = REFUSAL_DELAY_S) -> None:
+                 refusal_delay_s: float = REFUSAL_DELAY_S,
+                 reads_at_once: int | None = read_turns.AT_ONCE) -> None:
         self.per_client = per_client
+        self.reads_at_once = reads_at_once
         self.max_waiting = max_waiting
         self._gap_s = 0.0 if pages_per_s is None else 1 / pages_per_s
         self._refusal_delay_s = refusal_delay_s

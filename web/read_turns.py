@@ -14,6 +14,7 @@ made once whoever asks.
 from __future__ import annotations
 
 import asyncio
+import sys
 from functools import wraps
 
 from aiohttp import web
@@ -21,6 +22,11 @@ from aiohttp.typedefs import Handler
 
 AT_ONCE = 2  # of the store's four read connections
 READ_TURNS = web.AppKey("read_turns", asyncio.Semaphore)
+
+
+def turns(at_once: int | None) -> asyncio.Semaphore:
+    """The site's read turns; None: as many as ask (before issue 33, for benchmarks)."""
+    return asyncio.Semaphore(sys.maxsize if at_once is None else at_once)
 
 
 def reads_in_turn(handler: Handler) -> Handler:
