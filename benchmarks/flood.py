@@ -15,7 +15,7 @@ folder), the web site on a loopback port, and:
   (StatsService.leaderboard, default sort, their own rank: what the cog asks), each on its
   own (they do not wait for each other); timed the same way;
 - Discord's /lama stats: every 0.5 s a random player's (StatsService.player: its reads over
-  all their games, ~130 ms of a read connection), timed the same way.
+  all their games, 30-170 ms of a read connection), timed the same way.
 First `--quiet` seconds with no flood, then a flood per mix: `--clients` web clients in a
 process of their own (benchmarks/flood_clients.py, at a lower priority: on two cores it
 stands in for clients on other machines), each bound to its own loopback address (127.0.0.x)
@@ -31,7 +31,8 @@ totals or page kept, no limit per client nor pace: Store.open(read_connections=1
 BoardCache that keeps nothing, RequestLimits(None, pages_per_s=None, reads_at_once=None));
 "after" is the code's defaults (four read connections, kept boards, 6 requests per address,
 300 new requests a second: pages/s cannot pass 300; pages read anew read two at a time);
-"unturned" is "after" with pages read anew all reading at once (web/read_turns.py off);
+"unturned" is "after" with pages read anew all reading at once (RequestLimits(
+reads_at_once=None)); "before" and "unturned" need this code's RequestLimits;
 "defaults" is whatever the imported code does by default
 (run it with another checkout first on PYTHONPATH, e.g. main's, to measure that code).
 Writes benchmarks/flood.json.

@@ -25,7 +25,7 @@ import time
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from . import cards, pages, read_turns, replay
+from . import cards, pages, replay
 from .activity import ActivityDeps, build_activity_app
 from .context import (
     DEPS,
@@ -39,7 +39,6 @@ from .context import (
     templates,
 )
 from .limits import RequestLimits
-from .read_turns import READ_TURNS, reads_in_turn
 
 log = logging.getLogger(__name__)
 STATIC_FILES = web.AppKey("static_files", frozenset)  # what /static/ serves, by name
@@ -122,7 +121,6 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     app[TEMPLATES] = templates()
     app[STATIC_URLS] = StaticUrls(app)
     app[PAGE_TURNS] = asyncio.Lock()
-    app[READ_TURNS] = read_turns.turns(limits.reads_at_once)
     app[STATIC_FILES] = static_files()
     app.on_response_prepare.append(_secure)
     add = app.router.add_get
@@ -132,7 +130,8 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/", pages.site_root)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/leaderboard", pages.leaderboard)
     # The pages read anew (a player's statistics, the recent games, a replay) take turns at
-    # the store's read connections, so a crowd of them leaves some to Discord (read_turns.py).
+    # the store's read connections, so a crowd of them leaves some to Discord (limits.py).
+    reads_in_turn = limits.reads_in_turn
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/players/{user_id:[0-9]{1,20}}", reads_in_turn(pages.player))
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/games", reads_in_turn(pages.games))
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/games/{game_id:[0-9]{1,20}}", reads_in_turn(replay.replay))

@@ -13,6 +13,15 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   wait in line (nothing runs for them meanwhile), up to `MAX_WAITING`, past which a 503 page.
   At ~1 ms of the loop a page on this project's machine, that is about a third of it; a
   request that finds no line begins at once.
+- **Pages read anew take turns at the store**: a player's page is `/lama stats`' own reads
+  (30-170 ms of a read connection at 100,000 games), and the recent games and a replay not
+  yet kept read too. Fifty clients from fifty addresses pass the limit per address, and
+  asking for those they held every read connection (four): `/lama stats` and `/leaderboard`
+  in Discord waited behind the crowd. Such a page (`reads_in_turn`) reads while it holds
+  one of `READS_AT_ONCE` turns; the others wait in a line of their own, up to
+  `MAX_READS_WAITING` (past it, the 503 page), and one whose client left meanwhile reads
+  nothing. Leaderboard pages do not take turns: their boards are kept for everyone
+  (hosting/board_cache.py).
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
   second per connection, not as fast as the loop can refuse.
@@ -31,15 +40,17 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
+from functools import wraps
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from . import read_turns
 from .context import LOCALE, html_response, render_text
 from .words import browser_locale
 
 PER_CLIENT = 6
+READS_AT_ONCE = 2  # of the store's four read connections: the others stay for Discord
+MAX_READS_WAITING = 100  # about two seconds of players' pages at 100,000 games
 PAGES_PER_S = 300
 MAX_WAITING = 500
 RETRY_AFTER_S = 2
@@ -55,14 +66,17 @@ class RequestLimits:
     """The site's first middleware (`build_app`). `per_client` None: no limit per address;
     `pages_per_s` None: every request begins at once (both as before issue 33, for
     benchmarks); `refusal_delay_s` 0 for tests that count refusals. `reads_at_once`: how
-    many pages read anew may read at once (read_turns.py); None: any number."""
+    many pages read anew may read at once (`reads_in_turn`); None: any number."""
 
     def __init__(self, per_client: int | None = PER_CLIENT, *,
                  pages_per_s: float | None = PAGES_PER_S, max_waiting: int = MAX_WAITING,
                  refusal_delay_s: float = REFUSAL_DELAY_S,
-                 reads_at_once: int | None = read_turns.AT_ONCE) -> None:
+                 reads_at_once: int | None = READS_AT_ONCE,
+                 max_reads_waiting: int = MAX_READS_WAITING) -> None:
         self.per_client = per_client
-        self.reads_at_once = reads_at_once
+        self._read_turns = None if reads_at_once is None else asyncio.Semaphore(reads_at_once)
+        self._reads_waiting = 0
+        self.max_reads_waiting = max_reads_waiting
         self.max_waiting = max_waiting
         self._gap_s = 0.0 if pages_per_s is None else 1 / pages_per_s
         self._refusal_delay_s = refusal_delay_s
@@ -80,6 +94,11 @@ class RequestLimits:
     @property
     def waiting(self) -> int:
         return len(self._line)
+
+    @property
+    def reads_waiting(self) -> int:
+        """Pages read anew waiting for a read turn."""
+        return self._reads_waiting
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -99,6 +118,28 @@ class RequestLimits:
             if counted:
                 self._done(client)
             self._learn_locale(request)
+
+    def reads_in_turn(self, handler: Handler) -> Handler:
+        """`handler`, a page read anew, run while it holds one of the read turns."""
+        @wraps(handler)
+        async def in_turn(request: web.Request) -> web.StreamResponse:
+            turns = self._read_turns
+            if turns is None:
+                return await handler(request)
+            if turns.locked() and self._reads_waiting >= self.max_reads_waiting:
+                return await self._refused(request, 503)
+            self._reads_waiting += 1
+            try:
+                await turns.acquire()
+            finally:
+                self._reads_waiting -= 1
+            try:
+                if request.transport is None or request.transport.is_closing():
+                    return web.Response(status=408)  # its client left while it waited
+                return await handler(request)
+            finally:
+                turns.release()
+        return in_turn
 
     async def _turn(self) -> None:
         """Return when this request may begin: at once if nobody waits and the gap since

@@ -1,19 +1,21 @@
-"""The pages read anew take turns at the store's read connections (web/read_turns.py): a crowd
-asking for players' pages, each from its own address, leaves read connections to Discord's
-`/lama stats` and `/leaderboard` (issue 33: reads that never queue behind a crowd)."""
+"""The pages read anew take turns at the store's read connections (web/limits.py
+`reads_in_turn`): a crowd asking for players' pages, the recent games or replays leaves read
+connections to Discord's `/lama stats` and `/leaderboard` (issue 33: reads that never queue
+behind a crowd). The crowd asks from one address here, within its limit of six."""
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 
 import aiohttp
 import pytest
 import pytest_asyncio
 
 from tests.support.backends import gated_read
-from tests.support.web import GUILD, open_world, play_game, serving
-from web import Paths
-from web.read_turns import AT_ONCE
+from tests.support.web import GUILD, open_world, play_game
+from web import Paths, WebServer
+from web.limits import READS_AT_ONCE, RequestLimits
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 HANG_S = 10.0
@@ -22,70 +24,126 @@ HANG_S = 10.0
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory):
     w = await open_world(tmp_path_factory.mktemp("read_turns") / "lama.sqlite3")
-    await play_game(w, [(1, "Alice"), (2, "Bob")])
+    w.game = await play_game(w, [(1, "Alice"), (2, "Bob")])
     await w.site.update_access(GUILD, public=True)
     w.paths = Paths(str(GUILD))
     yield w
     await w.store.close()
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def site(world):
-    async with serving(world) as base, aiohttp.ClientSession(base) as http:
-        yield http
+@asynccontextmanager
+async def site_of(world, limits: RequestLimits | None = None):
+    server = WebServer(world.deps(), host="127.0.0.1", port=0, limits=limits)
+    await server.start()
+    try:
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as http:
+            yield http, server
+    finally:
+        await server.stop()
 
 
-class HeldStatistics:
-    """Every player's statistics read on a read connection held until the gate opens."""
+class HeldReads:
+    """Every call of `owner.name` first reads on a read connection held until the gate
+    opens: the page's own read, made slow."""
 
-    def __init__(self, world, gate, monkeypatch) -> None:
+    def __init__(self, world, gate, owner, name: str, monkeypatch) -> None:
         self.reading = 0
-        self._some = asyncio.Event()
-        real = world.store.stats.player_stats
+        real = getattr(owner, name)
 
         async def held(*args, **kwargs):
             self.reading += 1
-            self._some.set()
             async with world.store.db.read() as tx:
                 await tx.fetchone(gate.sql)
             return await real(*args, **kwargs)
 
-        monkeypatch.setattr(world.store.stats, "player_stats", held)
+        monkeypatch.setattr(owner, name, held)
 
-    async def begun(self) -> None:
-        await asyncio.wait_for(self._some.wait(), HANG_S)
-
-    async def settled(self, most: int, within_s: float = 1.0) -> None:
-        """Until `most` are reading, or `within_s` passed with fewer (those that could begin,
-        began: each is a few turns of the loop from its request)."""
+    async def settled(self, most: int) -> None:
+        """Until `most` are reading, or a moment after the turns' worth began (those that
+        could begin, began: each is a few turns of the loop from its request)."""
         loop = asyncio.get_running_loop()
-        until = loop.time() + within_s
+        async with asyncio.timeout(HANG_S):
+            while self.reading < READS_AT_ONCE:
+                await asyncio.sleep(0.01)
+        until = loop.time() + 0.5
         while self.reading < most and loop.time() < until:
             await asyncio.sleep(0.01)
 
 
-async def answered(site, path: str) -> int:
-    async with site.get(path) as response:
+async def status(http, path: str) -> int:
+    async with http.get(path) as response:
         await response.read()
         return response.status
 
 
-async def test_a_crowd_of_player_pages_leaves_read_connections_to_discord(world, site,
-                                                                          monkeypatch):
+def page_reads(world, page: str):
+    """A page read anew, and the store read it makes."""
+    return {
+        "player": (world.paths.player(1), world.store.stats, "player_stats"),
+        "recent games": (world.paths.games(), world.store.site, "count_finished"),
+        "replay": (world.paths.replay(world.game, 1), world.store.games, "list_moves"),
+    }[page]
+
+
+@pytest.mark.parametrize("page", ["player", "recent games", "replay"])
+async def test_a_crowd_of_pages_read_anew_leaves_read_connections_to_discord(world, page,
+                                                                             monkeypatch):
+    path, owner, name = page_reads(world, page)
     connections = world.store.db.read_connections
-    assert connections > AT_ONCE
-    async with gated_read(world.store.db, "sqlite") as gate:
-        held = HeldStatistics(world, gate, monkeypatch)
-        # as many pages as there are read connections (one address: within its limit of 6)
-        crowd = [asyncio.create_task(answered(site, world.paths.player(1 + n % 2)))
-                 for n in range(connections)]
-        await held.begun()
-        await gate.started()
+    assert connections > READS_AT_ONCE
+    async with site_of(world) as (http, _), gated_read(world.store.db, "sqlite") as gate:
+        held = HeldReads(world, gate, owner, name, monkeypatch)
+        # as many pages as there are read connections
+        crowd = [asyncio.create_task(status(http, path)) for _ in range(connections)]
         await held.settled(connections)
-        assert held.reading == AT_ONCE
+        assert held.reading == READS_AT_ONCE
         # Discord's reader finds a connection while the crowd's pages wait their turn
-        seasons = await asyncio.wait_for(world.store.seasons.seasons(GUILD), HANG_S)
-        assert seasons is not None
+        await asyncio.wait_for(world.store.seasons.seasons(GUILD), HANG_S)
         await gate.open()
         assert await asyncio.gather(*crowd) == [200] * connections
-    assert held.reading == connections
+
+
+async def test_a_page_whose_reader_left_while_it_waited_reads_nothing(world, monkeypatch):
+    limits = RequestLimits()
+    async with site_of(world, limits) as (http, server), \
+            gated_read(world.store.db, "sqlite") as gate:
+        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
+        crowd = [asyncio.create_task(status(http, world.paths.player(1)))
+                 for _ in range(READS_AT_ONCE)]
+        await held.settled(READS_AT_ONCE)
+        leaver = aiohttp.ClientSession(str(http._base_url))
+        left = asyncio.create_task(status(leaver, world.paths.player(2)))
+        async with asyncio.timeout(HANG_S):  # its page waits for a turn
+            while limits.reads_waiting < 1:
+                await asyncio.sleep(0.01)
+        left.cancel()
+        await leaver.close()  # the reader gives up: its connection closed
+        transports = server._runner.server._connections  # type: ignore[union-attr]
+        async with asyncio.timeout(HANG_S):  # the site has seen it go
+            while not any(t.is_closing() for t in transports.values()):
+                await asyncio.sleep(0.01)
+        await gate.open()
+        assert await asyncio.gather(*crowd) == [200] * READS_AT_ONCE
+        async with asyncio.timeout(HANG_S):  # the turn freed reaches the page that waited
+            while limits.reads_waiting:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+    assert held.reading == READS_AT_ONCE
+
+
+async def test_a_crowd_past_the_turns_line_is_told_the_site_is_busy(world, monkeypatch):
+    limits = RequestLimits(reads_at_once=1, max_reads_waiting=1, refusal_delay_s=0)
+    async with site_of(world, limits) as (http, _), \
+            gated_read(world.store.db, "sqlite") as gate:
+        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
+        reading = asyncio.create_task(status(http, world.paths.player(1)))
+        waiting = asyncio.create_task(status(http, world.paths.player(2)))
+        async with asyncio.timeout(HANG_S):
+            while limits.reads_waiting < 1:
+                await asyncio.sleep(0.01)
+        async with http.get(world.paths.player(1)) as refused:
+            assert refused.status == 503 and refused.headers["Retry-After"]
+            assert "Busy" in await refused.text()
+        await gate.open()
+        assert [await reading, await waiting] == [200, 200]
+    assert held.reading == 2
