@@ -12,7 +12,8 @@ from hosting import FakeClock, GameOptions, GameService, Preferences, Status
 from hosting.site import SiteService
 from hosting.stats import StatsService
 from store import Store
-from web import GuildProfile, SiteDeps, WebServer
+from web import GuildProfile, Paths, SiteDeps, WebServer
+from web.limits import RequestLimits
 
 GUILD, OTHER_GUILD = 5000, 6000
 HOSTILE = '<script>alert("lama")</script>'
@@ -88,11 +89,28 @@ async def play_game(
 
 
 @asynccontextmanager
-async def serving(w: World) -> AsyncIterator[str]:
-    """The site on a free loopback port; yields its base URL."""
-    server = WebServer(w.deps(), host="127.0.0.1", port=0)
+async def served(w: World, limits: RequestLimits | None = None) -> AsyncIterator[WebServer]:
+    """The site on a free loopback port (with `limits`, else the site's own)."""
+    server = WebServer(w.deps(), host="127.0.0.1", port=0, limits=limits)
     await server.start()
     try:
-        yield f"http://127.0.0.1:{server.port}"
+        yield server
     finally:
         await server.stop()
+
+
+@asynccontextmanager
+async def serving(w: World, limits: RequestLimits | None = None) -> AsyncIterator[str]:
+    """The site on a free loopback port; yields its base URL."""
+    async with served(w, limits) as server:
+        yield f"http://127.0.0.1:{server.port}"
+
+
+async def public_world(path) -> World:
+    """A world whose server has one finished game (Alice against Bob, `w.game`) and a public
+    site (`w.paths`, by the server's id)."""
+    w = await open_world(path)
+    w.game = await play_game(w, [(1, "Alice"), (2, "Bob")])  # type: ignore[attr-defined]
+    await w.site.update_access(GUILD, public=True)
+    w.paths = Paths(str(GUILD))  # type: ignore[attr-defined]
+    return w

@@ -14,18 +14,14 @@ import pytest
 import pytest_asyncio
 
 from store import LeaderboardSort
-from tests.support.web import GUILD, open_world, play_game, serving
-from web import Paths
+from tests.support.web import public_world, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory):
-    w = await open_world(tmp_path_factory.mktemp("off_disk") / "lama.sqlite3")
-    w.game = await play_game(w, [(1, "Alice"), (2, "Bob")])
-    await w.site.update_access(GUILD, public=True)
-    w.paths = Paths(str(GUILD))
+    w = await public_world(tmp_path_factory.mktemp("off_disk") / "lama.sqlite3")
     yield w
     await w.store.close()
 

@@ -13,8 +13,7 @@ import pytest
 import pytest_asyncio
 
 from tests.support.backends import gated_read
-from tests.support.web import GUILD, open_world, play_game
-from web import Paths, WebServer
+from tests.support.web import GUILD, public_world, served
 from web.limits import READS_AT_ONCE, RequestLimits
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -23,23 +22,16 @@ HANG_S = 10.0
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory):
-    w = await open_world(tmp_path_factory.mktemp("read_turns") / "lama.sqlite3")
-    w.game = await play_game(w, [(1, "Alice"), (2, "Bob")])
-    await w.site.update_access(GUILD, public=True)
-    w.paths = Paths(str(GUILD))
+    w = await public_world(tmp_path_factory.mktemp("read_turns") / "lama.sqlite3")
     yield w
     await w.store.close()
 
 
 @asynccontextmanager
 async def site_of(world, limits: RequestLimits | None = None):
-    server = WebServer(world.deps(), host="127.0.0.1", port=0, limits=limits)
-    await server.start()
-    try:
-        async with aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as http:
-            yield http, server
-    finally:
-        await server.stop()
+    async with served(world, limits) as server, \
+            aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as http:
+        yield http, server
 
 
 class HeldReads:
@@ -111,7 +103,7 @@ async def test_a_page_whose_reader_left_while_it_waited_reads_nothing(world, mon
         crowd = [asyncio.create_task(status(http, world.paths.player(1)))
                  for _ in range(READS_AT_ONCE)]
         await held.settled(READS_AT_ONCE)
-        leaver = aiohttp.ClientSession(str(http._base_url))
+        leaver = aiohttp.ClientSession(f"http://127.0.0.1:{server.port}")
         left = asyncio.create_task(status(leaver, world.paths.player(2)))
         async with asyncio.timeout(HANG_S):  # its page waits for a turn
             while limits.reads_waiting < 1:
