@@ -28,9 +28,11 @@ import cardart
 import gc_watch
 import interpreter
 from cogs.activity import ACTIVITY, entry_point_command
+from cogs.answer_adapter import use_lean_http
 from cogs.buttons import LamaButton
 from cogs.card_letters import every_language
 from cogs.emojis import CARD_EMOJIS
+from cogs.lean_http import LeanHttp
 from cogs.locales import Locales
 from cogs.mentions import COMMANDS
 from cogs.pings import NOBODY
@@ -118,6 +120,7 @@ class LamaBot(commands.AutoShardedBot):
         self._opened = False  # setup_hook built the parts above
         self._background: list[asyncio.Task[None]] = []
         self.web: WebServer | None = None  # the web pages, when WEB_PORT is set
+        self.answers_http: LeanHttp | None = None  # the interactions' answers (setup_hook)
 
     @property
     def lama_tree(self) -> LamaTree:
@@ -132,6 +135,8 @@ class LamaBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the database, build the service, load cogs, restore games — before connecting."""
+        self.answers_http = LeanHttp(self.http.user_agent)
+        use_lean_http(self.http._HTTPClient__session, self.answers_http)  # type: ignore[attr-defined]
         self.store = await open_rated_store(  # games from before ratings get rated here
             self.settings.database_url or self.settings.database_path, self.clock)
         # every button names its database: another database's game of the same number is not it
@@ -262,6 +267,8 @@ class LamaBot(commands.AutoShardedBot):
             await self.renderer.flush_all()
             self.renderer.close()
         await super().close()
+        if self.answers_http is not None:
+            self.answers_http.close()
         COMMANDS.forget()  # another bot in this process (tests) learns its own
         ACTIVITY.forget()
         LamaButton.database = None

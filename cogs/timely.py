@@ -45,7 +45,9 @@ from typing import Any, TypeVar
 
 import discord
 from discord import InteractionResponseType, InteractionType, app_commands
-from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from discord.webhook.async_ import async_context
+
+from cogs.answer_adapter import ANSWERS
 
 log = logging.getLogger(__name__)
 
@@ -294,33 +296,13 @@ def handler_took(interaction: discord.Interaction) -> bool:
     return bool(interaction.extras.get(TAKEN))
 
 
-class _AnswersUnread(AsyncWebhookAdapter):
-    """discord.py's webhook adapter, except that Discord's reply to an interaction's first
-    answer loses the message it describes: discord.py would build a `Message` of it (its
-    embeds, every button and its emoji: ~18 µs for a hand, on every move's answer) that
-    nothing reads. The reply still names the message (`InteractionCallbackResponse.
-    message_id`); only its `resource` stays None."""
-
-    async def create_interaction_response(
-        self, *args: Any, **kwargs: Any
-    ) -> Any:
-        reply = await super().create_interaction_response(*args, **kwargs)
-        resource = reply.get("resource") if isinstance(reply, dict) else None
-        if isinstance(resource, dict):
-            resource.pop("message", None)
-        return reply
-
-
-_ANSWERS_UNREAD = _AnswersUnread()
-
-
 def keep_in_time(interaction: discord.Interaction, deferral: Deferral) -> TimelyResponse:
     """Give the interaction a response that stands in for a slow handler (call it first, before
     anything touches `interaction.response`); returns it, its clock running. The interaction
     counts as taken by a handler from now on (`handler_took`); its task answers through
-    `_AnswersUnread`."""
+    `cogs.answer_adapter.ANSWERS`."""
     interaction.extras[TAKEN] = True
-    async_context.set(_ANSWERS_UNREAD)  # this task's (and what it starts) from here on
+    async_context.set(ANSWERS)  # this task's (and what it starts) from here on
     current = interaction.response
     if isinstance(current, TimelyResponse):
         return current  # the tree's check and a button both guard some interactions

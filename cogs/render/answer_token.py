@@ -18,7 +18,8 @@ import aiohttp
 import discord
 from discord.http import handle_message_parameters
 from discord.state import ConnectionState
-from discord.webhook.async_ import async_context
+
+from cogs.answer_adapter import ANSWERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class AnswerToken:
         state, http = self.state, self.state.http
         with handle_message_parameters(
                 previous_allowed_mentions=state.allowed_mentions, **fields) as params:
-            data = await async_context.get().edit_original_interaction_response(
+            data = await ANSWERS.edit_original_interaction_response(
                 self.application_id, self.token, session=self.session, proxy=http.proxy,
                 proxy_auth=http.proxy_auth, payload=params.payload,
                 multipart=params.multipart, files=params.files,
@@ -50,7 +51,7 @@ class AnswerToken:
 
     async def delete(self) -> None:
         http = self.state.http
-        await async_context.get().delete_original_interaction_response(
+        await ANSWERS.delete_original_interaction_response(
             self.application_id, self.token, session=self.session, proxy=http.proxy,
             proxy_auth=http.proxy_auth,
         )
