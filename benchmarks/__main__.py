@@ -10,7 +10,7 @@ import sys
 
 # benchmarks/<name>.py
 BENCHMARKS = ("moves", "bot", "leaderboard", "ratings", "web", "flood", "table", "yardstick",
-              "processes", "stall", "takeover", "activity", "reminders")
+              "answer_http", "processes", "stall", "takeover", "activity", "reminders")
 
 
 def main(argv: list[str] | None = None) -> int:
