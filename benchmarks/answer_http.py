@@ -121,15 +121,15 @@ async def measure(adapter: AsyncWebhookAdapter, session: aiohttp.ClientSession,
 
 
 async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
-    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    real_base, discord.http.Route.BASE = discord.http.Route.BASE, f"http://127.0.0.1:{port}/api/v10"
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     lean = LeanHttp("DiscordBot (benchmark)")
     use_lean_http(session, lean)
     paths = {"discord.py over aiohttp": AsyncWebhookAdapter(), "LamaBot's": AnswerAdapter()}
     rounds: list[dict[str, dict[str, float]]] = []
     try:
-        for name, adapter in paths.items():  # warm-up: connections, imports, caches
-            await measure(adapter, session, 200, args.at_once)
+        for adapter in paths.values():  # warm-up: connections, imports, caches
+            await measure(adapter, session, min(200, args.requests), args.at_once)
         for number in range(args.rounds):
             order = random.sample(list(paths), len(paths))
             figures = {name: await measure(paths[name], session, args.requests // 3,
@@ -141,6 +141,7 @@ async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
     finally:
         lean.close()
         await session.close()
+        discord.http.Route.BASE = real_base
     ratio = [r["LamaBot's"]["cpu_us_per_request"] / r["discord.py over aiohttp"][
         "cpu_us_per_request"] for r in rounds]
     return {"requests_per_round": args.requests // 3 * 3, "at_once": args.at_once,
