@@ -4,29 +4,38 @@ later its answer's edit or delete (cogs/answer_adapter.py).
 Why not aiohttp's session, as discord.py does (issue 33, point 4): an answer is a few hundred
 bytes of JSON to one host, yet aiohttp's request path (the URL parsed again by yarl, a
 request and a response object of some forty fields, a timer, a task to write the body, the
-cookie jar) cost ~80 µs of CPU, and its response's handling ~25 µs more, on every one;
-LamaBot makes about 1.5 such requests per interaction. Here a request is its bytes written
-to a kept-alive connection and its response parsed off the same connection: one future.
+cookie jar) made such a request cost ~120 µs of CPU through discord.py's adapter, against
+~60 µs here (benchmarks/answer_http.py); LamaBot makes about 1.5 of them per interaction.
+Here a request is its bytes written to a kept-alive connection and its response parsed off
+the same connection: one future.
 
-What it does not do, the caller leaves to aiohttp: proxies, files (multipart), redirects,
-cookies, compressed bodies it did not ask for (none: it sends no Accept-Encoding).
+New connections are made as aiohttp makes them: addresses looked up once per
+`DNS_TTL_S`, then IPv6 and IPv4 raced ("happy eyeballs"), so a dead route costs 0.25 s, not the
+connect timeout. What it does not do, the caller leaves to aiohttp: proxies, files
+(multipart), redirects, cookies, HEAD requests. It sends no Accept-Encoding, which by HTTP's
+rules accepts any coding: a gzip or deflate body is unpacked, another coding is an error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 import time
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from typing import Any
 
+import aiohappyeyeballs
 import aiohttp
 from multidict import CIMultiDict, CIMultiDictProxy
 
 TOTAL_TIMEOUT_S = 300.0  # aiohttp's default for a whole request
 CONNECT_TIMEOUT_S = 30.0  # aiohttp's default for a connection
 IDLE_S = 15.0  # a connection idle longer is closed, not reused: the server may have closed it
+DNS_TTL_S = 10.0  # aiohttp's: a host's addresses are looked up again after this
+HAPPY_EYEBALLS_DELAY_S = 0.25  # aiohttp's: the next address is tried after this
 MAX_IDLE_PER_ORIGIN = 100
 NO_BODY = frozenset({204, 304})
 # tried again on a new connection when a kept-alive one turns out closed, as aiohttp does:
@@ -34,6 +43,7 @@ NO_BODY = frozenset({204, 304})
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 
 Origin = tuple[str, str, int]  # scheme, host, port
+AddressInfo = tuple[int, int, int, str, tuple]  # one of socket.getaddrinfo's answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +61,9 @@ class Response:
 class _Connection(asyncio.Protocol):
     """One keep-alive connection, one request at a time."""
 
-    def __init__(self, origin: Origin) -> None:
+    def __init__(self, origin: Origin, forget: Callable[[_Connection], None]) -> None:
         self.origin = origin
+        self._forget = forget  # the client's: this connection is gone
         self.transport: asyncio.Transport | None = None
         self.closed = False
         self.reused = False  # it carried a response before this request
@@ -68,14 +79,17 @@ class _Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data
-        if self._waiter is not None and not self._waiter.done():
-            try:
-                response = self._parse(at_eof=False)
-            except (ValueError, zlib.error) as error:  # not HTTP: the connection is done for
-                self._fail(aiohttp.ClientPayloadError(f"not an HTTP response: {error}"))
-                return
-            if response is not None:
-                self._waiter.set_result(response)
+        if self._waiter is None or self._waiter.done():
+            self._keep_alive = False  # bytes nobody asked for: this connection is out of step
+            return
+        try:
+            response = self._parse(at_eof=False)
+        except (ValueError, zlib.error) as error:  # not HTTP: the connection is done for
+            self._keep_alive = False
+            self._fail(aiohttp.ClientPayloadError(f"not an HTTP response: {error}"))
+            return
+        if response is not None:
+            self._waiter.set_result(response)
 
     def eof_received(self) -> bool:
         self._keep_alive = False
@@ -90,13 +104,15 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        self._forget(self)
         self._fail(aiohttp.ServerDisconnectedError() if exc is None
                    else aiohttp.ClientOSError(*exc.args) if isinstance(exc, OSError)
                    else aiohttp.ServerDisconnectedError(str(exc)))
 
     # --- one request
     async def exchange(self, request: bytes) -> Response:
-        assert self.transport is not None
+        if self.transport is None or self.closed or self.transport.is_closing():
+            raise aiohttp.ServerDisconnectedError()  # lost before a byte was written
         self._buffer.clear()
         self._head = None
         self._waiter = asyncio.get_running_loop().create_future()
@@ -113,7 +129,8 @@ class _Connection(asyncio.Protocol):
 
     @property
     def reusable(self) -> bool:
-        return self._keep_alive and not self.closed
+        return (self._keep_alive and not self.closed and self.transport is not None
+                and not self.transport.is_closing())
 
     def close(self) -> None:
         self.closed = True
@@ -136,26 +153,27 @@ class _Connection(asyncio.Protocol):
                 continue
             self._head = (*head, end + 4)
         status, reason, headers, start = self._head
-        body = self._body(status, headers, start, at_eof)
-        if body is None:
+        whole = self._body(status, headers, start, at_eof)
+        if whole is None:
             return None
-        if "close" in headers.get("Connection", "").lower():
-            self._keep_alive = False
+        body, end = whole
+        if end < len(self._buffer) or "close" in headers.get("Connection", "").lower():
+            self._keep_alive = False  # bytes past the response: out of step from now on
         return Response(status, reason, CIMultiDictProxy(headers), _decoded(body, headers))
 
     def _body(self, status: int, headers: CIMultiDict[str], start: int,
-              at_eof: bool) -> bytes | None:
-        """The whole body once it is in, else None (more to come)."""
+              at_eof: bool) -> tuple[bytes, int] | None:
+        """The whole body and where it ends, once it is in; else None (more to come)."""
         if status in NO_BODY:
-            return b""
+            return b"", start
         if "chunked" in headers.get("Transfer-Encoding", "").lower():
             return _dechunked(self._buffer, start)
         length = headers.get("Content-Length")
         if length is not None:
             end = start + int(length)
-            return bytes(self._buffer[start:end]) if len(self._buffer) >= end else None
+            return (bytes(self._buffer[start:end]), end) if len(self._buffer) >= end else None
         self._keep_alive = False  # the body runs to the connection's end
-        return bytes(self._buffer[start:]) if at_eof else None
+        return (bytes(self._buffer[start:]), len(self._buffer)) if at_eof else None
 
 
 def _parse_head(head: bytes) -> tuple[int, str, CIMultiDict[str]]:
@@ -175,7 +193,7 @@ def _parse_head(head: bytes) -> tuple[int, str, CIMultiDict[str]]:
     return int(code), reason, headers
 
 
-def _dechunked(buffer: bytearray, start: int) -> bytes | None:
+def _dechunked(buffer: bytearray, start: int) -> tuple[bytes, int] | None:
     body = bytearray()
     at = start
     while True:
@@ -186,7 +204,7 @@ def _dechunked(buffer: bytearray, start: int) -> bytes | None:
         at = line_end + 2
         if size == 0:  # then trailers (none expected), up to an empty line
             end = buffer.find(b"\r\n\r\n", at - 2)
-            return bytes(body) if end >= 0 else None
+            return (bytes(body), end + 4) if end >= 0 else None
         if len(buffer) < at + size + 2:
             return None
         body += buffer[at:at + size]
@@ -197,12 +215,16 @@ def _decoded(body: bytes, headers: CIMultiDict[str]) -> bytes:
     encoding = headers.get("Content-Encoding", "identity").lower()
     if encoding in ("gzip", "deflate"):
         return zlib.decompress(body, 16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
+    if encoding != "identity":
+        raise ValueError(f"a body in {encoding}, which this client cannot unpack")
     return body
 
 
-@cache
-def _tls() -> ssl.SSLContext:
-    return ssl.create_default_context()  # as aiohttp's: the system's certificates
+def default_tls() -> ssl.SSLContext:
+    """As aiohttp's: the system's certificates, HTTP/1.1 offered by ALPN."""
+    context = ssl.create_default_context()
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 def split_url(url: str) -> tuple[Origin, str, str]:
@@ -221,11 +243,14 @@ def split_url(url: str) -> tuple[Origin, str, str]:
 
 class LeanHttp:
     """Kept-alive connections per origin, for `request`. One per Discord client; `close()`
-    with it."""
+    with it. `tls`: the certificates trusted (default: the system's)."""
 
-    def __init__(self, user_agent: str) -> None:
+    def __init__(self, user_agent: str, *, tls: ssl.SSLContext | None = None) -> None:
         self._user_agent = user_agent
+        self._tls = tls or default_tls()  # made now: loading the certificates takes ~20 ms
         self._idle: dict[Origin, list[_Connection]] = {}
+        self._open: set[_Connection] = set()
+        self._addresses: dict[tuple[str, int], tuple[float, asyncio.Future[Any]]] = {}
         self._closed = False
 
     async def request(self, method: str, url: str, *, body: bytes | None = None,
@@ -234,6 +259,8 @@ class LeanHttp:
         that the server had closed (no byte of an answer) is sent once more on a new one.
         Connection failures raise aiohttp's errors (ClientOSError, ServerDisconnectedError),
         a whole request past TOTAL_TIMEOUT_S TimeoutError, as aiohttp's session would."""
+        if method == "HEAD":
+            raise ValueError("HEAD is not supported: its response has no body to frame")
         origin, authority, path = split_url(url)
         request = self._request_bytes(method, authority, path, body, headers)
         async with asyncio.timeout(TOTAL_TIMEOUT_S):
@@ -256,10 +283,11 @@ class LeanHttp:
         return response
 
     def close(self) -> None:
+        """Every connection closed, those with a request under way too."""
         self._closed = True
-        for connections in self._idle.values():
-            for connection in connections:
-                connection.close()
+        for connection in list(self._open):
+            connection.close()
+        self._open.clear()
         self._idle.clear()
 
     def _request_bytes(self, method: str, authority: str, path: str, body: bytes | None,
@@ -272,13 +300,13 @@ class LeanHttp:
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b"")
 
     async def _connection(self, origin: Origin) -> _Connection:
+        """The newest idle connection still fit to carry a request, else a new one."""
         if self._closed:
             raise aiohttp.ClientConnectionError("the client is closed")
         idle = self._idle.get(origin)
-        now = time.monotonic()
         while idle:
             connection = idle.pop()
-            if not connection.closed and now - connection.idle_since < IDLE_S:
+            if connection.reusable and time.monotonic() - connection.idle_since < IDLE_S:
                 connection.reused = True
                 return connection
             connection.close()
@@ -287,20 +315,48 @@ class LeanHttp:
     async def _connect(self, origin: Origin) -> _Connection:
         scheme, host, port = origin
         loop = asyncio.get_running_loop()
-        tls = _tls() if scheme == "https" else None
+        tls = self._tls if scheme == "https" else None
         try:
             async with asyncio.timeout(CONNECT_TIMEOUT_S):
+                sock = await aiohappyeyeballs.start_connection(
+                    await self._addresses_of(host, port),
+                    happy_eyeballs_delay=HAPPY_EYEBALLS_DELAY_S, interleave=1)
                 _, connection = await loop.create_connection(
-                    lambda: _Connection(origin), host, port, ssl=tls,
+                    lambda: _Connection(origin, self._open.discard), sock=sock, ssl=tls,
                     server_hostname=host if tls else None)
         except OSError as error:
             raise aiohttp.ClientOSError(*error.args) from error
+        if self._closed:  # closed while this one was being made
+            connection.close()
+            raise aiohttp.ClientConnectionError("the client is closed")
+        self._open.add(connection)
         return connection
 
+    async def _addresses_of(self, host: str, port: int) -> Sequence[AddressInfo]:
+        """The host's addresses, looked up once for the connections made meanwhile and again
+        after DNS_TTL_S (as aiohttp's resolver); a failed look-up is not kept."""
+        key = (host, port)
+        kept = self._addresses.get(key)
+        if kept is None or time.monotonic() - kept[0] >= DNS_TTL_S:
+            lookup = asyncio.ensure_future(asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM))
+            kept = self._addresses[key] = (time.monotonic(), lookup)
+        try:
+            return await asyncio.shield(kept[1])  # a waiter given up stops no other's
+        except OSError:
+            if self._addresses.get(key) is kept:
+                del self._addresses[key]
+            raise
+
     def _release(self, connection: _Connection) -> None:
+        """Kept for the next request, unless it cannot carry one; connections idle too
+        long (the oldest, at the front) are closed meanwhile."""
         idle = self._idle.setdefault(connection.origin, [])
+        now = time.monotonic()
+        while idle and (now - idle[0].idle_since >= IDLE_S or not idle[0].reusable):
+            idle.pop(0).close()
         if self._closed or not connection.reusable or len(idle) >= MAX_IDLE_PER_ORIGIN:
             connection.close()
             return
-        connection.idle_since = time.monotonic()
+        connection.idle_since = now
         idle.append(connection)

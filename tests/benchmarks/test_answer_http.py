@@ -8,9 +8,19 @@ import json
 import discord.http
 
 from benchmarks import answer_http
+from cogs.lean_http import LeanHttp
 
 
-def test_both_paths_make_an_interactions_requests_and_are_measured(tmp_path) -> None:
+def test_both_paths_make_an_interactions_requests_and_are_measured(tmp_path,
+                                                                    monkeypatch) -> None:
+    lean_requests: list[str] = []
+    real = LeanHttp.request
+
+    async def counted(self, method, url, **kwargs):
+        lean_requests.append(method)
+        return await real(self, method, url, **kwargs)
+
+    monkeypatch.setattr(LeanHttp, "request", counted)
     base = discord.http.Route.BASE
     out = tmp_path / "answer_http.json"
     assert answer_http.main(["--requests", "30", "--rounds", "1", "--at-once", "2",
@@ -19,4 +29,5 @@ def test_both_paths_make_an_interactions_requests_and_are_measured(tmp_path) -> 
     assert set(figures) == {"discord.py over aiohttp", "LamaBot's"}
     assert all(f["cpu_us_per_request"] > 0 and f["requests_per_s"] > 0
                for f in figures.values())
+    assert sorted(set(lean_requests)) == ["DELETE", "PATCH", "POST"]  # LamaBot's is its own
     assert base == discord.http.Route.BASE  # the real Discord's again, for every other test

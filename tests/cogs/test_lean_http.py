@@ -19,6 +19,8 @@ from aiohttp import web
 from cogs import lean_http
 from cogs.lean_http import LeanHttp, split_url
 
+OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+
 TLS = Path(__file__).parents[1] / "support" / "tls"  # a self-signed localhost certificate
 
 
@@ -180,41 +182,34 @@ async def test_a_gzipped_body_is_unpacked(lean):
         assert (await lean.request("GET", base + "/")).body == b'{"ok": true}'
 
 
-def closes_after_one_reply(connections: list[int]):
-    """Answers one request per connection, keeping it open without saying so, then closes
-    it as a server whose keep-alive ran out does."""
+def closes_instead_of_a_second_reply(connections: list[int]):
+    """Answers a connection's first request and, as a server whose keep-alive ran out just
+    then, closes it when the second one comes."""
     async def serve(reader, writer):
         connections.append(1)
         await read_request(reader)
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
         await writer.drain()
+        await read_request(reader)
         writer.close()
     return serve
 
 
 async def test_a_delete_on_a_kept_connection_the_server_closed_goes_again_on_a_new_one(lean):
     connections: list[int] = []
-    async with raw_server(closes_after_one_reply(connections)) as base:
+    async with raw_server(closes_instead_of_a_second_reply(connections)) as base:
         await lean.request("GET", base + "/")
-        # the server's close may not be seen before the next request is written
-        origin = split_url(base)[0]
-        lean._idle[origin][0].closed = False
         assert (await lean.request("DELETE", base + "/")).body == b"ok"
     assert len(connections) == 2
 
 
 async def test_a_post_on_a_kept_connection_the_server_closed_is_not_sent_twice(lean):
-    async def serve(reader, writer):
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-        await writer.drain()
-        await read_request(reader)  # the second request arrives, and no reply is made
-        writer.close()
-
-    async with raw_server(serve) as base:
+    connections: list[int] = []
+    async with raw_server(closes_instead_of_a_second_reply(connections)) as base:
         await lean.request("GET", base + "/")
         with pytest.raises(aiohttp.ServerDisconnectedError):
             await lean.request("POST", base + "/", body=b"{}")
+    assert len(connections) == 1
 
 
 async def test_a_connection_refused_is_aiohttps_connection_error(lean):
@@ -249,16 +244,19 @@ async def test_a_server_that_speaks_no_http_is_an_error_not_a_hang(lean):
         assert not any(lean._idle.values())  # that connection is not kept
 
 
-async def test_https_is_verified_against_the_trusted_certificates(lean, monkeypatch):
+async def test_https_is_verified_against_the_trusted_certificates(lean):
     server_side = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     server_side.load_cert_chain(TLS / "localhost.pem", TLS / "localhost.key")
     app, _ = counting_app()
+    trusting = LeanHttp("LamaBot-test", tls=ssl.create_default_context(
+        cafile=TLS / "localhost.pem"))
     async with site(app, server_side) as base:
         with pytest.raises(aiohttp.ClientOSError):  # not a certificate the system trusts
             await lean.request("GET", base + "/")
-        trusting = ssl.create_default_context(cafile=TLS / "localhost.pem")
-        monkeypatch.setattr(lean_http, "_tls", lambda: trusting)
-        assert (await lean.request("GET", base + "/secure")).status == 200
+        try:
+            assert (await trusting.request("GET", base + "/secure")).status == 200
+        finally:
+            trusting.close()
 
 
 async def test_once_closed_it_keeps_no_connection_and_makes_none(lean):
@@ -270,6 +268,142 @@ async def test_once_closed_it_keeps_no_connection_and_makes_none(lean):
         assert kept and all(c.closed for c in kept)
         with pytest.raises(aiohttp.ClientConnectionError):
             await lean.request("GET", base + "/")
+
+
+def one_reply_per_connection(replies: list[bytes], connections: list[int]):
+    """Each connection's requests answered with `replies` in turn, then left open."""
+    async def serve(reader, writer):
+        connections.append(1)
+        for reply in replies:
+            await read_request(reader)
+            writer.write(reply)
+            await writer.drain()
+        await reader.read()
+    return serve
+
+
+@pytest.mark.parametrize("reply", [
+    b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
+    OK + b"EXTRA",  # bytes past the response: the connection is out of step
+], ids=["connection close", "bytes past the response"])
+async def test_a_connection_that_cannot_carry_another_request_is_not_reused(lean, reply):
+    connections: list[int] = []
+    async with raw_server(one_reply_per_connection([reply, OK], connections)) as base:
+        await lean.request("GET", base + "/")
+        assert (await lean.request("GET", base + "/")).body == b"ok"
+    assert len(connections) == 2
+
+
+async def test_bytes_that_come_while_a_connection_is_idle_keep_it_from_reuse(lean):
+    connections: list[int] = []
+
+    async def serve(reader, writer):
+        connections.append(1)
+        await read_request(reader)
+        writer.write(OK)
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale")  # unasked
+        await writer.drain()
+        await read_request(reader)
+        writer.write(OK)
+        await writer.drain()
+        await reader.read()
+
+    async with raw_server(serve) as base:
+        await lean.request("GET", base + "/")
+        await asyncio.sleep(0.2)
+        assert (await lean.request("GET", base + "/")).body == b"ok"  # not "stale"
+    assert len(connections) == 2
+
+
+async def test_a_cancelled_request_leaves_no_connection_to_reuse(lean):
+    connections: list[int] = []
+    replied = asyncio.Event()
+
+    async def serve(reader, writer):
+        connections.append(1)
+        await read_request(reader)
+        await replied.wait()  # the first request is cancelled before this reply
+        writer.write(OK)
+        await writer.drain()
+        await read_request(reader)
+        writer.write(OK)
+        await writer.drain()
+        await reader.read()
+
+    async with raw_server(serve) as base:
+        waiting = asyncio.ensure_future(lean.request("GET", base + "/"))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        replied.set()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        replied.clear()
+        second = asyncio.ensure_future(lean.request("GET", base + "/"))
+        await asyncio.sleep(0.05)
+        replied.set()
+        assert (await second).body == b"ok"  # its own reply, on a new connection
+    assert len(connections) == 2
+
+
+async def test_a_request_past_its_time_is_a_timeout_error(lean, monkeypatch):
+    monkeypatch.setattr(lean_http, "TOTAL_TIMEOUT_S", 0.1)
+
+    async def serve(reader, writer):
+        await read_request(reader)
+        await reader.read()  # never answers
+
+    async with raw_server(serve) as base:
+        with pytest.raises(TimeoutError):
+            await lean.request("POST", base + "/", body=b"{}")
+    assert not any(lean._idle.values())
+
+
+async def test_a_request_on_a_connection_already_lost_is_refused_at_once(lean):
+    connections: list[int] = []
+    async with raw_server(one_reply_per_connection([OK], connections)) as base:
+        await lean.request("GET", base + "/")
+        (kept,) = lean._idle[split_url(base)[0]]
+        kept.transport.close()
+        while not kept.closed:  # lost: nothing will ever answer on it
+            await asyncio.sleep(0.01)
+        with pytest.raises(aiohttp.ServerDisconnectedError):
+            await asyncio.wait_for(kept.exchange(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"), 5)
+
+
+async def test_a_host_name_is_looked_up_once_for_many_connections(lean, monkeypatch):
+    looked_up: list[str] = []
+    loop = asyncio.get_running_loop()
+    real = loop.getaddrinfo
+
+    async def getaddrinfo(host, *args, **kwargs):
+        looked_up.append(host)
+        return await real(host, *args, **kwargs)
+
+    app, connections = counting_app()
+    async with site(app) as base:
+        monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+        await asyncio.gather(*(lean.request("GET", base + "/") for _ in range(4)))
+    assert len(set(map(id, connections))) == 4 and looked_up.count("localhost") == 1
+
+
+async def test_closing_closes_connections_with_a_request_under_way(lean):
+    async def serve(reader, writer):
+        await read_request(reader)
+        await reader.read()
+
+    async with raw_server(serve) as base:
+        under_way = asyncio.ensure_future(lean.request("POST", base + "/", body=b"{}"))
+        await asyncio.sleep(0.05)
+        lean.close()
+        with pytest.raises(aiohttp.ServerDisconnectedError):
+            await under_way
+
+
+def test_a_head_request_is_refused_plainly(lean):
+    with pytest.raises(ValueError, match="HEAD"):
+        asyncio.run(lean.request("HEAD", "http://127.0.0.1:1/"))
 
 
 @pytest.mark.parametrize(("url", "parts"), [
