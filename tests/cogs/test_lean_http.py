@@ -111,33 +111,25 @@ async def test_requests_at_once_each_get_a_connection_and_all_come_back(lean):
     assert id(connections[5]) in set(map(id, connections[:5]))  # kept, then reused
 
 
-async def test_a_body_that_comes_in_pieces_is_read_whole(lean):
+def in_pieces(*pieces: bytes):
+    """Answers a request with these bytes, a moment apart, as a network hands them over."""
     async def serve(reader, writer):
         await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Le")
-        await writer.drain()
-        await asyncio.sleep(0.01)
-        writer.write(b"ngth: 11\r\n\r\nhello")
-        await writer.drain()
-        await asyncio.sleep(0.01)
-        writer.write(b" world")
-        await writer.drain()
-
-    async with raw_server(serve) as base:
-        assert (await lean.request("GET", base + "/")).body == b"hello world"
+        for piece in pieces:
+            writer.write(piece)
+            await writer.drain()
+            await asyncio.sleep(0.01)
+    return serve
 
 
-async def test_a_chunked_body_is_put_together(lean):
-    async def serve(reader, writer):
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-                     b"5;x=y\r\nhello\r\n")
-        await writer.drain()
-        await asyncio.sleep(0.01)
-        writer.write(b"6\r\n world\r\n0\r\n\r\n")
-        await writer.drain()
-
-    async with raw_server(serve) as base:
+@pytest.mark.parametrize("pieces", [
+    (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Le",
+     b"ngth: 11\r\n\r\nhello", b" world"),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n",
+     b"6\r\n world\r\n0\r\n\r\n"),
+], ids=["with its length", "in chunks"])
+async def test_a_body_that_comes_in_pieces_is_read_whole(lean, pieces):
+    async with raw_server(in_pieces(*pieces)) as base:
         assert (await lean.request("GET", base + "/")).body == b"hello world"
 
 
