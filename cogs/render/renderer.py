@@ -92,8 +92,8 @@ class Renderer:
         if seat is None:
             return
         stale = self.hands.answered(view, seat.index, answer, obs)
-        if stale is not None:
-            self.stale.close_later(view, seat.index, stale)
+        if stale is not None:  # closed with the hand just shown: the game may be over by then
+            self.stale.close_later(view, seat.index, stale, obs)
 
     async def post_lobby(self, update: GameUpdate) -> None:
         """Show a lobby no interaction answers with (opened from the Activity) in its
