@@ -17,7 +17,7 @@ import pytest_asyncio
 from yarl import URL
 
 from hosting.site import SiteService
-from tests.support.web import GUILD, open_world, play_game, serving
+from tests.support.web import GUILD, open_world, play_game
 from web import Paths
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -37,12 +37,6 @@ async def world(tmp_path_factory):
     await w.site.update_access(GUILD, public=True)  # its id is a key too
     yield w
     await w.store.close()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def site(world):
-    async with serving(world) as base, aiohttp.ClientSession(base) as http:
-        yield http
 
 
 def odd_addresses(paths: Paths, game: int, value: str) -> list[str]:

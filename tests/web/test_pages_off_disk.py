@@ -9,12 +9,11 @@ import builtins
 import io
 import os
 
-import aiohttp
 import pytest
 import pytest_asyncio
 
 from store import LeaderboardSort
-from tests.support.web import public_world, serving
+from tests.support.web import public_world
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -24,12 +23,6 @@ async def world(tmp_path_factory):
     w = await public_world(tmp_path_factory.mktemp("off_disk") / "lama.sqlite3")
     yield w
     await w.store.close()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def site(world):
-    async with serving(world) as base, aiohttp.ClientSession(base) as http:
-        yield http
 
 
 class FilesTouched:

@@ -13,12 +13,11 @@ import html
 import re
 from dataclasses import replace
 
-import aiohttp
 import pytest
 import pytest_asyncio
 
 from store.rating_records import PlayerRating, Season
-from tests.support.web import GUILD, open_world, play_game, serving
+from tests.support.web import GUILD, open_world, play_game
 from web import Paths
 from web.words import Words
 
@@ -39,12 +38,6 @@ async def world(tmp_path_factory):
     w.paths = Paths((await w.site.access(GUILD)).secret)
     yield w
     await w.store.close()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def site(world):
-    async with serving(world) as base, aiohttp.ClientSession(base) as http:
-        yield http
 
 
 async def get(http, path: str) -> str:
