@@ -58,6 +58,14 @@ async def read_request(reader: asyncio.StreamReader) -> bytes:
     return head + await reader.readexactly(length)
 
 
+async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 reply: bytes) -> None:
+    """Reads the next request, then writes `reply`."""
+    await read_request(reader)
+    writer.write(reply)
+    await writer.drain()
+
+
 def counting_app() -> tuple[web.Application, list[object]]:
     """Echoes the request's JSON; `connections` gets each request's connection."""
     connections: list[object] = []
@@ -152,9 +160,8 @@ async def test_a_body_without_a_length_runs_to_the_connections_end_and_is_not_re
 async def test_a_reply_with_no_body_needs_no_length(lean):
     async def serve(reader, writer):
         while True:
-            await read_request(reader)
-            writer.write(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n")
-            await writer.drain()
+            await answer(reader, writer,
+                         b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n")
 
     async with raw_server(serve) as base:
         first = await lean.request("DELETE", base + "/")
@@ -179,9 +186,7 @@ def closes_instead_of_a_second_reply(connections: list[int]):
     then, closes it when the second one comes."""
     async def serve(reader, writer):
         connections.append(1)
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-        await writer.drain()
+        await answer(reader, writer, OK)
         await read_request(reader)
         writer.close()
     return serve
@@ -226,9 +231,7 @@ async def test_a_connection_idle_too_long_is_not_reused(lean, monkeypatch):
 
 async def test_a_server_that_speaks_no_http_is_an_error_not_a_hang(lean):
     async def serve(reader, writer):
-        await read_request(reader)
-        writer.write(b"SSH-2.0-OpenSSH\r\n\r\n")
-        await writer.drain()
+        await answer(reader, writer, b"SSH-2.0-OpenSSH\r\n\r\n")
 
     async with raw_server(serve) as base:
         with pytest.raises(aiohttp.ClientPayloadError):
@@ -267,9 +270,7 @@ def one_reply_per_connection(replies: list[bytes], connections: list[int]):
     async def serve(reader, writer):
         connections.append(1)
         for reply in replies:
-            await read_request(reader)
-            writer.write(reply)
-            await writer.drain()
+            await answer(reader, writer, reply)
         await reader.read()
     return serve
 
@@ -291,15 +292,11 @@ async def test_bytes_that_come_while_a_connection_is_idle_keep_it_from_reuse(lea
 
     async def serve(reader, writer):
         connections.append(1)
-        await read_request(reader)
-        writer.write(OK)
-        await writer.drain()
+        await answer(reader, writer, OK)
         await asyncio.sleep(0.05)
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale")  # unasked
         await writer.drain()
-        await read_request(reader)
-        writer.write(OK)
-        await writer.drain()
+        await answer(reader, writer, OK)
         await reader.read()
 
     async with raw_server(serve) as base:
@@ -319,9 +316,7 @@ async def test_a_cancelled_request_leaves_no_connection_to_reuse(lean):
         await replied.wait()  # the first request is cancelled before this reply
         writer.write(OK)
         await writer.drain()
-        await read_request(reader)
-        writer.write(OK)
-        await writer.drain()
+        await answer(reader, writer, OK)
         await reader.read()
 
     async with raw_server(serve) as base:
