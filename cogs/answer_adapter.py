@@ -23,6 +23,7 @@ from weakref import WeakKeyDictionary
 
 import aiohttp
 import discord
+import orjson
 from discord import utils
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, Route
 
@@ -61,7 +62,7 @@ class AnswerAdapter(AsyncWebhookAdapter):
                 proxy_auth=proxy_auth, files=files, reason=reason, auth_token=auth_token,
                 params=params)
         headers = _headers(payload, reason, auth_token)
-        body = utils._to_json(payload).encode() if payload is not None else None
+        body = orjson.dumps(payload) if payload is not None else None  # bytes, as sent
         url = f"{route.url}?{urlencode(params)}" if params else route.url
         async with AsyncDeferredLock(self._lock_of(route)) as lock:
             return await _with_retries(lean, route, url, body, headers, lock)
@@ -133,10 +134,9 @@ def _refusal(response: Response, data: Any) -> discord.HTTPException:
 
 def _json_or_text(response: Response) -> Any:
     """As discord.py's `json_or_text`: JSON when Discord says it is, else the text."""
-    text = response.text()
     if response.headers.get("Content-Type") == "application/json":
-        return utils._from_json(text)
-    return text
+        return orjson.loads(response.body)
+    return response.text()
 
 
 ANSWERS = AnswerAdapter()  # every answer, edit and delete of an interaction token
