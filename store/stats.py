@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from store import player_reads
 from store.db import Database, Transaction
 from store.rankings import ORDERS, LeaderboardSlice, PlayerTotals, min_games
 from store.ratings import forget_ratings
@@ -191,32 +192,12 @@ class StatsStore:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """Everything /lama stats shows about one player in one server (zeros if none)."""
         key = {"guild_id": guild_id, "user_id": user_id}
-        mine = "guild_id = :guild_id AND user_id = :user_id AND kicked = 0"  # kicked: uncounted
         async with self._db.read() as tx:
-            totals = await tx.fetchone(
-                "SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins, "
-                "AVG(CAST(final_score AS DOUBLE PRECISION)) AS avg_score, "
-                "MIN(final_score) AS best_score, "
-                "COALESCE(SUM(tokens_collected), 0) AS tokens, "
-                "COALESCE(SUM(clean_rounds), 0) AS clean_rounds, "
-                "COALESCE(SUM(vs_ai), 0) AS games_vs_ai "
-                f"FROM game_results WHERE {mine}",
-                key,
-            )
-            favourite = await tx.fetchone(
-                "SELECT variant FROM game_results "
-                f"WHERE {mine} GROUP BY variant "
-                "ORDER BY COUNT(*) DESC, MAX(finished_at) DESC, variant LIMIT 1",
-                key,
-            )
-            streaks = await _streaks(tx, mine, key)
-            recent = await tx.fetchall(
-                "SELECT game_id, finished_at, variant, place, final_score, won "
-                f"FROM game_results WHERE {mine} "
-                "ORDER BY finished_at DESC, game_id DESC LIMIT 5",
-                key,
-            )
-        assert totals is not None
+            totals = await tx.fetchone(player_reads.TOTALS, key)
+            favourite = await tx.fetchone(player_reads.FAVOURITE_VARIANT, key)
+            streaks = await tx.fetchone(player_reads.STREAKS, key)
+            recent = await tx.fetchall(player_reads.LAST_GAMES, key)
+        assert totals is not None and streaks is not None
         games = totals["games"]
         return PlayerStats(
             user_id=user_id,
@@ -228,8 +209,8 @@ class StatsStore:
             tokens=totals["tokens"],
             clean_rounds=totals["clean_rounds"],
             favourite_variant=favourite["variant"] if favourite else None,
-            current_streak=streaks[0],
-            longest_streak=streaks[1],
+            current_streak=streaks["current"],
+            longest_streak=streaks["longest"],
             games_vs_ai=totals["games_vs_ai"],
             last_games=tuple(
                 RecentResult(r["game_id"], r["finished_at"], r["variant"], r["place"],
@@ -326,29 +307,3 @@ class StatsStore:
             return len(anonymised)
         return await self._db.write(forget)
 
-
-async def _streaks(tx: Transaction, mine: str, key: dict[str, Any]) -> tuple[int, int]:
-    """(current, longest) run of won games, in finishing order.
-
-    Gaps and islands: counting the games not won so far gives every run of wins its own
-    group number; the current streak is the group after the last game not won.
-    """
-    row = await tx.fetchone(
-        f"""
-        WITH ordered AS (
-            SELECT won,
-                   SUM(1 - won) OVER (ORDER BY finished_at, game_id
-                                      ROWS UNBOUNDED PRECEDING) AS losses_so_far
-            FROM game_results WHERE {mine}
-        ), runs AS (
-            SELECT losses_so_far, COUNT(*) AS length FROM ordered
-            WHERE won = 1 GROUP BY losses_so_far
-        )
-        SELECT COALESCE((SELECT length FROM runs WHERE losses_so_far =
-                            (SELECT MAX(losses_so_far) FROM ordered)), 0) AS current,
-               COALESCE((SELECT MAX(length) FROM runs), 0) AS longest
-        """,
-        key,
-    )
-    assert row is not None
-    return row["current"], row["longest"]
