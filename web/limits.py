@@ -14,13 +14,16 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   At ~1 ms of the loop a page on this project's machine, that is about a third of it; a
   request that finds no line begins at once.
 - **Pages read anew take turns at the store**: a player's page is `/lama stats`' own reads
-  (30-170 ms of a read connection at 100,000 games), and the recent games and a replay not
-  yet kept read too. Fifty clients from fifty addresses pass the limit per address, and
-  asking for those they held every read connection (four): `/lama stats` and `/leaderboard`
-  in Discord waited behind the crowd. Such a page (`reads_in_turn`) reads while it holds
-  one of `READS_AT_ONCE` turns; the others wait in a line of their own, up to
-  `MAX_READS_WAITING` (past it, the 503 page), and one whose client left meanwhile reads
-  nothing. Leaderboard pages do not take turns: their boards are kept for everyone
+  (a few ms of a read connection at 100,000 games, up to 200 ms for a player of 30,000
+  games), and the recent games and a replay not yet kept read too. Fifty clients from fifty
+  addresses pass the limit per address, and asking for those they held every read
+  connection (four): `/lama stats` and `/leaderboard` in Discord waited behind the crowd.
+  Such a page (`reads_in_turn`) reads while it holds one of `READS_AT_ONCE` turns; the others
+  wait in a line of their own, up to `MAX_READS_WAITING` (past it, the 503 page), and one
+  whose client left meanwhile reads nothing. The turns are half the machine's cores, at
+  least one and at most two (`read_turns`): each turn is a core while a crowd asks, and on
+  two cores two turns left the moves' commits waiting for a core (move p99 4x quiet, 2.5x
+  with one turn). Leaderboard pages do not take turns: their boards are kept for everyone
   (hosting/board_cache.py).
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
@@ -39,6 +42,7 @@ its pages lately (no read of the store for it), else the reader's browser langua
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import OrderedDict, deque
 from functools import wraps
 
@@ -49,8 +53,8 @@ from .context import LOCALE, html_response, render_text
 from .words import browser_locale
 
 PER_CLIENT = 6
-READS_AT_ONCE = 2  # of the store's four read connections: the others stay for Discord
-MAX_READS_WAITING = 100  # about two seconds of players' pages at 100,000 games
+MAX_READ_TURNS = 2  # of the store's four read connections: the others stay for Discord
+MAX_READS_WAITING = 100  # one or two seconds of players' pages at 100,000 games
 PAGES_PER_S = 300
 MAX_WAITING = 500
 RETRY_AFTER_S = 2
@@ -60,6 +64,21 @@ LOCALES_KEPT = 1024  # page keys whose server's language is remembered for refus
 # proxy (one address for all of them), and its live socket stays open for the whole game. Its
 # API answers signed sessions only (web/activity/); the steady pace still applies to it.
 PER_CLIENT_EXEMPT = "/activity/"
+
+
+def read_turns(cores: int) -> int:
+    """How many pages read anew may read at once on a machine of `cores` cores."""
+    return max(1, min(MAX_READ_TURNS, cores // 2))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container's share), else the machine's."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+READS_AT_ONCE = read_turns(usable_cores())
 
 
 class RequestLimits:

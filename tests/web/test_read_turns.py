@@ -6,6 +6,7 @@ behind a crowd). The crowd asks from one address here, within its limit of six."
 from __future__ import annotations
 
 import asyncio
+import os
 from contextlib import asynccontextmanager
 
 import aiohttp
@@ -14,7 +15,7 @@ import pytest_asyncio
 
 from tests.support.backends import gated_read
 from tests.support.web import GUILD, public_world, served
-from web.limits import READS_AT_ONCE, RequestLimits
+from web.limits import READS_AT_ONCE, RequestLimits, read_turns, usable_cores
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 HANG_S = 10.0
@@ -139,3 +140,16 @@ async def test_a_crowd_past_the_turns_line_is_told_the_site_is_busy(world, monke
         await gate.open()
         assert [await reading, await waiting] == [200, 200]
     assert held.reading == 2
+
+
+@pytest.mark.parametrize(("cores", "turns"), [(1, 1), (2, 1), (3, 1), (4, 2), (64, 2)])
+async def test_the_turns_are_half_the_cores_at_least_one_and_at_most_two(cores, turns):
+    """Each turn is a core while a crowd asks: on two cores, two turns left the moves'
+    commits waiting for a core; past two, Discord's readers would lose their connections."""
+    assert read_turns(cores) == turns
+
+
+async def test_the_turns_follow_the_cores_this_process_may_use(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert usable_cores() == 4
