@@ -68,7 +68,11 @@ LOCALE = web.RequestKey("locale", str)  # the language the error page should spe
 
 
 def templates() -> jinja2.Environment:
-    return jinja2.Environment(
+    """Every page's template, compiled now. Jinja compiles a template when it is first asked
+    for: parsed, made into Python and compiled, 10-40 ms of the event loop that the first
+    page of each kind after a start paid while games moved (a flood's first board page held
+    a move 36 ms, issue 33). At start-up it is paid before the site serves anyone."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -78,6 +82,9 @@ def templates() -> jinja2.Environment:
         # every page was file I/O on the event loop; templates change only with a deploy.
         auto_reload=False,
     )
+    for name in env.list_templates(extensions=("html",)):
+        env.get_template(name)
+    return env
 
 
 def render(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
