@@ -9,6 +9,8 @@ and see "this month" change under it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -192,19 +194,28 @@ class StatsService:
         page: int = 0,
         user_id: int | None = None,
         season: int | None = None,
+        turn: Callable[[], AbstractAsyncContextManager[None]] | None = None,
     ) -> LeaderboardPage:
         """A page of the server's ranking. `sort` None: by rating once the server has rated
         games (unless a variant or period asks for what ratings do not have), else by wins.
         `season`: that season's games (its ratings, for sort:rating). Kept a few seconds,
         until a game finishes in the server (`boards`: while its results version in the
-        store stays the same, up to the period's end); `user_id`'s own row is part of it."""
+        store stays the same, up to the period's end); `user_id`'s own row is part of it.
+        `turn`: held while a board not kept is made (the web site's read turns)."""
         limits.validate(variant=variant)
         period = Period(period)
         sort = None if sort is None else LeaderboardSort(sort)
         asked = ("board", sort, variant, period, season, page, user_id)
-        return await self.boards.get_or_make(guild_id, asked, lambda: self._leaderboard(
-            guild_id, sort, variant, period, page, user_id, season),
-            changes_at=self.period_ends(period))
+
+        async def make() -> LeaderboardPage:
+            if turn is None:
+                return await self._leaderboard(guild_id, sort, variant, period, page, user_id,
+                                               season)
+            async with turn():
+                return await self._leaderboard(guild_id, sort, variant, period, page, user_id,
+                                               season)
+        return await self.boards.get_or_make(guild_id, asked, make,
+                                             changes_at=self.period_ends(period))
 
     async def _leaderboard(
         self, guild_id: int, sort: LeaderboardSort | None, variant: str | None, period: Period,

@@ -38,7 +38,7 @@ from .context import (
     render,
     templates,
 )
-from .limits import RequestLimits
+from .limits import LIMITS, RequestLimits
 
 log = logging.getLogger(__name__)
 STATIC_FILES = web.AppKey("static_files", frozenset)  # what /static/ serves, by name
@@ -118,6 +118,7 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     app = web.Application(
         middlewares=[limits.middleware, server_timing, error_pages, missing_static])
     app[DEPS] = deps
+    app[LIMITS] = limits
     app[TEMPLATES] = templates()
     app[STATIC_URLS] = StaticUrls(app)
     app[PAGE_TURNS] = asyncio.Lock()

@@ -23,8 +23,9 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   whose client left meanwhile reads nothing. The turns are half the machine's cores, at
   least one and at most two (`read_turns`): each turn is a core while a crowd asks, and on
   two cores two turns left the moves' commits waiting for a core (move p99 4x quiet, 2.5x
-  with one turn). Leaderboard pages do not take turns: their boards are kept for everyone
-  (hosting/board_cache.py).
+  with one turn). A leaderboard page takes a turn only to make a board nobody kept
+  (`read_turn`, hosting/board_cache.py): a kept board is served at once, and a flood's
+  first second over every board no longer makes all 144 at once on every core.
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
   second per connection, not as fast as the loop can refuse.
@@ -44,6 +45,8 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import OrderedDict, deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import wraps
 
 from aiohttp import web
@@ -147,18 +150,31 @@ class RequestLimits:
                 return await handler(request)
             if turns.locked() and self._reads_waiting >= self.max_reads_waiting:
                 return await self._refused(request, 503)
-            self._reads_waiting += 1
-            try:
-                await turns.acquire()
-            finally:
-                self._reads_waiting -= 1
-            try:
+            async with self.read_turn():
                 if request.transport is None or request.transport.is_closing():
                     return web.Response(status=408)  # its client left while it waited
                 return await handler(request)
-            finally:
-                turns.release()
         return in_turn
+
+    @asynccontextmanager
+    async def read_turn(self) -> AsyncIterator[None]:
+        """One of the read turns, held for the block (waited for in their line): for a page
+        read anew, and for a board that was not kept, which the site's leaderboard pages
+        make only in turn (a flood's first second over every board made 144 at once, each
+        window's totals 100-200 ms of a read connection: every core, and the moves waited)."""
+        turns = self._read_turns
+        if turns is None:
+            yield
+            return
+        self._reads_waiting += 1
+        try:
+            await turns.acquire()
+        finally:
+            self._reads_waiting -= 1
+        try:
+            yield
+        finally:
+            turns.release()
 
     async def _turn(self) -> None:
         """Return when this request may begin: at once if nobody waits and the gap since
@@ -222,3 +238,6 @@ class RequestLimits:
         response = html_response(page, status)
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
         return response
+
+
+LIMITS = web.AppKey("limits", RequestLimits)

@@ -22,6 +22,7 @@ from .context import (
     render_in_turn,
     site_of,
 )
+from .limits import LIMITS
 from .links import ALL_VARIANTS
 
 PAGE_LASTS_S = 60.0  # a page whose board is the same is kept up to this long
@@ -70,7 +71,7 @@ async def leaderboard(request: web.Request) -> web.Response:
         request, "period", tuple(p.value for p in Period), Period.ALL_TIME.value))
     board = await deps.stats.leaderboard(
         site.guild_id, sort, variant=None if variant == ALL_VARIANTS else variant,
-        period=period, page=query_page(request),
+        period=period, page=query_page(request), turn=request.app[LIMITS].read_turn,
     )
     shown = ("web page", site.paths.key, site.name, site.words.locale, board)
     html = await deps.stats.boards.get_or_make(

@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from store import LeaderboardSort
 from tests.support.backends import gated_read
 from tests.support.web import GUILD, public_world, served
 from web.limits import READS_AT_ONCE, RequestLimits, read_turns, usable_cores
@@ -153,3 +154,25 @@ async def test_the_turns_follow_the_cores_this_process_may_use(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
     assert usable_cores() == 4
+
+
+async def test_a_board_nobody_kept_waits_for_a_read_turn_and_a_kept_one_does_not(
+        world, monkeypatch):
+    limits = RequestLimits()
+    async with site_of(world, limits) as (http, _), \
+            gated_read(world.store.db, "sqlite") as gate:
+        kept = world.paths.leaderboard()
+        assert await status(http, kept) == 200  # made now, kept for the next reader
+        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
+        crowd = [asyncio.create_task(status(http, world.paths.player(1)))
+                 for _ in range(READS_AT_ONCE)]
+        await held.settled(READS_AT_ONCE)
+        new_board = asyncio.create_task(
+            status(http, world.paths.leaderboard(LeaderboardSort.GAMES)))
+        async with asyncio.timeout(HANG_S):  # its board waits for a turn
+            while limits.reads_waiting < 1:
+                await asyncio.sleep(0.01)
+        assert await asyncio.wait_for(status(http, kept), HANG_S) == 200
+        assert not new_board.done()
+        await gate.open()
+        assert await asyncio.gather(*crowd, new_board) == [200] * (READS_AT_ONCE + 1)

@@ -1,0 +1,52 @@
+"""A board the web site asks for and nobody kept is made in one of the site's read turns
+(web/limits.py `read_turn`): a flood's first second over every board made them all at once,
+each window's totals 100-200 ms of a read connection, and took every core from the moves."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from hosting import GameService
+from hosting.stats import StatsService
+from store import LeaderboardSort
+from tests.hosting.support import GUILD, finish_a_game
+
+
+class Turns:
+    """A read turn that records whether it is held."""
+
+    def __init__(self) -> None:
+        self.held = False
+        self.taken = 0
+
+    @asynccontextmanager
+    async def turn(self):
+        self.taken += 1
+        self.held = True
+        try:
+            yield
+        finally:
+            self.held = False
+
+
+async def test_a_board_nobody_kept_is_read_while_its_turn_is_held(store, clock, monkeypatch):
+    await finish_a_game(GameService(store, clock), GUILD)
+    turns, held_while_read = Turns(), []
+    real = store.stats.player_totals
+
+    async def read(*args, **kwargs):
+        held_while_read.append(turns.held)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(store.stats, "player_totals", read)
+    board = await StatsService(store, clock).leaderboard(
+        GUILD, LeaderboardSort.WINS, turn=turns.turn)
+    assert board.rows and held_while_read == [True] and not turns.held
+
+
+async def test_a_kept_board_is_answered_without_a_turn(store, clock):
+    await finish_a_game(GameService(store, clock), GUILD)
+    stats, turns = StatsService(store, clock), Turns()
+    first = await stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=turns.turn)
+    assert await stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=turns.turn) is first
+    assert turns.taken == 1
