@@ -223,16 +223,8 @@ class StatsStore:
         """How a and b fared in the finished games they both played in this server (but for
         a game either of them was kicked from: it counts for neither)."""
         async with self._db.read() as tx:
-            row = await tx.fetchone(
-                "SELECT COUNT(*) AS games, "
-                "COALESCE(SUM(a.won), 0) AS a_wins, COALESCE(SUM(b.won), 0) AS b_wins, "
-                "COALESCE(SUM(CASE WHEN a.place < b.place THEN 1 ELSE 0 END), 0) AS a_ahead, "
-                "COALESCE(SUM(CASE WHEN b.place < a.place THEN 1 ELSE 0 END), 0) AS b_ahead "
-                "FROM game_results a JOIN game_results b ON b.game_id = a.game_id "
-                "WHERE a.guild_id = :guild_id AND a.user_id = :a AND b.user_id = :b "
-                "AND a.kicked = 0 AND b.kicked = 0",
-                {"guild_id": guild_id, "a": user_a, "b": user_b},
-            )
+            row = await tx.fetchone(player_reads.HEAD_TO_HEAD,
+                                    {"guild_id": guild_id, "a": user_a, "b": user_b})
         assert row is not None
         return HeadToHead(user_a, user_b, row["games"], row["a_wins"], row["b_wins"],
                           row["a_ahead"], row["b_ahead"])

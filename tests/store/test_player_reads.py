@@ -12,7 +12,7 @@ import pytest
 
 from store import Dialect
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
-from store.player_reads import LAST_GAMES, STATEMENTS, STREAKS
+from store.player_reads import HEAD_TO_HEAD, LAST_GAMES, STATEMENTS, STREAKS
 from tests.store.support import T0
 
 GUILD, OTHER_GUILD = 10, 11
@@ -53,3 +53,15 @@ async def test_a_player_statement_reads_only_their_entries_of_the_player_index(p
 async def test_a_player_s_games_come_in_finishing_order_from_the_index(played, sql):
     lines = await plan(played, sql)
     assert not any("ORDER BY" in line for line in lines), lines
+
+
+async def test_a_head_to_head_seeks_the_other_player_s_row_of_each_shared_game(played):
+    """Joined by game id alone, SQLite walked one player's games and scanned all of the
+    other's entries for each: 37 s for the two busiest players of 100,000 games."""
+    async with played.read() as tx:
+        lines = await tx.explain(HEAD_TO_HEAD, {"guild_id": GUILD, "a": A, "b": B})
+    assert lines == [
+        "SEARCH a USING COVERING INDEX results_by_guild_user (guild_id=? AND user_id=?)",
+        "SEARCH b USING COVERING INDEX results_by_guild_user "
+        "(guild_id=? AND user_id=? AND finished_at=? AND game_id=?)",
+    ], lines
