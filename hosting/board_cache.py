@@ -36,6 +36,7 @@ import asyncio
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
+from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -51,6 +52,8 @@ MAX_WEIGHT = 1024  # about 10 MB
 Key = tuple[int, Hashable]  # (server, what was asked)
 # a server's results version, as stored (StatsStore.results_version)
 StoredVersion = Callable[[int], Coroutine[Any, Any, Hashable]]
+# A turn to make a board in (the web site's read turns, web/limits.py `read_turn`)
+Turn = Callable[[], AbstractAsyncContextManager[None]]
 # What a board being made took from the cache (its players' totals), as the versions those
 # were made at: a board is only as fresh as the oldest part it is made of.
 _taken: ContextVar[list[Hashable | None] | None] = ContextVar("boards_taken", default=None)
@@ -97,12 +100,16 @@ class BoardCache:
                           make: Callable[[], Awaitable[T]],
                           weight: Callable[[T], int] | None = None,
                           lasts_s: float | None = None,
-                          changes_at: float | None = None) -> T:
+                          changes_at: float | None = None,
+                          turn: Turn | None = None) -> T:
         """The board `asked` of the server as kept, else `make()`'s (kept for the next).
         `weight`: what it weighs against `MAX_WEIGHT` (default 1). `lasts_s`: keep it up to
         that long instead of `TTL_S`, for what can only be stale if what `asked` names is
         (a page asked by the very board it shows). `changes_at`: when it changes whatever
-        the store says (the end of its period), by the clock; it is never kept past that."""
+        the store says (the end of its period), by the clock; it is never kept past that.
+        `turn`: held while a board not kept is made, taken before the server's version is
+        looked at (a board that waited for it while a game finished is as fresh as its
+        reads, and kept)."""
         if self._ttl_s <= 0:
             return await make()
         key = (guild_id, asked)
@@ -119,13 +126,29 @@ class BoardCache:
         making = self._making.get(key)
         if making is None:
             longest = self._ttl_s if lasts_s is None else lasts_s
-            making = self._making[key] = asyncio.create_task(self._make(
-                key, make, weight, kept, (self._version(guild_id), now), longest, changes_at))
+            making = self._making[key] = asyncio.create_task(self._make_in_turn(
+                key, make, weight, kept, longest, changes_at, turn))
             making.add_done_callback(_heard)
         # shielded: one caller given up (a closed page) stops nobody else's board
         value, fresh_as = await asyncio.shield(making)
         _took(fresh_as)
         return cast(T, value)
+
+    async def _make_in_turn(self, key: Key, make: Callable[[], Awaitable[T]],
+                            weight: Callable[[T], int] | None, kept: _Kept | None,
+                            longest_s: float, changes_at: float | None,
+                            turn: Turn | None) -> tuple[T, Hashable | None]:
+        if turn is None:
+            return await self._make(key, make, weight, kept, self._asked(key), longest_s,
+                                    changes_at)
+        async with turn():
+            return await self._make(key, make, weight, kept, self._asked(key), longest_s,
+                                    changes_at)
+
+    def _asked(self, key: Key) -> tuple[tuple[int, int], float]:
+        """The server's version in this process, and the time: what a board made now is
+        as fresh as."""
+        return self._version(key[0]), self._clock.now()
 
     async def _make(self, key: Key, make: Callable[[], Awaitable[T]],
                     weight: Callable[[T], int] | None, kept: _Kept | None,

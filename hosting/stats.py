@@ -9,8 +9,6 @@ and see "this month" change under it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -32,7 +30,7 @@ from store.rankings import LeaderboardSlice, min_games
 from store.records import Game as GameRecord
 
 from . import options as limits
-from .board_cache import BoardCache
+from .board_cache import BoardCache, Turn
 from .boards import (
     PAGE_SIZE,
     LeaderboardPage,
@@ -194,7 +192,7 @@ class StatsService:
         page: int = 0,
         user_id: int | None = None,
         season: int | None = None,
-        turn: Callable[[], AbstractAsyncContextManager[None]] | None = None,
+        turn: Turn | None = None,
     ) -> LeaderboardPage:
         """A page of the server's ranking. `sort` None: by rating once the server has rated
         games (unless a variant or period asks for what ratings do not have), else by wins.
@@ -207,15 +205,9 @@ class StatsService:
         sort = None if sort is None else LeaderboardSort(sort)
         asked = ("board", sort, variant, period, season, page, user_id)
 
-        async def make() -> LeaderboardPage:
-            if turn is None:
-                return await self._leaderboard(guild_id, sort, variant, period, page, user_id,
-                                               season)
-            async with turn():
-                return await self._leaderboard(guild_id, sort, variant, period, page, user_id,
-                                               season)
-        return await self.boards.get_or_make(guild_id, asked, make,
-                                             changes_at=self.period_ends(period))
+        return await self.boards.get_or_make(guild_id, asked, lambda: self._leaderboard(
+            guild_id, sort, variant, period, page, user_id, season),
+            changes_at=self.period_ends(period), turn=turn)
 
     async def _leaderboard(
         self, guild_id: int, sort: LeaderboardSort | None, variant: str | None, period: Period,

@@ -14,8 +14,9 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   At ~1 ms of the loop a page on this project's machine, that is about a third of it; a
   request that finds no line begins at once.
 - **Pages read anew take turns at the store**: a player's page is `/lama stats`' own reads
-  (a few ms of a read connection at 100,000 games, up to 200 ms for a player of 30,000
-  games), and the recent games and a replay not yet kept read too. Fifty clients from fifty
+  and the player's head-to-head against each opponent (at 100,000 games a few ms to ~20 ms
+  of a read connection for most players, some hundreds of ms for one of 30,000 games), and
+  the recent games and a replay not yet kept read too. Fifty clients from fifty
   addresses pass the limit per address, and asking for those they held every read
   connection (four): `/lama stats` and `/leaderboard` in Discord waited behind the crowd.
   Such a page (`reads_in_turn`) reads while it holds one of `READS_AT_ONCE` turns; the others
@@ -24,8 +25,9 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   least one and at most two (`read_turns`): each turn is a core while a crowd asks, and on
   two cores two turns left the moves' commits waiting for a core (move p99 4x quiet, 2.5x
   with one turn). A leaderboard page takes a turn only to make a board nobody kept
-  (`read_turn`, hosting/board_cache.py): a kept board is served at once, and a flood's
-  first second over every board no longer makes all 144 at once on every core.
+  (`read_turn`, hosting/board_cache.py), in the same line (past `MAX_READS_WAITING`, the
+  503 page): a kept board is served at once, and a flood's first second over every board
+  no longer makes all 144 at once on every core.
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
   second per connection, not as fast as the loop can refuse.
@@ -75,13 +77,18 @@ def read_turns(cores: int) -> int:
 
 
 def usable_cores() -> int:
-    """The cores this process may run on (a container's share), else the machine's."""
+    """The cores this process may run on (its CPU affinity, which a cpuset limits; a CPU
+    quota such as `docker --cpus` is not seen), else the machine's."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
 
 
 READS_AT_ONCE = read_turns(usable_cores())
+
+
+class ReadLineFull(Exception):
+    """The line for the read turns is full (`MAX_READS_WAITING`)."""
 
 
 class RequestLimits:
@@ -119,8 +126,12 @@ class RequestLimits:
 
     @property
     def reads_waiting(self) -> int:
-        """Pages read anew waiting for a read turn."""
+        """Pages read anew, and boards nobody kept, waiting for a read turn."""
         return self._reads_waiting
+
+    async def busy(self, request: web.Request) -> web.Response:
+        """The "busy right now" page (503, Retry-After): the read line is full."""
+        return await self._refused(request, 503)
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -161,11 +172,14 @@ class RequestLimits:
         """One of the read turns, held for the block (waited for in their line): for a page
         read anew, and for a board that was not kept, which the site's leaderboard pages
         make only in turn (a flood's first second over every board made 144 at once, each
-        window's totals 100-200 ms of a read connection: every core, and the moves waited)."""
+        window's totals 100-200 ms of a read connection: every core, and the moves waited).
+        `ReadLineFull` when the line is full: the page answers with the 503 page."""
         turns = self._read_turns
         if turns is None:
             yield
             return
+        if turns.locked() and self._reads_waiting >= self.max_reads_waiting:
+            raise ReadLineFull
         self._reads_waiting += 1
         try:
             await turns.acquire()

@@ -22,7 +22,7 @@ from .context import (
     render_in_turn,
     site_of,
 )
-from .limits import LIMITS
+from .limits import LIMITS, ReadLineFull
 from .links import ALL_VARIANTS
 
 PAGE_LASTS_S = 60.0  # a page whose board is the same is kept up to this long
@@ -69,10 +69,14 @@ async def leaderboard(request: web.Request) -> web.Response:
     variant = _query_choice(request, "variant", (ALL_VARIANTS, *RULESETS), ALL_VARIANTS)
     period = Period(_query_choice(
         request, "period", tuple(p.value for p in Period), Period.ALL_TIME.value))
-    board = await deps.stats.leaderboard(
-        site.guild_id, sort, variant=None if variant == ALL_VARIANTS else variant,
-        period=period, page=query_page(request), turn=request.app[LIMITS].read_turn,
-    )
+    limits = request.app[LIMITS]
+    try:  # a board nobody kept is made in one of the site's read turns (limits.py)
+        board = await deps.stats.leaderboard(
+            site.guild_id, sort, variant=None if variant == ALL_VARIANTS else variant,
+            period=period, page=query_page(request), turn=limits.read_turn,
+        )
+    except ReadLineFull:
+        return await limits.busy(request)
     shown = ("web page", site.paths.key, site.name, site.words.locale, board)
     html = await deps.stats.boards.get_or_make(
         site.guild_id, shown, lambda: _leaderboard_page(request, site, board),

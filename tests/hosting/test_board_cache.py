@@ -149,8 +149,9 @@ async def test_callers_asking_at_once_wait_for_one_board():
 async def test_a_board_made_across_a_finished_game_is_not_kept():
     cache, maker = BoardCache(FakeClock()), Maker()
     asked = asyncio.create_task(cache.get_or_make(GUILD, "wins", maker))
-    await asyncio.sleep(0)
-    cache.game_finished(GUILD)  # its reads may have begun before the game's commit
+    while not maker.made:  # its reads have begun
+        await asyncio.sleep(0)
+    cache.game_finished(GUILD)  # they may have begun before the game's commit
     maker.go.set()
     assert await asked == "board 1"  # who asked before the game finished gets it
     assert await cache.get_or_make(GUILD, "wins", maker) == "board 2" and len(cache) == 1

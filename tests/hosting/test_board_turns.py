@@ -4,6 +4,7 @@ each window's totals 100-200 ms of a read connection, and took every core from t
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 
 from hosting import GameService
@@ -50,3 +51,23 @@ async def test_a_kept_board_is_answered_without_a_turn(store, clock):
     first = await stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=turns.turn)
     assert await stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=turns.turn) is first
     assert turns.taken == 1
+
+
+async def test_a_board_that_waited_for_its_turn_while_a_game_finished_is_kept(store, clock):
+    """Its reads began after the game finished: it is as fresh as they are."""
+    await finish_a_game(GameService(store, clock), GUILD)
+    stats, opened = StatsService(store, clock), asyncio.Event()
+
+    @asynccontextmanager
+    async def line():
+        await opened.wait()
+        yield
+
+    waiting = asyncio.create_task(stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=line))
+    await asyncio.sleep(0.01)
+    stats.boards.game_finished(GUILD)  # while the board waits in line
+    opened.set()
+    board = await waiting
+    turns = Turns()
+    assert await stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=turns.turn) is board
+    assert turns.taken == 0

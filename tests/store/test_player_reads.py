@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from store import Dialect
+from store import open_database
 from store.bulk import BulkGame, BulkSeat, insert_finished_games
 from store.player_reads import HEAD_TO_HEAD, LAST_GAMES, STATEMENTS, STREAKS
 from tests.store.support import T0
@@ -21,10 +21,9 @@ KEY = {"guild_id": GUILD, "user_id": A}
 
 
 @pytest.fixture
-async def played(db):
-    """Games of A and B in every variant, in two servers."""
-    if db.dialect is not Dialect.SQLITE:
-        pytest.skip("PostgreSQL plans by cost: a test's few rows do not show its plan at scale")
+async def played(tmp_path):
+    """Games of A and B in every variant, in two servers, on SQLite."""
+    db = await open_database(tmp_path / "lama.sqlite3")
     games = [BulkGame(guild, guild * 100, variant, 40, 3, T0 + n,
                       [BulkSeat(A, "A", n % 30, 1 + n % 2, n % 2 == 0, n % 5, n % 3),
                        BulkSeat(B, "B", 20, 2 - n % 2, n % 2 == 1, 0, 0)])
@@ -32,7 +31,8 @@ async def played(db):
                  (guild, variant) for guild in (GUILD, OTHER_GUILD)
                  for variant in ("classic", "party", "komarami") for _ in range(20))]
     await insert_finished_games(db, games)
-    return db
+    yield db
+    await db.close()
 
 
 async def plan(db, sql: str) -> list[str]:

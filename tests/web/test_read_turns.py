@@ -176,3 +176,22 @@ async def test_a_board_nobody_kept_waits_for_a_read_turn_and_a_kept_one_does_not
         assert not new_board.done()
         await gate.open()
         assert await asyncio.gather(*crowd, new_board) == [200] * (READS_AT_ONCE + 1)
+
+
+async def test_a_board_nobody_kept_past_a_full_line_is_told_the_site_is_busy(world,
+                                                                              monkeypatch):
+    limits = RequestLimits(reads_at_once=1, max_reads_waiting=1, refusal_delay_s=0)
+    async with site_of(world, limits) as (http, _), \
+            gated_read(world.store.db, "sqlite") as gate:
+        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
+        reading = asyncio.create_task(status(http, world.paths.player(1)))
+        waiting = asyncio.create_task(status(http, world.paths.player(2)))
+        async with asyncio.timeout(HANG_S):
+            while limits.reads_waiting < 1:
+                await asyncio.sleep(0.01)
+        async with http.get(world.paths.leaderboard(LeaderboardSort.TOKENS)) as refused:
+            assert refused.status == 503 and refused.headers["Retry-After"]
+            assert "Busy" in await refused.text()
+        await gate.open()
+        assert [await reading, await waiting] == [200, 200]
+    assert held.reading == 2
