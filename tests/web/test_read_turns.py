@@ -125,7 +125,14 @@ async def test_a_page_whose_reader_left_while_it_waited_reads_nothing(world, mon
     assert held.reading == READS_AT_ONCE
 
 
-async def test_a_crowd_past_the_turns_line_is_told_the_site_is_busy(world, monkeypatch):
+LATE_READS = {
+    "a page read anew": lambda world: world.paths.player(1),
+    "a board nobody kept": lambda world: world.paths.leaderboard(LeaderboardSort.TOKENS),
+}
+
+
+@pytest.mark.parametrize("late", sorted(LATE_READS))
+async def test_a_read_past_the_turns_line_is_told_the_site_is_busy(world, late, monkeypatch):
     limits = RequestLimits(reads_at_once=1, max_reads_waiting=1, refusal_delay_s=0)
     async with site_of(world, limits) as (http, _), \
             gated_read(world.store.db, "sqlite") as gate:
@@ -135,7 +142,7 @@ async def test_a_crowd_past_the_turns_line_is_told_the_site_is_busy(world, monke
         async with asyncio.timeout(HANG_S):
             while limits.reads_waiting < 1:
                 await asyncio.sleep(0.01)
-        async with http.get(world.paths.player(1)) as refused:
+        async with http.get(LATE_READS[late](world)) as refused:
             assert refused.status == 503 and refused.headers["Retry-After"]
             assert "Busy" in await refused.text()
         await gate.open()
@@ -176,22 +183,3 @@ async def test_a_board_nobody_kept_waits_for_a_read_turn_and_a_kept_one_does_not
         assert not new_board.done()
         await gate.open()
         assert await asyncio.gather(*crowd, new_board) == [200] * (READS_AT_ONCE + 1)
-
-
-async def test_a_board_nobody_kept_past_a_full_line_is_told_the_site_is_busy(world,
-                                                                              monkeypatch):
-    limits = RequestLimits(reads_at_once=1, max_reads_waiting=1, refusal_delay_s=0)
-    async with site_of(world, limits) as (http, _), \
-            gated_read(world.store.db, "sqlite") as gate:
-        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
-        reading = asyncio.create_task(status(http, world.paths.player(1)))
-        waiting = asyncio.create_task(status(http, world.paths.player(2)))
-        async with asyncio.timeout(HANG_S):
-            while limits.reads_waiting < 1:
-                await asyncio.sleep(0.01)
-        async with http.get(world.paths.leaderboard(LeaderboardSort.TOKENS)) as refused:
-            assert refused.status == 503 and refused.headers["Retry-After"]
-            assert "Busy" in await refused.text()
-        await gate.open()
-        assert [await reading, await waiting] == [200, 200]
-    assert held.reading == 2
