@@ -5,8 +5,8 @@ order, and no row of the table (tests/store/test_player_reads.py checks the plan
 that scanned the server's whole results (the favourite, by the variant index) or sorted a
 player's games again (the streaks, before migration 0030) was a core's worth of reads.
 
-Named parameters: `guild_id`, `user_id`. A kicked player's game counts for them no more in
-the statistics than in the ratings (migration 0025).
+Named parameters: `guild_id`, `user_id` (the head-to-head: `guild_id`, `a`, `b`). A kicked
+player's game counts for them no more in the statistics than in the ratings (migration 0025).
 """
 
 THEIRS = "guild_id = :guild_id AND user_id = :user_id AND kicked = 0"
@@ -58,8 +58,9 @@ LAST_GAMES = (
 # How a and b fared in the games they both played in the server (but for one either of them
 # was kicked from). Each side is a seek in the player index: a game's rows share its server
 # and finishing time (copied from finished_games), so b's row of a's game is (server, b,
-# finished_at, game_id) in the index. Joined by game_id alone, SQLite walked b's games and
-# scanned all of a's entries for each (37 s for the two busiest players of 100,000 games).
+# finished_at, game_id) in the index. Joined by game_id alone, on the index of migration
+# 0030 SQLite walked b's games and scanned all of a's entries for each (37 s for the two
+# busiest players of 100,000 games).
 HEAD_TO_HEAD = (
     "SELECT COUNT(*) AS games, "
     "COALESCE(SUM(a.won), 0) AS a_wins, COALESCE(SUM(b.won), 0) AS b_wins, "
