@@ -36,7 +36,7 @@ import asyncio
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -138,17 +138,10 @@ class BoardCache:
                             weight: Callable[[T], int] | None, kept: _Kept | None,
                             longest_s: float, changes_at: float | None,
                             turn: Turn | None) -> tuple[T, Hashable | None]:
-        if turn is None:
-            return await self._make(key, make, weight, kept, self._asked(key), longest_s,
-                                    changes_at)
-        async with turn():
-            return await self._make(key, make, weight, kept, self._asked(key), longest_s,
-                                    changes_at)
-
-    def _asked(self, key: Key) -> tuple[tuple[int, int], float]:
-        """The server's version in this process, and the time: what a board made now is
-        as fresh as."""
-        return self._version(key[0]), self._clock.now()
+        async with turn() if turn is not None else nullcontext():
+            # the server's version and the time, once in turn: what the board is as fresh as
+            asked = self._version(key[0]), self._clock.now()
+            return await self._make(key, make, weight, kept, asked, longest_s, changes_at)
 
     async def _make(self, key: Key, make: Callable[[], Awaitable[T]],
                     weight: Callable[[T], int] | None, kept: _Kept | None,

@@ -129,6 +129,11 @@ class RequestLimits:
         """Pages read anew, and boards nobody kept, waiting for a read turn."""
         return self._reads_waiting
 
+    def _read_line_full(self) -> bool:
+        turns = self._read_turns
+        return (turns is not None and turns.locked()
+                and self._reads_waiting >= self.max_reads_waiting)
+
     async def busy(self, request: web.Request) -> web.Response:
         """The "busy right now" page (503, Retry-After): the read line is full."""
         return await self._refused(request, 503)
@@ -159,8 +164,8 @@ class RequestLimits:
             turns = self._read_turns
             if turns is None:
                 return await handler(request)
-            if turns.locked() and self._reads_waiting >= self.max_reads_waiting:
-                return await self._refused(request, 503)
+            if self._read_line_full():
+                return await self.busy(request)
             async with self.read_turn():
                 if request.transport is None or request.transport.is_closing():
                     return web.Response(status=408)  # its client left while it waited
@@ -178,7 +183,7 @@ class RequestLimits:
         if turns is None:
             yield
             return
-        if turns.locked() and self._reads_waiting >= self.max_reads_waiting:
+        if self._read_line_full():
             raise ReadLineFull
         self._reads_waiting += 1
         try:
