@@ -42,18 +42,43 @@ def format_list(items: Iterable[str], locale: str, style: ListStyle = "standard"
     return _babel_format_list(list(items), style=style, locale=_babel_locale(locale))
 
 
+# Numbers written lately, by (kind, value, locale, digits). Babel parses its pattern and reads
+# the locale's symbols for every number (~20 µs): a player's web page writes some 60 of them,
+# half the page's time on the event loop (issue 33). Keys and texts are atomic, so the
+# collector stops tracking the table at its next pass: it adds nothing to a collection.
+_written: dict[tuple[str, float, str, int], str] = {}
+WRITTEN_KEPT = 4096  # past it, the table starts over
+
+
 def format_decimal(value: float, locale: str, digits: int = 1) -> str:
     """A number with exactly ``digits`` decimals: "23,5" (cs, es), "23.5" (en), "1 234,0"."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return _babel_format_decimal(round(value, digits), format=pattern, locale=_babel_locale(locale))
+    rounded = round(value, digits) or 0  # never "-0": -0.0 == 0, so one key for both
+    key = ("decimal", rounded, locale, digits)
+    text = _written.get(key)
+    if text is None:
+        pattern = "#,##0" + ("." + "0" * digits if digits else "")
+        text = _babel_format_decimal(rounded, format=pattern, locale=_babel_locale(locale))
+        _keep(key, text)
+    return text
 
 
 def format_percent(fraction: float, locale: str) -> str:
     """A share as the locale writes percentages, to one decimal at most: "0 %", "23,5 %",
     "50 %" (cs, es), "23.5%" (en)."""
-    return _babel_format_percent(
-        round(fraction, 3), locale=_babel_locale(locale), decimal_quantization=False
-    )
+    rounded = round(fraction, 3) or 0
+    key = ("percent", rounded, locale, 0)
+    text = _written.get(key)
+    if text is None:
+        text = _babel_format_percent(
+            rounded, locale=_babel_locale(locale), decimal_quantization=False)
+        _keep(key, text)
+    return text
+
+
+def _keep(key: tuple[str, float, str, int], text: str) -> None:
+    if len(_written) >= WRITTEN_KEPT:
+        _written.clear()
+    _written[key] = text
 
 
 def format_duration(seconds: int, locale: str) -> str:
