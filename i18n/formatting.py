@@ -44,16 +44,17 @@ def format_list(items: Iterable[str], locale: str, style: ListStyle = "standard"
 
 # Numbers written lately, by (kind, value, locale, digits). Babel parses its pattern and reads
 # the locale's symbols for every number (~20 µs): a player's web page writes some 60 of them,
-# half the page's time on the event loop (issue 33). Keys and texts are atomic, so the
-# collector stops tracking the table at its next pass: it adds nothing to a collection.
-_written: dict[tuple[str, float, str, int], str] = {}
+# half the page's time on the event loop (issue 33). Keys and texts are atomic: a full
+# collection stops tracking the table until a new number comes. An int and a float that are
+# equal are two keys (past 2**53 Babel writes them differently).
+_written: dict[tuple[str, float, bool, str, int], str] = {}
 WRITTEN_KEPT = 4096  # past it, the table starts over
 
 
 def format_decimal(value: float, locale: str, digits: int = 1) -> str:
     """A number with exactly ``digits`` decimals: "23,5" (cs, es), "23.5" (en), "1 234,0"."""
     rounded = round(value, digits) or 0  # never "-0": -0.0 == 0, so one key for both
-    key = ("decimal", rounded, locale, digits)
+    key = ("decimal", rounded, isinstance(rounded, float), locale, digits)
     text = _written.get(key)
     if text is None:
         pattern = "#,##0" + ("." + "0" * digits if digits else "")
@@ -66,7 +67,7 @@ def format_percent(fraction: float, locale: str) -> str:
     """A share as the locale writes percentages, to one decimal at most: "0 %", "23,5 %",
     "50 %" (cs, es), "23.5%" (en)."""
     rounded = round(fraction, 3) or 0
-    key = ("percent", rounded, locale, 0)
+    key = ("percent", rounded, isinstance(rounded, float), locale, 0)
     text = _written.get(key)
     if text is None:
         text = _babel_format_percent(
@@ -75,7 +76,7 @@ def format_percent(fraction: float, locale: str) -> str:
     return text
 
 
-def _keep(key: tuple[str, float, str, int], text: str) -> None:
+def _keep(key: tuple[str, float, bool, str, int], text: str) -> None:
     if len(_written) >= WRITTEN_KEPT:
         _written.clear()
     _written[key] = text
