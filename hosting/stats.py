@@ -204,7 +204,6 @@ class StatsService:
         period = Period(period)
         sort = None if sort is None else LeaderboardSort(sort)
         asked = ("board", sort, variant, period, season, page, user_id)
-
         return await self.boards.get_or_make(guild_id, asked, lambda: self._leaderboard(
             guild_id, sort, variant, period, page, user_id, season),
             changes_at=self.period_ends(period), turn=turn)

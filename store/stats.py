@@ -298,4 +298,3 @@ class StatsStore:
             await results_changed(tx, played)  # last
             return len(anonymised)
         return await self._db.write(forget)
-

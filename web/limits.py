@@ -161,15 +161,13 @@ class RequestLimits:
         """`handler`, a page read anew, run while it holds one of the read turns."""
         @wraps(handler)
         async def in_turn(request: web.Request) -> web.StreamResponse:
-            turns = self._read_turns
-            if turns is None:
-                return await handler(request)
-            if self._read_line_full():
+            try:
+                async with self.read_turn():
+                    if request.transport is None or request.transport.is_closing():
+                        return web.Response(status=408)  # its client left while it waited
+                    return await handler(request)
+            except ReadLineFull:
                 return await self.busy(request)
-            async with self.read_turn():
-                if request.transport is None or request.transport.is_closing():
-                    return web.Response(status=408)  # its client left while it waited
-                return await handler(request)
         return in_turn
 
     @asynccontextmanager
