@@ -36,6 +36,7 @@ from store.backend import (
     Transaction,
     Undone,
 )
+from store.background import BACKGROUND_CONNECTIONS, in_background
 from store.batches import GroupCommit, Unit, run_statements, run_units
 from store.errors import DatabaseUnusable, StoreBusy
 from store.health import check_folder, runtime_error
@@ -65,7 +66,8 @@ class SqliteDatabase(Database):
 
     dialect = Dialect.SQLITE
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, readers: SqliteReaders) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, readers: SqliteReaders,
+                 background: SqliteReaders) -> None:
         self._conn = conn
         self._checkpoints: WalCheckpoints | None = None
         self._lock = asyncio.Lock()
@@ -75,6 +77,7 @@ class SqliteDatabase(Database):
         # lock, so a leaderboard or a player's stats never wait behind a stalled move; and
         # several of them read at once, so no read waits behind a slow one.
         self._readers = readers
+        self._background = background  # the web site's pages read anew (store/background.py)
         self.read_connections = len(readers.connections)
         self._closed = False
         self._busy = False  # the last write found the database locked by another program
@@ -99,9 +102,14 @@ class SqliteDatabase(Database):
         """A read-only snapshot: several queries that see the same committed state, on a
         read-only connection of its own (the first one free)."""
         self._refuse_nested()
-        async with self._readers.connection() as conn, self._begun(
+        async with self._reads().connection() as conn, self._begun(
                 conn, "BEGIN DEFERRED", reading=True) as tx:
             yield tx
+
+    def _reads(self) -> SqliteReaders:
+        """The connections for this task's reads now: the background ones in the block of
+        `store.background.background_reads()`."""
+        return self._background if in_background() else self._readers
 
     def migration(self) -> AbstractAsyncContextManager[Transaction]:
         # BEGIN IMMEDIATE is already the only writer: another process waits for it.
@@ -190,7 +198,7 @@ class SqliteDatabase(Database):
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Served with every other one-statement read waiting, in one trip to the first free
         read connection (no BEGIN: one SELECT sees one snapshot)."""
-        return await self._readers.fetchall(sql, params)
+        return await self._reads().fetchall(sql, params)
 
     def _raise_typed(self, error: BaseException) -> None:
         """SQLite's busy, read-only or disk-full failure as the store's typed error. A busy
@@ -232,6 +240,7 @@ class SqliteDatabase(Database):
         submitted); a second call is a no-op."""
         await self._writes.drain()
         await self._readers.drain()
+        await self._background.drain()
         async with self._lock:
             if self._closed:
                 return
@@ -242,6 +251,7 @@ class SqliteDatabase(Database):
         finally:
             try:
                 await self._readers.close()
+                await self._background.close()
             finally:
                 await self._close_writer()
 
@@ -309,10 +319,15 @@ async def open_sqlite(path: Path, *, read_connections: int = READ_CONNECTIONS
         conn.row_factory = sqlite3.Row
         wal = await _configure(conn, path)
         readers = await open_readers(path, read_connections)
+        try:
+            background = await open_readers(path, BACKGROUND_CONNECTIONS, background=True)
+        except BaseException:
+            await readers.close()
+            raise
     except BaseException:
         await conn.close()
         raise
-    db = SqliteDatabase(conn, path, readers)
+    db = SqliteDatabase(conn, path, readers, background)
     if wal:
         try:
             await db.start_checkpoints()

@@ -30,7 +30,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -142,12 +142,16 @@ async def _run(conn: aiosqlite.Connection, taken: Waiting) -> None:
     hand_over(taken, outcomes)
 
 
-async def open_readers(path: Path, count: int = READ_CONNECTIONS) -> SqliteReaders:
-    """`count` connections for reads, read-only by SQLite's own check (`mode=ro`)."""
+async def open_readers(path: Path, count: int = READ_CONNECTIONS, *, background: bool = False
+                       ) -> SqliteReaders:
+    """`count` connections for reads, read-only by SQLite's own check (`mode=ro`); their
+    threads below the loop's, or, `background`, only on a core nobody else wants
+    (store/background.py)."""
+    lowered = _lowest_priority if background else _lower_priority
     opened: list[aiosqlite.Connection] = []
     try:
         for _ in range(count):
-            opened.append(await _open_reader(path))
+            opened.append(await _open_reader(path, lowered))
     except BaseException:
         for conn in opened:
             await conn.close()
@@ -155,13 +159,13 @@ async def open_readers(path: Path, count: int = READ_CONNECTIONS) -> SqliteReade
     return SqliteReaders(opened)
 
 
-async def _open_reader(path: Path) -> aiosqlite.Connection:
+async def _open_reader(path: Path, lowered: Callable[[], None]) -> aiosqlite.Connection:
     reader = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                                      isolation_level=None)
     try:
         reader.row_factory = sqlite3.Row
         await reader.execute("PRAGMA busy_timeout = 5000")
-        await call_in_thread(reader, _lower_priority)
+        await call_in_thread(reader, lowered)
     except BaseException:
         await reader.close()
         raise
@@ -177,3 +181,16 @@ def _lower_priority() -> None:
     with contextlib.suppress(OSError):  # a sandbox that forbids it: the process's priority
         os.setpriority(os.PRIO_PROCESS, thread,
                        min(19, os.getpriority(os.PRIO_PROCESS, thread) + READ_NICENESS))
+
+
+def _lowest_priority() -> None:
+    """In a background connection's thread: run only on a core nobody else wants
+    (`SCHED_IDLE`, Linux, per thread; allowed without privileges, and never undone), else as
+    far below the loop as a niceness goes."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
+    except OSError:  # a sandbox that forbids it
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)

@@ -1,0 +1,99 @@
+"""The web site's pages read anew read in the background (store/background.py): on SQLite, on
+connections of their own whose threads run only on a core nobody else wants, so a crowd of
+such pages never keeps a move's commit waiting for a core (issue 33). Discord's reads and the
+games' never wait for them, nor they for Discord's."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+import pytest
+
+from store import open_database
+from store.background import (
+    BACKGROUND_CONNECTIONS,
+    background_connections,
+    background_reads,
+    foreground_context,
+    in_background,
+    usable_cores,
+)
+from store.thread_calls import call_in_thread
+from tests.store.test_reads import HeldReads
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path):
+    database = await open_database(tmp_path / "lama.sqlite3")
+    yield database
+    await database.close()
+
+
+async def one_statement_read(db) -> int:
+    return len(await db.fetchall("SELECT 1 AS one"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a policy per thread")
+async def test_the_background_threads_run_only_on_a_core_nobody_else_wants(sqlite_db):
+    def policy() -> int:
+        return os.sched_getscheduler(0)
+
+    background = [await call_in_thread(conn, policy)
+                  for conn in sqlite_db._background.connections]
+    foreground = [await call_in_thread(conn, policy) for conn in sqlite_db._readers.connections]
+    assert background == [os.SCHED_IDLE] * BACKGROUND_CONNECTIONS
+    assert os.SCHED_IDLE not in foreground
+
+
+async def test_a_background_read_takes_none_of_discords_connections(sqlite_db):
+    held = HeldReads(sqlite_db, sqlite_db.read_connections, "schema_version")
+    try:
+        await held.all_holding()  # every foreground connection busy
+        with background_reads():
+            async with asyncio.timeout(10):
+                assert await one_statement_read(sqlite_db) == 1
+                async with sqlite_db.read() as tx:
+                    assert await tx.fetchone("SELECT 1 AS one") is not None
+    finally:
+        await held.release()
+
+
+async def test_discords_reads_never_wait_for_the_background(sqlite_db):
+    with background_reads():
+        held = HeldReads(sqlite_db, BACKGROUND_CONNECTIONS, "schema_version")
+    try:
+        await held.all_holding()  # every background connection busy
+        async with asyncio.timeout(10):
+            assert await one_statement_read(sqlite_db) == 1
+            async with sqlite_db.read() as tx:
+                assert await tx.fetchone("SELECT 1 AS one") is not None
+    finally:
+        await held.release()
+
+
+async def test_the_background_ends_with_its_block_and_reaches_the_tasks_started_in_it():
+    async def asked() -> bool:
+        return in_background()
+
+    with background_reads():
+        started_inside = asyncio.create_task(asked())
+        in_the_foreground = asyncio.create_task(asked(), context=foreground_context())
+        assert in_background()
+    assert not in_background()
+    assert await started_inside and not await in_the_foreground
+
+
+@pytest.mark.parametrize(("cores", "connections"),
+                         [(1, 1), (2, 1), (3, 1), (4, 2), (64, 2)])
+async def test_the_background_connections_are_half_the_cores_at_least_one_and_at_most_two(
+        cores, connections):
+    """Each is a core while a crowd asks: on two cores, two of them kept both busy."""
+    assert background_connections(cores) == connections
+
+
+async def test_the_cores_counted_are_those_this_process_may_use(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert usable_cores() == 4
