@@ -41,6 +41,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from store.background import foreground_context
+
 from .clock import Clock
 
 T = TypeVar("T")
@@ -196,7 +198,10 @@ class BoardCache:
         now = self._clock.now()
         check = self._checks.get(guild_id)
         if check is None or not 0 <= now - check.began_at < VERSION_REUSED_S:
-            check = _Check(now, asyncio.create_task(self._stored_version(guild_id)))
+            # read in the foreground even from a board made in a site's turn: Discord's
+            # /leaderboard may wait for the same check (store/background.py)
+            check = _Check(now, asyncio.create_task(self._stored_version(guild_id),
+                                                    context=foreground_context()))
             check.task.add_done_callback(_heard)
             self._checks.pop(guild_id, None)
             self._checks[guild_id] = check

@@ -21,13 +21,14 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   connection (four): `/lama stats` and `/leaderboard` in Discord waited behind the crowd.
   Such a page (`reads_in_turn`) reads while it holds one of `READS_AT_ONCE` turns; the others
   wait in a line of their own, up to `MAX_READS_WAITING` (past it, the 503 page), and one
-  whose client left meanwhile reads nothing. The turns are half the machine's cores, at
-  least one and at most two (`read_turns`): each turn is a core while a crowd asks, and on
-  two cores two turns left the moves' commits waiting for a core (move p99 4x quiet, 2.5x
-  with one turn). A leaderboard page takes a turn only to make a board nobody kept
-  (`read_turn`, hosting/board_cache.py), in the same line (past `MAX_READS_WAITING`, the
-  503 page): a kept board is served at once, and a flood's first second over every board
-  no longer makes all 144 at once on every core.
+  whose client left meanwhile reads nothing. A turn is one of the store's background
+  connections (store/background.py): half the machine's cores, at least one and at most
+  two, each running only on a core nobody else wants (a page's reads there never keep a
+  move's commit waiting for a core: move p99 4x quiet with two turns of niced threads,
+  2.5-3x with one, 1.3-2x in the background). A leaderboard page takes a turn only to
+  make a board nobody kept (`read_turn`, hosting/board_cache.py), in the same line (past
+  `MAX_READS_WAITING`, the 503 page): a kept board is served at once, and a flood's first
+  second over every board no longer makes all 144 at once on every core.
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
   second per connection, not as fast as the loop can refuse.
@@ -45,7 +46,6 @@ its pages lately (no read of the store for it), else the reader's browser langua
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -54,11 +54,12 @@ from functools import wraps
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from store.background import BACKGROUND_CONNECTIONS, background_reads
+
 from .context import LOCALE, html_response, render_text
 from .words import browser_locale
 
 PER_CLIENT = 6
-MAX_READ_TURNS = 2  # of the store's four read connections: the others stay for Discord
 MAX_READS_WAITING = 100  # one or two seconds of players' pages at 100,000 games
 PAGES_PER_S = 300
 MAX_WAITING = 500
@@ -71,20 +72,7 @@ LOCALES_KEPT = 1024  # page keys whose server's language is remembered for refus
 PER_CLIENT_EXEMPT = "/activity/"
 
 
-def read_turns(cores: int) -> int:
-    """How many pages read anew may read at once on a machine of `cores` cores."""
-    return max(1, min(MAX_READ_TURNS, cores // 2))
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity, which a cpuset limits; a CPU
-    quota such as `docker --cpus` is not seen), else the machine's."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-READS_AT_ONCE = read_turns(usable_cores())
+READS_AT_ONCE = BACKGROUND_CONNECTIONS  # a turn reads on one of them
 
 
 class ReadLineFull(Exception):
@@ -189,7 +177,8 @@ class RequestLimits:
         finally:
             self._reads_waiting -= 1
         try:
-            yield
+            with background_reads():
+                yield
         finally:
             turns.release()
 

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from hosting import GameService
 from hosting.stats import StatsService
 from store import LeaderboardSort
+from store.background import background_reads, in_background
 from tests.hosting.support import GUILD, finish_a_game
 
 
@@ -71,3 +72,31 @@ async def test_a_board_that_waited_for_its_turn_while_a_game_finished_is_kept(st
     turns = Turns()
     assert await stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=turns.turn) is board
     assert turns.taken == 0
+
+
+async def test_a_board_made_in_the_sites_turn_reads_its_servers_version_in_the_foreground(
+        store, clock, monkeypatch):
+    """The board's own reads are the site's background reads; the server's version is read
+    once for everyone who asks meanwhile, Discord's /leaderboard too: in the foreground."""
+    await finish_a_game(GameService(store, clock), GUILD)
+    seen: dict[str, bool] = {}
+    real_totals, real_version = store.stats.player_totals, store.stats.results_version
+
+    async def totals(*args, **kwargs):
+        seen["board"] = in_background()
+        return await real_totals(*args, **kwargs)
+
+    async def version(*args, **kwargs):
+        seen["version"] = in_background()
+        return await real_version(*args, **kwargs)
+
+    monkeypatch.setattr(store.stats, "player_totals", totals)
+    monkeypatch.setattr(store.stats, "results_version", version)
+
+    @asynccontextmanager
+    async def sites_turn():
+        with background_reads():
+            yield
+
+    await StatsService(store, clock).leaderboard(GUILD, LeaderboardSort.WINS, turn=sites_turn)
+    assert seen == {"board": True, "version": False}

@@ -6,7 +6,6 @@ behind a crowd). The crowd asks from one address here, within its limit of six."
 from __future__ import annotations
 
 import asyncio
-import os
 from contextlib import asynccontextmanager
 
 import aiohttp
@@ -16,7 +15,7 @@ import pytest_asyncio
 from store import LeaderboardSort
 from tests.support.backends import gated_read
 from tests.support.web import GUILD, public_world, served
-from web.limits import READS_AT_ONCE, RequestLimits, read_turns, usable_cores
+from web.limits import READS_AT_ONCE, RequestLimits
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 HANG_S = 10.0
@@ -150,17 +149,27 @@ async def test_a_read_past_the_turns_line_is_told_the_site_is_busy(world, late, 
     assert held.reading == 2
 
 
-@pytest.mark.parametrize(("cores", "turns"), [(1, 1), (2, 1), (3, 1), (4, 2), (64, 2)])
-async def test_the_turns_are_half_the_cores_at_least_one_and_at_most_two(cores, turns):
-    """Each turn is a core while a crowd asks: on two cores, two turns left the moves'
-    commits waiting for a core; past two, Discord's readers would lose their connections."""
-    assert read_turns(cores) == turns
+async def test_a_page_read_anew_reads_on_none_of_discords_connections(world):
+    """Its reads are the store's background reads (store/background.py): with every one of
+    Discord's connections busy, it still answers."""
+    db, taken, release = world.store.db, [], asyncio.Event()
 
+    async def hold() -> None:
+        async with db.read() as tx:
+            await tx.fetchone("SELECT 1")
+            taken.append(tx)
+            await release.wait()
 
-async def test_the_turns_follow_the_cores_this_process_may_use(monkeypatch):
-    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
-    monkeypatch.setattr(os, "cpu_count", lambda: 64)
-    assert usable_cores() == 4
+    holders = [asyncio.create_task(hold()) for _ in range(db.read_connections)]
+    try:
+        async with asyncio.timeout(HANG_S):
+            while len(taken) < db.read_connections:
+                await asyncio.sleep(0.01)
+        async with site_of(world) as (http, _):
+            assert await asyncio.wait_for(status(http, world.paths.player(1)), HANG_S) == 200
+    finally:
+        release.set()
+        await asyncio.gather(*holders)
 
 
 async def test_a_board_nobody_kept_waits_for_a_read_turn_and_a_kept_one_does_not(
