@@ -33,7 +33,8 @@ BoardCache that keeps nothing, RequestLimits(None, pages_per_s=None, reads_at_on
 300 new requests a second: pages/s cannot pass 300; pages read anew read in turns of half
 the cores, on the store's background connections: store/background.py);
 "unturned" is "after" with pages read anew all reading at once (RequestLimits(
-reads_at_once=None)); "before" and "unturned" need this code's RequestLimits;
+reads_at_once=None)), and so in the foreground (no turn, no background reads);
+"before" and "unturned" need this code's RequestLimits;
 "defaults" is whatever the imported code does by default
 (run it with another checkout first on PYTHONPATH, e.g. main's, to measure that code).
 Writes benchmarks/flood.json.

@@ -128,8 +128,13 @@ class BoardCache:
         making = self._making.get(key)
         if making is None:
             longest = self._ttl_s if lasts_s is None else lasts_s
+            # Whoever asks for the same meanwhile waits for it, Discord's /leaderboard too:
+            # made in the foreground, but in a site's turn (`turn`), whose reads are in the
+            # background (store/background.py); the totals such a board ranks are made
+            # apart, in the foreground.
             making = self._making[key] = asyncio.create_task(self._make_in_turn(
-                key, make, weight, kept, longest, changes_at, turn))
+                key, make, weight, kept, longest, changes_at, turn),
+                context=foreground_context())
             making.add_done_callback(_heard)
         # shielded: one caller given up (a closed page) stops nobody else's board
         value, fresh_as = await asyncio.shield(making)

@@ -251,9 +251,11 @@ class SqliteDatabase(Database):
         finally:
             try:
                 await self._readers.close()
-                await self._background.close()
             finally:
-                await self._close_writer()
+                try:
+                    await self._background.close()
+                finally:
+                    await self._close_writer()
 
     async def start_checkpoints(self) -> None:
         """Checkpoint the WAL on a connection of its own (store/wal_checkpoints.py)."""

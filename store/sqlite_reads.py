@@ -40,7 +40,7 @@ import aiosqlite
 
 from store.backend import READ_CONNECTIONS, Params, Row
 from store.batches import hand_over
-from store.thread_calls import call_in_thread
+from store.thread_calls import BLOCKING_WAIT_S, call_in_thread
 
 READ_NICENESS = 10  # added to the process's; 19 at most
 Query = tuple[str, Params]
@@ -61,8 +61,10 @@ def run_reads(conn: sqlite3.Connection, queries: Sequence[Query]) -> list[list[R
 class SqliteReaders:
     """The read-only connections of one file. Build with `open_readers`, end with `close`."""
 
-    def __init__(self, connections: Sequence[aiosqlite.Connection]) -> None:
+    def __init__(self, connections: Sequence[aiosqlite.Connection], *,
+                 blocking_s: float = BLOCKING_WAIT_S) -> None:
         self.connections = tuple(connections)
+        self._blocking_s = blocking_s  # how long the loop waits blocked for a trip
         self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         for conn in self.connections:
             self._idle.put_nowait(conn)
@@ -97,7 +99,7 @@ class SqliteReaders:
                 taken = [(query, f) for query, f in self._waiting if not f.cancelled()]
                 self._waiting = []
                 if taken:
-                    await _run(conn, taken)
+                    await _run(conn, taken, self._blocking_s)
         except BaseException:
             if self._gatherer is asyncio.current_task():  # cancelled before it took any
                 self._gatherer = None
@@ -128,11 +130,11 @@ class SqliteReaders:
             raise failure
 
 
-async def _run(conn: aiosqlite.Connection, taken: Waiting) -> None:
+async def _run(conn: aiosqlite.Connection, taken: Waiting, blocking_s: float) -> None:
     """The statements in one trip to the connection's thread; each caller hears its own."""
     try:
         outcomes: Sequence[Any] = await call_in_thread(
-            conn, partial(run_reads, conn._conn, [query for query, _ in taken]))
+            conn, partial(run_reads, conn._conn, [query for query, _ in taken]), blocking_s)
     except Exception as error:
         outcomes = [error] * len(taken)
     except BaseException:  # the trip itself cancelled (shutdown): nobody hangs
@@ -156,7 +158,9 @@ async def open_readers(path: Path, count: int = READ_CONNECTIONS, *, background:
         for conn in opened:
             await conn.close()
         raise
-    return SqliteReaders(opened)
+    # The loop never waits blocked for a background thread, which runs only on a core
+    # nobody else wants: it would stand still until a core came free.
+    return SqliteReaders(opened, blocking_s=0.0 if background else BLOCKING_WAIT_S)
 
 
 async def _open_reader(path: Path, lowered: Callable[[], None]) -> aiosqlite.Connection:

@@ -21,14 +21,15 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   connection (four): `/lama stats` and `/leaderboard` in Discord waited behind the crowd.
   Such a page (`reads_in_turn`) reads while it holds one of `READS_AT_ONCE` turns; the others
   wait in a line of their own, up to `MAX_READS_WAITING` (past it, the 503 page), and one
-  whose client left meanwhile reads nothing. A turn is one of the store's background
-  connections (store/background.py): half the machine's cores, at least one and at most
-  two, each running only on a core nobody else wants (a page's reads there never keep a
-  move's commit waiting for a core: move p99 4x quiet with two turns of niced threads,
-  2.5-3x with one, 1.3-2x in the background). A leaderboard page takes a turn only to
-  make a board nobody kept (`read_turn`, hosting/board_cache.py), in the same line (past
-  `MAX_READS_WAITING`, the 503 page): a kept board is served at once, and a flood's first
-  second over every board no longer makes all 144 at once on every core.
+  whose client left meanwhile reads nothing. The turns are as many as the store's
+  background connections (store/background.py: half the machine's cores, at least one and
+  at most two), and a turn's reads are background reads: on SQLite they run only on a core
+  nobody else wants, so they never keep a move's commit waiting for one (move p99 4x quiet
+  with two turns of niced threads, 2.5-3x with one, 1.3-2.5x in the background). A
+  leaderboard page takes a turn only to make a board nobody kept (`read_turn`,
+  hosting/board_cache.py), in the same line (past `MAX_READS_WAITING`, the 503 page): a
+  kept board is served at once, and a flood's first second over every board no longer
+  makes all 144 at once on every core.
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
   second per connection, not as fast as the loop can refuse.

@@ -74,16 +74,17 @@ async def test_a_board_that_waited_for_its_turn_while_a_game_finished_is_kept(st
     assert turns.taken == 0
 
 
-async def test_a_board_made_in_the_sites_turn_reads_its_servers_version_in_the_foreground(
+async def test_a_board_made_in_the_sites_turn_reads_what_discord_shares_in_the_foreground(
         store, clock, monkeypatch):
-    """The board's own reads are the site's background reads; the server's version is read
-    once for everyone who asks meanwhile, Discord's /leaderboard too: in the foreground."""
+    """The site's turn reads in the background (store/background.py), but a window's totals
+    and the server's version are made once for everyone who asks meanwhile, Discord's
+    /leaderboard too: those are read in the foreground, the turn held all the same."""
     await finish_a_game(GameService(store, clock), GUILD)
-    seen: dict[str, bool] = {}
+    turns, seen = Turns(), {}
     real_totals, real_version = store.stats.player_totals, store.stats.results_version
 
     async def totals(*args, **kwargs):
-        seen["board"] = in_background()
+        seen["totals"] = (in_background(), turns.held)
         return await real_totals(*args, **kwargs)
 
     async def version(*args, **kwargs):
@@ -95,8 +96,38 @@ async def test_a_board_made_in_the_sites_turn_reads_its_servers_version_in_the_f
 
     @asynccontextmanager
     async def sites_turn():
+        async with turns.turn():
+            with background_reads():
+                yield
+
+    await StatsService(store, clock).leaderboard(GUILD, LeaderboardSort.WINS, turn=sites_turn)
+    assert seen == {"totals": (False, True), "version": False}
+
+
+async def test_discords_board_never_waits_for_totals_read_in_the_background(
+        store, clock, monkeypatch):
+    """The site's board and Discord's (its asker's rank: another board) share the window's
+    totals: read once, in the foreground, whoever asked first."""
+    await finish_a_game(GameService(store, clock), GUILD)
+    stats, read_in, opened = StatsService(store, clock), [], asyncio.Event()
+    real_totals = store.stats.player_totals
+
+    async def totals(*args, **kwargs):
+        read_in.append(in_background())
+        await opened.wait()
+        return await real_totals(*args, **kwargs)
+
+    monkeypatch.setattr(store.stats, "player_totals", totals)
+
+    @asynccontextmanager
+    async def sites_turn():
         with background_reads():
             yield
 
-    await StatsService(store, clock).leaderboard(GUILD, LeaderboardSort.WINS, turn=sites_turn)
-    assert seen == {"board": True, "version": False}
+    sites = asyncio.create_task(stats.leaderboard(GUILD, LeaderboardSort.WINS, turn=sites_turn))
+    await asyncio.sleep(0.01)
+    discords = asyncio.create_task(stats.leaderboard(GUILD, LeaderboardSort.WINS, user_id=1))
+    await asyncio.sleep(0.01)
+    opened.set()
+    await asyncio.gather(sites, discords)
+    assert read_in == [False]

@@ -139,3 +139,36 @@ async def _advisory_gate(location) -> AsyncIterator[Gate]:
                    f"{_GATE_KEY})) AS waited", started, open_)
     finally:
         await holder.close()
+
+
+async def value_of(tx, key: str) -> str | None:
+    row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+    return None if row is None else row["value"]
+
+
+class HeldReads:
+    """`count` read() blocks, each held open after its first statement (its snapshot taken)
+    until `release`; what each saw of `key`."""
+
+    def __init__(self, db, count: int, key: str) -> None:
+        self._db, self._key = db, key
+        self._released = asyncio.Event()
+        self._holding = [asyncio.Event() for _ in range(count)]
+        self.seen: list[str | None] = [None] * count
+        self.seen_at_end: list[str | None] = [None] * count
+        self._tasks = [asyncio.create_task(self._hold(n)) for n in range(count)]
+
+    async def _hold(self, n: int) -> None:
+        async with self._db.read() as tx:
+            self.seen[n] = await value_of(tx, self._key)
+            self._holding[n].set()
+            await self._released.wait()
+            self.seen_at_end[n] = await value_of(tx, self._key)
+
+    async def all_holding(self) -> None:
+        async with asyncio.timeout(10):
+            await asyncio.gather(*(event.wait() for event in self._holding))
+
+    async def release(self) -> None:
+        self._released.set()
+        await asyncio.gather(*self._tasks)
