@@ -40,6 +40,7 @@ from store.background import BACKGROUND_CONNECTIONS, in_background
 from store.batches import GroupCommit, Unit, run_statements, run_units
 from store.errors import DatabaseUnusable, StoreBusy
 from store.health import check_folder, runtime_error
+from store.read_process import ProcessReaders
 from store.sqlite_reads import SqliteReaders, open_readers
 from store.sqlite_transactions import SqliteTransaction, run_body
 from store.thread_calls import call_in_thread
@@ -67,7 +68,7 @@ class SqliteDatabase(Database):
     dialect = Dialect.SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, path: Path, readers: SqliteReaders,
-                 background: SqliteReaders) -> None:
+                 background: ProcessReaders) -> None:
         self._conn = conn
         self._checkpoints: WalCheckpoints | None = None
         self._lock = asyncio.Lock()
@@ -102,14 +103,13 @@ class SqliteDatabase(Database):
         """A read-only snapshot: several queries that see the same committed state, on a
         read-only connection of its own (the first one free)."""
         self._refuse_nested()
-        async with self._reads().connection() as conn, self._begun(
+        if in_background():
+            async with self._background.transaction() as tx:
+                yield tx
+            return
+        async with self._readers.connection() as conn, self._begun(
                 conn, "BEGIN DEFERRED", reading=True) as tx:
             yield tx
-
-    def _reads(self) -> SqliteReaders:
-        """The connections for this task's reads now: the background ones in the block of
-        `store.background.background_reads()`."""
-        return self._background if in_background() else self._readers
 
     def migration(self) -> AbstractAsyncContextManager[Transaction]:
         # BEGIN IMMEDIATE is already the only writer: another process waits for it.
@@ -198,7 +198,9 @@ class SqliteDatabase(Database):
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Served with every other one-statement read waiting, in one trip to the first free
         read connection (no BEGIN: one SELECT sees one snapshot)."""
-        return await self._reads().fetchall(sql, params)
+        if in_background():
+            return await self._background.fetchall(sql, params)
+        return await self._readers.fetchall(sql, params)
 
     def _raise_typed(self, error: BaseException) -> None:
         """SQLite's busy, read-only or disk-full failure as the store's typed error. A busy
@@ -240,7 +242,6 @@ class SqliteDatabase(Database):
         submitted); a second call is a no-op."""
         await self._writes.drain()
         await self._readers.drain()
-        await self._background.drain()
         async with self._lock:
             if self._closed:
                 return
@@ -321,15 +322,10 @@ async def open_sqlite(path: Path, *, read_connections: int = READ_CONNECTIONS
         conn.row_factory = sqlite3.Row
         wal = await _configure(conn, path)
         readers = await open_readers(path, read_connections)
-        try:
-            background = await open_readers(path, BACKGROUND_CONNECTIONS, background=True)
-        except BaseException:
-            await readers.close()
-            raise
     except BaseException:
         await conn.close()
         raise
-    db = SqliteDatabase(conn, path, readers, background)
+    db = SqliteDatabase(conn, path, readers, ProcessReaders(path, BACKGROUND_CONNECTIONS))
     if wal:
         try:
             await db.start_checkpoints()

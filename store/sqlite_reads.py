@@ -30,7 +30,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -40,7 +40,7 @@ import aiosqlite
 
 from store.backend import READ_CONNECTIONS, Params, Row
 from store.batches import hand_over
-from store.thread_calls import BLOCKING_WAIT_S, call_in_thread
+from store.thread_calls import call_in_thread
 
 READ_NICENESS = 10  # added to the process's; 19 at most
 Query = tuple[str, Params]
@@ -61,10 +61,8 @@ def run_reads(conn: sqlite3.Connection, queries: Sequence[Query]) -> list[list[R
 class SqliteReaders:
     """The read-only connections of one file. Build with `open_readers`, end with `close`."""
 
-    def __init__(self, connections: Sequence[aiosqlite.Connection], *,
-                 blocking_s: float = BLOCKING_WAIT_S) -> None:
+    def __init__(self, connections: Sequence[aiosqlite.Connection]) -> None:
         self.connections = tuple(connections)
-        self._blocking_s = blocking_s  # how long the loop waits blocked for a trip
         self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         for conn in self.connections:
             self._idle.put_nowait(conn)
@@ -99,7 +97,7 @@ class SqliteReaders:
                 taken = [(query, f) for query, f in self._waiting if not f.cancelled()]
                 self._waiting = []
                 if taken:
-                    await _run(conn, taken, self._blocking_s)
+                    await _run(conn, taken)
         except BaseException:
             if self._gatherer is asyncio.current_task():  # cancelled before it took any
                 self._gatherer = None
@@ -130,11 +128,11 @@ class SqliteReaders:
             raise failure
 
 
-async def _run(conn: aiosqlite.Connection, taken: Waiting, blocking_s: float) -> None:
+async def _run(conn: aiosqlite.Connection, taken: Waiting) -> None:
     """The statements in one trip to the connection's thread; each caller hears its own."""
     try:
         outcomes: Sequence[Any] = await call_in_thread(
-            conn, partial(run_reads, conn._conn, [query for query, _ in taken]), blocking_s)
+            conn, partial(run_reads, conn._conn, [query for query, _ in taken]))
     except Exception as error:
         outcomes = [error] * len(taken)
     except BaseException:  # the trip itself cancelled (shutdown): nobody hangs
@@ -144,32 +142,26 @@ async def _run(conn: aiosqlite.Connection, taken: Waiting, blocking_s: float) ->
     hand_over(taken, outcomes)
 
 
-async def open_readers(path: Path, count: int = READ_CONNECTIONS, *, background: bool = False
-                       ) -> SqliteReaders:
-    """`count` connections for reads, read-only by SQLite's own check (`mode=ro`); their
-    threads below the loop's, or, `background`, only on a core nobody else wants
-    (store/background.py)."""
-    lowered = _lowest_priority if background else _lower_priority
+async def open_readers(path: Path, count: int = READ_CONNECTIONS) -> SqliteReaders:
+    """`count` connections for reads, read-only by SQLite's own check (`mode=ro`)."""
     opened: list[aiosqlite.Connection] = []
     try:
         for _ in range(count):
-            opened.append(await _open_reader(path, lowered))
+            opened.append(await _open_reader(path))
     except BaseException:
         for conn in opened:
             await conn.close()
         raise
-    # The loop never waits blocked for a background thread, which runs only on a core
-    # nobody else wants: it would stand still until a core came free.
-    return SqliteReaders(opened, blocking_s=0.0 if background else BLOCKING_WAIT_S)
+    return SqliteReaders(opened)
 
 
-async def _open_reader(path: Path, lowered: Callable[[], None]) -> aiosqlite.Connection:
+async def _open_reader(path: Path) -> aiosqlite.Connection:
     reader = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                                      isolation_level=None)
     try:
         reader.row_factory = sqlite3.Row
         await reader.execute("PRAGMA busy_timeout = 5000")
-        await call_in_thread(reader, lowered)
+        await call_in_thread(reader, _lower_priority)
     except BaseException:
         await reader.close()
         raise
@@ -185,16 +177,3 @@ def _lower_priority() -> None:
     with contextlib.suppress(OSError):  # a sandbox that forbids it: the process's priority
         os.setpriority(os.PRIO_PROCESS, thread,
                        min(19, os.getpriority(os.PRIO_PROCESS, thread) + READ_NICENESS))
-
-
-def _lowest_priority() -> None:
-    """In a background connection's thread: run only on a core nobody else wants
-    (`SCHED_IDLE`, Linux, per thread; allowed without privileges, and never undone), else as
-    far below the loop as a niceness goes."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
-    except OSError:  # a sandbox that forbids it
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)

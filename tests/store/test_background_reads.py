@@ -1,18 +1,17 @@
-"""The web site's pages read anew read in the background (store/background.py): on SQLite, on
-connections of their own whose threads run only on a core nobody else wants, so a crowd of
-such pages never keeps a move's commit waiting for a core (issue 33). Discord's reads and the
-games' never wait for them, nor they for Discord's."""
+"""The web site's pages read anew read in the background (store/background.py): on SQLite, in
+reader processes of their own (store/read_process.py), so a crowd of such pages never keeps a
+move waiting for a core or for the interpreter's lock (issue 33). Discord's reads and the
+games' never wait for them, nor they for Discord's. How such a reader reads: in
+tests/store/test_reader_processes.py."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import sys
-import threading
 
 import pytest
 
-from store import open_database, sqlite_reads
+from store import open_database
 from store.background import (
     BACKGROUND_CONNECTIONS,
     background_connections,
@@ -21,7 +20,6 @@ from store.background import (
     in_background,
     usable_cores,
 )
-from store.thread_calls import call_in_thread
 from tests.support.backends import HeldReads
 
 
@@ -34,19 +32,6 @@ async def sqlite_db(tmp_path):
 
 async def one_statement_read(db) -> int:
     return len(await db.fetchall("SELECT 1 AS one"))
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a policy per thread")
-async def test_the_background_threads_run_only_on_a_core_nobody_else_wants(sqlite_db):
-    def lowest() -> bool:  # SCHED_IDLE, else (a sandbox that forbids it) the niceness 19
-        return os.sched_getscheduler(0) == os.SCHED_IDLE or os.getpriority(
-            os.PRIO_PROCESS, threading.get_native_id()) == 19
-
-    background = [await call_in_thread(conn, lowest)
-                  for conn in sqlite_db._background.connections]
-    foreground = [await call_in_thread(conn, lowest) for conn in sqlite_db._readers.connections]
-    assert background == [True] * BACKGROUND_CONNECTIONS
-    assert not any(foreground)
 
 
 async def test_a_background_read_takes_none_of_discords_connections(sqlite_db):
@@ -99,25 +84,3 @@ async def test_the_cores_counted_are_those_this_process_may_use(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
     assert usable_cores() == 4
-
-
-async def test_the_loop_never_waits_blocked_for_a_background_read(tmp_path, monkeypatch):
-    """Its thread runs only on a core nobody else wants: a loop waiting blocked for it would
-    stand still until a core came free. Here the read waits for the loop itself."""
-    monkeypatch.setattr(sqlite_reads, "BLOCKING_WAIT_S", 10.0)  # however slow the machine
-    db = await open_database(tmp_path / "lama.sqlite3")
-    try:
-        loop, loop_turned = asyncio.get_running_loop(), threading.Event()
-
-        def after_the_loop_turned() -> int:  # in the read's thread, once it began
-            loop.call_soon_threadsafe(loop_turned.set)
-            return int(loop_turned.wait(30))
-
-        for conn in db._background.connections:
-            await conn.create_function("after_the_loop_turned", 0, after_the_loop_turned)
-        with background_reads():
-            async with asyncio.timeout(5):
-                rows = await db.fetchall("SELECT after_the_loop_turned() AS turned")
-        assert rows[0]["turned"] == 1
-    finally:
-        await db.close()

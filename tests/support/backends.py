@@ -101,7 +101,7 @@ async def gated_read(db, location) -> AsyncIterator[Gate]:
         entered.set()
         return int(opened.wait(30))
 
-    for conn in (*db._readers.connections, *db._background.connections):
+    for conn in db._readers.connections:
         await conn.create_function("gate", 0, wait)
 
     async def started() -> None:

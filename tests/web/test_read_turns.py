@@ -13,7 +13,6 @@ import pytest
 import pytest_asyncio
 
 from store import LeaderboardSort
-from tests.support.backends import gated_read
 from tests.support.web import GUILD, public_world, served
 from web.limits import READS_AT_ONCE, RequestLimits
 
@@ -36,20 +35,25 @@ async def site_of(world, limits: RequestLimits | None = None):
 
 
 class HeldReads:
-    """Every call of `owner.name` first reads on a read connection held until the gate
-    opens: the page's own read, made slow."""
+    """Every call of `owner.name` first holds a read open until `open`: the page's own read,
+    made slow (in its read turn, on one of the store's background readers)."""
 
-    def __init__(self, world, gate, owner, name: str, monkeypatch) -> None:
+    def __init__(self, world, owner, name: str, monkeypatch) -> None:
         self.reading = 0
+        self._opened = asyncio.Event()
         real = getattr(owner, name)
 
         async def held(*args, **kwargs):
             self.reading += 1
             async with world.store.db.read() as tx:
-                await tx.fetchone(gate.sql)
+                await tx.fetchone("SELECT 1")
+                await self._opened.wait()
             return await real(*args, **kwargs)
 
         monkeypatch.setattr(owner, name, held)
+
+    def open(self) -> None:
+        self._opened.set()
 
     async def settled(self, most: int) -> None:
         """Until `most` are reading, or a moment after the turns' worth began (those that
@@ -61,6 +65,15 @@ class HeldReads:
         until = loop.time() + 0.5
         while self.reading < most and loop.time() < until:
             await asyncio.sleep(0.01)
+
+
+@asynccontextmanager
+async def opened_at_the_end(held: HeldReads):
+    """The held reads let go however the test ends: no page hangs past it."""
+    try:
+        yield
+    finally:
+        held.open()
 
 
 async def status(http, path: str) -> int:
@@ -84,23 +97,22 @@ async def test_a_crowd_of_pages_read_anew_leaves_read_connections_to_discord(wor
     path, owner, name = page_reads(world, page)
     connections = world.store.db.read_connections
     assert connections > READS_AT_ONCE
-    async with site_of(world) as (http, _), gated_read(world.store.db, "sqlite") as gate:
-        held = HeldReads(world, gate, owner, name, monkeypatch)
+    held = HeldReads(world, owner, name, monkeypatch)
+    async with site_of(world) as (http, _), opened_at_the_end(held):
         # as many pages as there are read connections
         crowd = [asyncio.create_task(status(http, path)) for _ in range(connections)]
         await held.settled(connections)
         assert held.reading == READS_AT_ONCE
         # Discord's reader finds a connection while the crowd's pages wait their turn
         await asyncio.wait_for(world.store.seasons.seasons(GUILD), HANG_S)
-        await gate.open()
+        held.open()
         assert await asyncio.gather(*crowd) == [200] * connections
 
 
 async def test_a_page_whose_reader_left_while_it_waited_reads_nothing(world, monkeypatch):
     limits = RequestLimits()
-    async with site_of(world, limits) as (http, server), \
-            gated_read(world.store.db, "sqlite") as gate:
-        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
+    held = HeldReads(world, world.store.stats, "player_stats", monkeypatch)
+    async with site_of(world, limits) as (http, server), opened_at_the_end(held):
         crowd = [asyncio.create_task(status(http, world.paths.player(1)))
                  for _ in range(READS_AT_ONCE)]
         await held.settled(READS_AT_ONCE)
@@ -115,7 +127,7 @@ async def test_a_page_whose_reader_left_while_it_waited_reads_nothing(world, mon
         async with asyncio.timeout(HANG_S):  # the site has seen it go
             while not any(t.is_closing() for t in transports.values()):
                 await asyncio.sleep(0.01)
-        await gate.open()
+        held.open()
         assert await asyncio.gather(*crowd) == [200] * READS_AT_ONCE
         async with asyncio.timeout(HANG_S):  # the turn freed reaches the page that waited
             while limits.reads_waiting:
@@ -133,9 +145,8 @@ LATE_READS = {
 @pytest.mark.parametrize("late", sorted(LATE_READS))
 async def test_a_read_past_the_turns_line_is_told_the_site_is_busy(world, late, monkeypatch):
     limits = RequestLimits(reads_at_once=1, max_reads_waiting=1, refusal_delay_s=0)
-    async with site_of(world, limits) as (http, _), \
-            gated_read(world.store.db, "sqlite") as gate:
-        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
+    held = HeldReads(world, world.store.stats, "player_stats", monkeypatch)
+    async with site_of(world, limits) as (http, _), opened_at_the_end(held):
         reading = asyncio.create_task(status(http, world.paths.player(1)))
         waiting = asyncio.create_task(status(http, world.paths.player(2)))
         async with asyncio.timeout(HANG_S):
@@ -144,7 +155,7 @@ async def test_a_read_past_the_turns_line_is_told_the_site_is_busy(world, late, 
         async with http.get(LATE_READS[late](world)) as refused:
             assert refused.status == 503 and refused.headers["Retry-After"]
             assert "Busy" in await refused.text()
-        await gate.open()
+        held.open()
         assert [await reading, await waiting] == [200, 200]
     assert held.reading == 2
 
@@ -175,11 +186,10 @@ async def test_a_page_read_anew_reads_on_none_of_discords_connections(world):
 async def test_a_board_nobody_kept_waits_for_a_read_turn_and_a_kept_one_does_not(
         world, monkeypatch):
     limits = RequestLimits()
-    async with site_of(world, limits) as (http, _), \
-            gated_read(world.store.db, "sqlite") as gate:
+    held = HeldReads(world, world.store.stats, "player_stats", monkeypatch)
+    async with site_of(world, limits) as (http, _), opened_at_the_end(held):
         kept = world.paths.leaderboard()
         assert await status(http, kept) == 200  # made now, kept for the next reader
-        held = HeldReads(world, gate, world.store.stats, "player_stats", monkeypatch)
         crowd = [asyncio.create_task(status(http, world.paths.player(1)))
                  for _ in range(READS_AT_ONCE)]
         await held.settled(READS_AT_ONCE)
@@ -190,5 +200,5 @@ async def test_a_board_nobody_kept_waits_for_a_read_turn_and_a_kept_one_does_not
                 await asyncio.sleep(0.01)
         assert await asyncio.wait_for(status(http, kept), HANG_S) == 200
         assert not new_board.done()
-        await gate.open()
+        held.open()
         assert await asyncio.gather(*crowd, new_board) == [200] * (READS_AT_ONCE + 1)

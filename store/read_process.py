@@ -1,0 +1,283 @@
+"""The web site's pages read anew, read in processes of their own (store/read_worker.py).
+
+Why (issue 33): at 100,000 games a crowd of players' pages keeps a reader busy all the
+time. A read thread in the bot's process, however low its priority, shares the process's
+interpreter lock: it takes the lock for every row it hands over, and pre-empted while it holds
+it, the event loop stands still until its next slice (with other programs on every core, a
+move waited 360 ms for a thread of the lowest priority). A reader process of the lowest
+priority has a lock of its own: it runs only on a core nobody else wants, gives it up at once
+when a move's commit wants it, and never holds up the loop. The loop only writes a request to
+its pipe and hears the answer, as it would hear a socket.
+
+- `ReaderProcess`: one child process and its pipes; requests answered in order, each caller
+  hearing its own (a caller that gave up: its answer is dropped). Started at its first read;
+  one that ended (killed, crashed) fails the reads in flight and is started anew at the next.
+- `ProcessReaders`: a few of them, each held by one read at a time: `transaction()` (a
+  snapshot: BEGIN DEFERRED with its first statement, ended when the block ends) and
+  `fetchall()` (one statement, no BEGIN).
+- `ReadRow`: a row read there, by column name or position, as a `sqlite3.Row` is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import pickle
+import sqlite3
+import sys
+from collections import deque
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from store import read_worker
+from store.backend import Dialect, Params, Row, Transaction
+
+log = logging.getLogger(__name__)
+CLOSE_WAIT_S = 5.0  # for a reader process to end once told to, before it is killed
+READ_ONLY = "attempt to write a readonly database"  # SQLite's own words
+
+
+class ReadRow:
+    """One row read in a reader process: `row["name"]` or `row[0]`, `keys()`, iterable."""
+
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index: dict[str, int], values: Sequence[Any]) -> None:
+        self._index, self._values = index, values
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return self._values[self._index[key]]
+        return self._values[key]
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ReadRow) and (self.keys(), tuple(self)) == (
+            other.keys(), tuple(other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ReadRow({dict(zip(self._index, self._values, strict=True))!r})"
+
+
+def _index(columns: Sequence[str]) -> dict[str, int]:
+    index: dict[str, int] = {}
+    for position, name in enumerate(columns):
+        index.setdefault(name, position)  # as sqlite3.Row: the first of a repeated name
+    return index
+
+
+def _error(type_name: str, message: str) -> sqlite3.Error:
+    """SQLite's error from the reader process, as the same type here."""
+    kind = getattr(sqlite3, type_name, None)
+    if isinstance(kind, type) and issubclass(kind, sqlite3.Error):
+        return kind(message)
+    return sqlite3.OperationalError(message)
+
+
+class ReaderGone(sqlite3.OperationalError):
+    """The reader process ended (killed, crashed) before it answered."""
+
+
+class ReaderProcess:
+    """One reader process of the file at `uri`."""
+
+    def __init__(self, uri: str) -> None:
+        self._uri = uri
+        self._process: asyncio.subprocess.Process | None = None
+        self._asked: deque[asyncio.Future[Any]] = deque()
+        self._hearing: asyncio.Task[None] | None = None
+        self._starting = asyncio.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, None before its first read and after it ended."""
+        if self._hearing is None or self._process is None:
+            return None
+        return self._process.pid
+
+    async def ask(self, request: tuple[Any, ...]) -> Any:
+        """The answer to one request; its read's error raised as SQLite's own."""
+        await self._started()
+        future = self.send(request)
+        ok, columns, found = await future
+        if not ok:
+            raise _error(columns, found)
+        if columns is None:
+            return found
+        index = _index(columns)
+        if isinstance(found, list):
+            return [ReadRow(index, values) for values in found]
+        return None if found is None else ReadRow(index, found)
+
+    def send(self, request: tuple[Any, ...]) -> asyncio.Future[Any]:
+        """Write one request; its answer's future (nobody need wait for it)."""
+        assert self._process is not None and self._process.stdin is not None
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        body = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+        self._process.stdin.write(read_worker.LENGTH.pack(len(body)) + body)
+        self._asked.append(future)
+        return future
+
+    async def _started(self) -> None:
+        if self._hearing is not None:
+            return
+        async with self._starting:
+            if self._hearing is None:
+                self._process = await asyncio.create_subprocess_exec(
+                    sys.executable, "-I", read_worker.__file__, self._uri,
+                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                self._hearing = asyncio.create_task(self._hear(self._process),
+                                                    name="store-reader-process")
+
+    async def _hear(self, process: asyncio.subprocess.Process) -> None:
+        """Each answer to the request it answers, in order, until the process ends."""
+        assert process.stdout is not None
+        size = read_worker.LENGTH.size
+        try:
+            while True:
+                header = await process.stdout.readexactly(size)
+                body = await process.stdout.readexactly(read_worker.LENGTH.unpack(header)[0])
+                future = self._asked.popleft()
+                if not future.done():  # else its reader gave up: the answer is dropped
+                    future.set_result(pickle.loads(body))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            self._gone(process)
+
+    def _gone(self, process: asyncio.subprocess.Process) -> None:
+        """The process ended: the reads in flight hear it, the next read starts another."""
+        self._hearing = None
+        asked, self._asked = self._asked, deque()
+        for future in asked:
+            if not future.done():
+                future.set_exception(ReaderGone("the site's reader process ended"))
+        if process.returncode is None and process.stdin is not None:
+            process.stdin.close()
+
+    async def close(self) -> None:
+        """Tell the process to end (its stdin closed), and wait for it; killed if it lingers."""
+        process, hearing = self._process, self._hearing
+        if process is None:
+            return
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), CLOSE_WAIT_S)
+        except TimeoutError:
+            log.warning("the site's reader process %s did not end: killed", process.pid)
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+        if hearing is not None:
+            await hearing
+
+
+class ProcessTransaction(Transaction):
+    """A `read()` block's statements, in one reader process, in one snapshot."""
+
+    dialect = Dialect.SQLITE
+    _conn: ReaderProcess
+
+    async def _read(self, op: str, sql: str, params: Params) -> Any:
+        self._check()
+        return await self._conn.ask((op, True, sql, params))
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        rows: list[Row] = await self._read("all", sql, params)
+        return rows
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        row: Row | None = await self._read("one", sql, params)
+        return row
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        count: int = await self._read("run", sql, params)
+        return count
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        raise sqlite3.OperationalError(READ_ONLY)
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        raise sqlite3.OperationalError(READ_ONLY)
+
+    async def execute_script(self, sql: str) -> None:
+        raise sqlite3.OperationalError(READ_ONLY)
+
+    async def write_schema_version(self, version: int) -> None:
+        raise sqlite3.OperationalError(READ_ONLY)
+
+    async def read_schema_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def lock(self, name: str, key: int) -> None:
+        self._check()
+
+    async def explain(self, sql: str, params: Params = (), *, as_if_large: bool = False
+                      ) -> list[str]:
+        return [row["detail"] for row in await self.fetchall(f"EXPLAIN QUERY PLAN {sql}", params)]
+
+
+class ProcessReaders:
+    """`count` reader processes of the file at `path`, each started at its first read."""
+
+    def __init__(self, path: Path, count: int) -> None:
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        self.processes = tuple(ReaderProcess(uri) for _ in range(count))
+        self._idle: asyncio.Queue[ReaderProcess] = asyncio.Queue()
+        for process in self.processes:
+            self._idle.put_nowait(process)
+        self._closed = False
+
+    @asynccontextmanager
+    async def _held(self) -> AsyncIterator[ReaderProcess]:
+        process = await self._idle.get()
+        try:
+            if self._closed:  # as a closed sqlite3 connection says it
+                raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+            yield process
+        finally:
+            self._idle.put_nowait(process)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """A snapshot on the first idle process, held for the block."""
+        async with self._held() as process:
+            tx = ProcessTransaction(process)
+            try:
+                yield tx
+            finally:
+                tx._close()
+                if process.pid is not None:  # ended before the next read, in order
+                    process.send(("end",))
+
+    async def fetchall(self, sql: str, params: Params) -> list[Row]:
+        """One statement's rows, outside any transaction, on the first idle process."""
+        async with self._held() as process:
+            rows: list[Row] = await process.ask(("all", False, sql, params))
+            return rows
+
+    async def close(self) -> None:
+        """End every process, each once its read is done; later reads are refused."""
+        held = [await self._idle.get() for _ in self.processes]
+        self._closed = True
+        try:
+            for process in held:
+                await process.close()
+        finally:
+            for process in held:
+                self._idle.put_nowait(process)
