@@ -104,14 +104,15 @@ async def player(request: web.Request) -> web.Response:
         raise web.HTTPNotFound()
     opponents = await deps.site.opponents(site.guild_id, user_id)
     names = await deps.site.names(site.guild_id, [user_id, *(h.user_b for h in opponents)])
-    return render(
+    return html_response(await render_in_turn(
         request, "player.html", site=site, stats=report.stats, opponents=opponents,
         names=names, name=names.get(user_id, ""), rating=report.rating,
         rated=report.season is not None,  # a server without seasons rates nobody
-    )
+    ))
 
 
 async def games(request: web.Request) -> web.Response:
     site = await site_of(request)
     listing = await request.app[DEPS].site.games(site.guild_id, query_page(request))
-    return render(request, "games.html", site=site, listing=listing, page_url=site.paths.games)
+    return html_response(await render_in_turn(
+        request, "games.html", site=site, listing=listing, page_url=site.paths.games))

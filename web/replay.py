@@ -16,7 +16,7 @@ from lama import events as ev
 from store import Actor
 
 from .cards import slug
-from .context import DEPS, path_id, render, site_of
+from .context import DEPS, html_response, path_id, render_in_turn, site_of
 from .words import Words
 
 
@@ -151,9 +151,9 @@ async def replay(request: web.Request) -> web.Response:
     frame, words = film.frames[step], site.words
     names = names_of(film, words)
     standings = [words.standing(s, names[s.seat]) for s in film.standings]
-    return render(
+    return html_response(await render_in_turn(
         request, "replay.html", site=site, film=film, frame=frame, last=len(film.frames) - 1,
         seats=panels(film, frame, words), caption=caption(film, frame, words),
         steps=step_links(film, words), standings=standings,
         top=picture(frame.board.top_card.code, film.variant, words),
-    )
+    ))

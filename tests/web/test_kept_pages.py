@@ -107,13 +107,13 @@ async def test_a_page_is_made_again_only_when_its_board_changed(world, site, mon
     """Past the board's few seconds the board is ranked again; its page is rendered again
     only if that board differs (or after a minute)."""
     rendered = []
-    real = context.render_text
+    real = context.render_in_slices
 
-    def counted(*args, **kwargs):
+    async def counted(*args, **kwargs):
         rendered.append(args[1])
-        return real(*args, **kwargs)
+        return await real(*args, **kwargs)
 
-    monkeypatch.setattr(context, "render_text", counted)
+    monkeypatch.setattr(context, "render_in_slices", counted)
     mine, _ = await boards(world)
     first = await page(site, mine)
     world.clock.advance(TTL_S + 0.2)  # the board ranked again: the same
