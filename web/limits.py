@@ -62,6 +62,10 @@ from .words import browser_locale
 
 PER_CLIENT = 6
 MAX_READS_WAITING = 100  # one or two seconds of players' pages at 100,000 games
+# A page read anew not answered by then is answered "busy right now": its reads wait for a core
+# nobody else wants (store/read_process.py), and where other programs keep every core busy
+# that may be never.
+READ_DEADLINE_S = 10.0
 PAGES_PER_S = 300
 MAX_WAITING = 500
 RETRY_AFTER_S = 2
@@ -84,17 +88,20 @@ class RequestLimits:
     """The site's first middleware (`build_app`). `per_client` None: no limit per address;
     `pages_per_s` None: every request begins at once (both as before issue 33, for
     benchmarks); `refusal_delay_s` 0 for tests that count refusals. `reads_at_once`: how
-    many pages read anew may read at once (`reads_in_turn`); None: any number."""
+    many pages read anew may read at once (`reads_in_turn`); None: any number;
+    `read_deadline_s`: how long such a page may take before it is answered "busy"."""
 
     def __init__(self, per_client: int | None = PER_CLIENT, *,
                  pages_per_s: float | None = PAGES_PER_S, max_waiting: int = MAX_WAITING,
                  refusal_delay_s: float = REFUSAL_DELAY_S,
                  reads_at_once: int | None = READS_AT_ONCE,
-                 max_reads_waiting: int = MAX_READS_WAITING) -> None:
+                 max_reads_waiting: int = MAX_READS_WAITING,
+                 read_deadline_s: float = READ_DEADLINE_S) -> None:
         self.per_client = per_client
         self._read_turns = None if reads_at_once is None else asyncio.Semaphore(reads_at_once)
         self._reads_waiting = 0
         self.max_reads_waiting = max_reads_waiting
+        self.read_deadline_s = read_deadline_s
         self.max_waiting = max_waiting
         self._gap_s = 0.0 if pages_per_s is None else 1 / pages_per_s
         self._refusal_delay_s = refusal_delay_s
@@ -150,12 +157,17 @@ class RequestLimits:
         """`handler`, a page read anew, run while it holds one of the read turns."""
         @wraps(handler)
         async def in_turn(request: web.Request) -> web.StreamResponse:
+            deadline = asyncio.timeout(self.read_deadline_s)
             try:
-                async with self.read_turn():
+                async with deadline, self.read_turn():
                     if request.transport is None or request.transport.is_closing():
                         return web.Response(status=408)  # its client left while it waited
                     return await handler(request)
             except ReadLineFull:
+                return await self.busy(request)
+            except TimeoutError:
+                if not deadline.expired():
+                    raise
                 return await self.busy(request)
         return in_turn
 

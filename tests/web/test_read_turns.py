@@ -160,6 +160,20 @@ async def test_a_read_past_the_turns_line_is_told_the_site_is_busy(world, late, 
     assert held.reading == 2
 
 
+async def test_a_page_whose_reads_outlast_the_deadline_is_told_the_site_is_busy(
+        world, monkeypatch):
+    """Its reads wait for a core nobody else wants, which other programs may never leave:
+    the reader hears "busy right now" in time, and the turn it held goes to the next page."""
+    limits = RequestLimits(refusal_delay_s=0, read_deadline_s=0.2)
+    held = HeldReads(world, world.store.stats, "player_stats", monkeypatch)
+    async with site_of(world, limits) as (http, _), opened_at_the_end(held):
+        async with http.get(world.paths.player(1)) as refused:
+            assert refused.status == 503 and refused.headers["Retry-After"]
+            assert "Busy" in await refused.text()
+        held.open()
+        assert await status(http, world.paths.player(1)) == 200
+
+
 async def test_a_page_read_anew_reads_on_none_of_discords_connections(world):
     """Its reads are the store's background reads (store/background.py): with every one of
     Discord's connections busy, it still answers."""
