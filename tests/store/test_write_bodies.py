@@ -56,14 +56,16 @@ class Checker:
     checked: set[tuple[int, str]] = field(default_factory=set)
 
     def bodies(self) -> None:
-        """Every function handed to `.write(…)` in the store."""
+        """Every function handed to a database's `.write(…)` in the store (`db.write`,
+        `self._db.write`; a pipe's or a file's `write` is not one)."""
         for module, tree in self.code.modules.items():
             for scope in ast.walk(tree):
                 if not isinstance(scope, Defined):
                     continue
                 for call in ast.walk(scope):
                     if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                            and call.func.attr == "write" and len(call.args) == 1):
+                            and call.func.attr == "write" and len(call.args) == 1
+                            and _a_database(call.func.value)):
                         self.body(module, scope, call.args[0])
 
     def body(self, module: str, scope: Defined, given: ast.expr) -> None:
@@ -103,6 +105,11 @@ class Checker:
                 self.awaits(helper[0], helper[1], parameter)
                 return
         self.problems.append(f"{place}: awaits {ast.unparse(value)}, not its transaction")
+
+
+def _a_database(node: ast.expr) -> bool:
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return name.lstrip("_") in ("db", "database")
 
 
 def _is(node: ast.expr, name: str) -> bool:
