@@ -31,7 +31,7 @@ totals or page kept, no limit per client nor pace: Store.open(read_connections=1
 BoardCache that keeps nothing, RequestLimits(None, pages_per_s=None, reads_at_once=None));
 "after" is the code's defaults (four read connections, kept boards, 6 requests per address,
 300 new requests a second: pages/s cannot pass 300; pages read anew read in turns of half
-the cores, on the store's background connections: store/background.py);
+the cores, in the store's reader processes: store/background.py);
 "unturned" is "after" with pages read anew all reading at once (RequestLimits(
 reads_at_once=None)), and so in the foreground (no turn, no background reads);
 "before" and "unturned" need this code's RequestLimits;

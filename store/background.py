@@ -1,19 +1,21 @@
 """Reads in the background: the web site's pages read anew, which anyone may ask for as fast as
-they like, read on SQLite connections of their own that run only on a core nobody else wants.
+they like, read in reader processes of their own that run only on a core nobody else wants.
 
-Why (issue 33): at 100,000 games a crowd of players' pages keeps a read connection busy all
-the time. At the lowest niceness a thread can take on its own, its thread still held a core:
-a move's commit, woken on that core, waited there 2-5 ms (a scheduler slice) before it ran,
-and the moves' p99 under such a crowd was 3× quiet. A thread of the `SCHED_IDLE` policy runs
-only when no other thread wants its core, and gives it up at once when one does.
+Why (issue 33): at 100,000 games a crowd of players' pages keeps a reader busy all the time.
+At the lowest niceness a thread can take on its own, its thread still held a core: a move's
+commit, woken on that core, waited there 2-5 ms (a scheduler slice) before it ran, and the
+moves' p99 under such a crowd was 3x quiet. A thread of the `SCHED_IDLE` policy gives a core
+up at once, but it shares the process's interpreter lock: pre-empted while it held it, with
+every core busy, it stopped the event loop for up to 360 ms. So on SQLite these reads run in
+processes of their own (store/read_process.py) at `SCHED_IDLE`.
 
 A page (`web/limits.py` `read_turn`) reads in the block of `background_reads()`: every read
-of its task (and of the tasks it starts) goes to the background connections, one per turn.
+of its task (and of the tasks it starts) goes to the reader processes, one per turn.
 Discord's reads (`/lama stats`, `/leaderboard`) and the games' never do. On PostgreSQL
 nothing changes: the reads run in the server's own processes, not in the bot's.
 
 The cost: where other programs keep every core busy, a page read anew waits for them (the
-site's line of turns then answers "busy right now"); the games and Discord do not.
+site answers "busy right now" past its deadline or its line); the games and Discord do not.
 """
 
 from __future__ import annotations
@@ -23,15 +25,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import Context, ContextVar, copy_context
 
-MOST_BACKGROUND_CONNECTIONS = 2
+MOST_BACKGROUND_READERS = 2
 
 _in_background: ContextVar[bool] = ContextVar("store_background_reads", default=False)
 
 
-def background_connections(cores: int) -> int:
-    """How many background reads run at once on a machine of `cores` cores: half of them, at
-    least one and at most two (on two cores, two of them kept both busy)."""
-    return max(1, min(MOST_BACKGROUND_CONNECTIONS, cores // 2))
+def background_readers(cores: int) -> int:
+    """How many background reads run at once (reader processes) on a machine of `cores`
+    cores: half of them, at least one and at most two (each keeps a core's worth of the
+    loop's page-making busy: more pages at once would take more of the loop from the moves)."""
+    return max(1, min(MOST_BACKGROUND_READERS, cores // 2))
 
 
 def usable_cores() -> int:
@@ -42,7 +45,7 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-BACKGROUND_CONNECTIONS = background_connections(usable_cores())
+BACKGROUND_READERS = background_readers(usable_cores())
 
 
 @contextmanager

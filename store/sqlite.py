@@ -36,7 +36,7 @@ from store.backend import (
     Transaction,
     Undone,
 )
-from store.background import BACKGROUND_CONNECTIONS, in_background
+from store.background import BACKGROUND_READERS, in_background
 from store.batches import GroupCommit, Unit, run_statements, run_units
 from store.errors import DatabaseUnusable, StoreBusy
 from store.health import check_folder, runtime_error
@@ -325,7 +325,7 @@ async def open_sqlite(path: Path, *, read_connections: int = READ_CONNECTIONS
     except BaseException:
         await conn.close()
         raise
-    db = SqliteDatabase(conn, path, readers, ProcessReaders(path, BACKGROUND_CONNECTIONS))
+    db = SqliteDatabase(conn, path, readers, ProcessReaders(path, BACKGROUND_READERS))
     if wal:
         try:
             await db.start_checkpoints()

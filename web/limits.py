@@ -22,10 +22,12 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   Such a page (`reads_in_turn`) reads while it holds one of `READS_AT_ONCE` turns; the others
   wait in a line of their own, up to `MAX_READS_WAITING` (past it, the 503 page), and one
   whose client left meanwhile reads nothing. The turns are as many as the store's
-  background connections (store/background.py: half the machine's cores, at least one and
-  at most two), and a turn's reads are background reads: on SQLite they run only on a core
+  reader processes (store/background.py: half the machine's cores, at least one and at
+  most two), and a turn's reads are background reads: on SQLite they run only on a core
   nobody else wants, so they never keep a move's commit waiting for one (move p99 4x quiet
-  with two turns of niced threads, 2.5-3x with one, 1.3-2.5x in the background). A
+  with two turns of niced threads, 2.5-3x with one, 1.4-2x in reader processes). Such a
+  page not answered within `READ_DEADLINE_S` gets the 503 page: where other programs keep
+  every core busy, its reads may never run. A
   leaderboard page takes a turn only to make a board nobody kept (`read_turn`,
   hosting/board_cache.py), in the same line (past `MAX_READS_WAITING`, the 503 page): a
   kept board is served at once, and a flood's first second over every board no longer
@@ -55,7 +57,7 @@ from functools import wraps
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from store.background import BACKGROUND_CONNECTIONS, background_reads
+from store.background import BACKGROUND_READERS, background_reads
 
 from .context import LOCALE, html_response, render_text
 from .words import browser_locale
@@ -77,7 +79,7 @@ LOCALES_KEPT = 1024  # page keys whose server's language is remembered for refus
 PER_CLIENT_EXEMPT = "/activity/"
 
 
-READS_AT_ONCE = BACKGROUND_CONNECTIONS  # a turn reads on one of them
+READS_AT_ONCE = BACKGROUND_READERS  # a turn reads on one of them
 
 
 class ReadLineFull(Exception):

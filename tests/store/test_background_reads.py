@@ -13,8 +13,8 @@ import pytest
 
 from store import open_database
 from store.background import (
-    BACKGROUND_CONNECTIONS,
-    background_connections,
+    BACKGROUND_READERS,
+    background_readers,
     background_reads,
     foreground_context,
     in_background,
@@ -49,9 +49,9 @@ async def test_a_background_read_takes_none_of_discords_connections(sqlite_db):
 
 async def test_discords_reads_never_wait_for_the_background(sqlite_db):
     with background_reads():
-        held = HeldReads(sqlite_db, BACKGROUND_CONNECTIONS, "schema_version")
+        held = HeldReads(sqlite_db, BACKGROUND_READERS, "schema_version")
     try:
-        await held.all_holding()  # every background connection busy
+        await held.all_holding()  # every reader process busy
         async with asyncio.timeout(10):
             assert await one_statement_read(sqlite_db) == 1
             async with sqlite_db.read() as tx:
@@ -74,10 +74,10 @@ async def test_the_background_ends_with_its_block_and_reaches_the_tasks_started_
 
 @pytest.mark.parametrize(("cores", "connections"),
                          [(1, 1), (2, 1), (3, 1), (4, 2), (64, 2)])
-async def test_the_background_connections_are_half_the_cores_at_least_one_and_at_most_two(
+async def test_the_background_readers_are_half_the_cores_at_least_one_and_at_most_two(
         cores, connections):
-    """Each is a core while a crowd asks: on two cores, two of them kept both busy."""
-    assert background_connections(cores) == connections
+    """Each keeps a core's worth of pages coming to the event loop while a crowd asks."""
+    assert background_readers(cores) == connections
 
 
 async def test_the_cores_counted_are_those_this_process_may_use(monkeypatch):
