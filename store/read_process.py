@@ -15,7 +15,7 @@ its pipe and hears the answer, as it would hear a socket.
 - `ProcessReaders`: a few of them, each held by one read at a time: `transaction()` (a
   snapshot: BEGIN DEFERRED with its first statement, ended when the block ends) and
   `fetchall()` (one statement, no BEGIN).
-- `ReadRow`: a row read there, by column name or position, as a `sqlite3.Row` is.
+- What crosses the pipe, parameters, rows and errors: store/read_rows.py.
 """
 
 from __future__ import annotations
@@ -27,64 +27,18 @@ import pickle
 import sqlite3
 import sys
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from store import read_worker
 from store.backend import Dialect, Params, Row, Transaction
+from store.read_rows import error_of, plain, rows_of
 
 log = logging.getLogger(__name__)
 CLOSE_WAIT_S = 5.0  # for a reader process to end once told to, before it is killed
 READ_ONLY = "attempt to write a readonly database"  # SQLite's own words
-
-
-class ReadRow:
-    """One row read in a reader process: `row["name"]` or `row[0]`, `keys()`, iterable."""
-
-    __slots__ = ("_index", "_values")
-
-    def __init__(self, index: dict[str, int], values: Sequence[Any]) -> None:
-        self._index, self._values = index, values
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            return self._values[self._index[key]]
-        return self._values[key]
-
-    def keys(self) -> list[str]:
-        return list(self._index)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ReadRow) and (self.keys(), tuple(self)) == (
-            other.keys(), tuple(other))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"ReadRow({dict(zip(self._index, self._values, strict=True))!r})"
-
-
-def _index(columns: Sequence[str]) -> dict[str, int]:
-    index: dict[str, int] = {}
-    for position, name in enumerate(columns):
-        index.setdefault(name, position)  # as sqlite3.Row: the first of a repeated name
-    return index
-
-
-def _error(type_name: str, message: str) -> sqlite3.Error:
-    """SQLite's error from the reader process, as the same type here."""
-    kind = getattr(sqlite3, type_name, None)
-    if isinstance(kind, type) and issubclass(kind, sqlite3.Error):
-        return kind(message)
-    return sqlite3.OperationalError(message)
 
 
 class ReaderGone(sqlite3.OperationalError):
@@ -98,8 +52,11 @@ class ReaderProcess:
         self._uri = uri
         self._process: asyncio.subprocess.Process | None = None
         self._asked: deque[asyncio.Future[Any]] = deque()
+        self._settled = asyncio.Event()  # no answer is on its way
+        self._settled.set()
         self._hearing: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
+        self.generation = 0  # how many processes were started
 
     @property
     def pid(self) -> int | None:
@@ -108,28 +65,38 @@ class ReaderProcess:
             return None
         return self._process.pid
 
-    async def ask(self, request: tuple[Any, ...]) -> Any:
-        """The answer to one request; its read's error raised as SQLite's own."""
+    @property
+    def settled(self) -> bool:
+        """Whether every answer asked for has come (or the process ended)."""
+        return self._settled.is_set()
+
+    async def ask(self, request: tuple[Any, ...], *, generation: int | None = None) -> Any:
+        """The answer to one request; its read's error raised as the store's own read
+        connection raises it. `generation`: only from the process that answered that one (a
+        snapshot's later statements: another process would read another snapshot)."""
+        if generation is not None and (self.pid is None or generation != self.generation):
+            raise ReaderGone("the site's reader process ended during this read")
         await self._started()
-        future = self.send(request)
-        ok, columns, found = await future
+        ok, columns, found = await self.send(request)
         if not ok:
-            raise _error(columns, found)
-        if columns is None:
-            return found
-        index = _index(columns)
-        if isinstance(found, list):
-            return [ReadRow(index, values) for values in found]
-        return None if found is None else ReadRow(index, found)
+            raise error_of(columns, found)
+        return found if columns is None else rows_of(columns, found)
 
     def send(self, request: tuple[Any, ...]) -> asyncio.Future[Any]:
-        """Write one request; its answer's future (nobody need wait for it)."""
+        """Write one request; its answer's future (nobody need wait for it: one whose
+        process ended is heard all the same)."""
         assert self._process is not None and self._process.stdin is not None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_heard)
         body = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
         self._process.stdin.write(read_worker.LENGTH.pack(len(body)) + body)
         self._asked.append(future)
+        self._settled.clear()
         return future
+
+    async def settle(self) -> None:
+        """Wait until every answer asked for has come (or the process ended)."""
+        await self._settled.wait()
 
     async def _started(self) -> None:
         if self._hearing is not None:
@@ -139,6 +106,7 @@ class ReaderProcess:
                 self._process = await asyncio.create_subprocess_exec(
                     sys.executable, "-I", read_worker.__file__, self._uri,
                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                self.generation += 1
                 self._hearing = asyncio.create_task(self._hear(self._process),
                                                     name="store-reader-process")
 
@@ -150,11 +118,18 @@ class ReaderProcess:
             while True:
                 header = await process.stdout.readexactly(size)
                 body = await process.stdout.readexactly(read_worker.LENGTH.unpack(header)[0])
-                future = self._asked.popleft()
+                answer = pickle.loads(body)
+                future = self._asked.popleft()  # an answer asked for by nobody: IndexError
                 if not future.done():  # else its reader gave up: the answer is dropped
-                    future.set_result(pickle.loads(body))
+                    future.set_result(answer)
+                if not self._asked:
+                    self._settled.set()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
+        except Exception:  # an answer it could not have written: end it, start another
+            log.exception("the site's reader process %s answered amiss: ended", process.pid)
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
         finally:
             self._gone(process)
 
@@ -165,6 +140,7 @@ class ReaderProcess:
         for future in asked:
             if not future.done():
                 future.set_exception(ReaderGone("the site's reader process ended"))
+        self._settled.set()
         if process.returncode is None and process.stdin is not None:
             process.stdin.close()
 
@@ -186,15 +162,27 @@ class ReaderProcess:
             await hearing
 
 
+def _heard(future: asyncio.Future[Any]) -> None:
+    """An answer nobody waits for (a block's end, a read given up) that failed is not an
+    "exception never retrieved"."""
+    if not future.cancelled():
+        future.exception()
+
+
 class ProcessTransaction(Transaction):
     """A `read()` block's statements, in one reader process, in one snapshot."""
 
     dialect = Dialect.SQLITE
     _conn: ReaderProcess
 
+    _generation: int | None = None  # the process that read its snapshot's first statement
+
     async def _read(self, op: str, sql: str, params: Params) -> Any:
         self._check()
-        return await self._conn.ask((op, True, sql, params))
+        found = await self._conn.ask((op, True, sql, plain(params)),
+                                     generation=self._generation)
+        self._generation = self._conn.generation
+        return found
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         rows: list[Row] = await self._read("all", sql, params)
@@ -241,15 +229,40 @@ class ProcessReaders:
         self._idle: asyncio.Queue[ReaderProcess] = asyncio.Queue()
         for process in self.processes:
             self._idle.put_nowait(process)
+        self._holders: set[asyncio.Task[Any] | None] = set()
+        self._returning: set[asyncio.Task[None]] = set()
         self._closed = False
 
     @asynccontextmanager
     async def _held(self) -> AsyncIterator[ReaderProcess]:
+        task = asyncio.current_task()
+        if task in self._holders:  # with one process, it would wait for itself forever
+            raise RuntimeError("a store read inside a background read() block: "
+                               "read through its Transaction instead")
         process = await self._idle.get()
+        self._holders.add(task)
         try:
             if self._closed:  # as a closed sqlite3 connection says it
                 raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
             yield process
+        finally:
+            self._holders.discard(task)
+            self._give_back(process)
+
+    def _give_back(self, process: ReaderProcess) -> None:
+        """Idle again once every answer asked of it has come: a read given up (its page's
+        deadline) still runs there, and the next read would wait behind it in its pipe, out
+        of sight of the site's line of turns."""
+        if process.settled:
+            self._idle.put_nowait(process)
+            return
+        returning = asyncio.create_task(self._back_when_settled(process))
+        self._returning.add(returning)
+        returning.add_done_callback(self._returning.discard)
+
+    async def _back_when_settled(self, process: ReaderProcess) -> None:
+        try:
+            await process.settle()
         finally:
             self._idle.put_nowait(process)
 
@@ -268,16 +281,20 @@ class ProcessReaders:
     async def fetchall(self, sql: str, params: Params) -> list[Row]:
         """One statement's rows, outside any transaction, on the first idle process."""
         async with self._held() as process:
-            rows: list[Row] = await process.ask(("all", False, sql, params))
+            rows: list[Row] = await process.ask(("all", False, sql, plain(params)))
             return rows
 
     async def close(self) -> None:
-        """End every process, each once its read is done; later reads are refused."""
+        """End every process, each once its reads are done; later reads are refused."""
         held = [await self._idle.get() for _ in self.processes]
         self._closed = True
-        try:
-            for process in held:
+        failure: BaseException | None = None
+        for process in held:
+            try:
                 await process.close()
-        finally:
-            for process in held:
-                self._idle.put_nowait(process)
+            except BaseException as error:  # the others are ended all the same
+                failure = failure or error
+        for process in held:
+            self._idle.put_nowait(process)
+        if failure is not None:
+            raise failure

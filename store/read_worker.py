@@ -11,7 +11,8 @@ a 4-byte big-endian length and a pickle (the bot's own process on the other end)
   None) or "run" (a statement; the rows it changed); `snapshot` True: inside a read
   transaction, begun (BEGIN DEFERRED) if none is open. `("end",)`: end the transaction.
 - answer `(True, columns, rows)` ("all"), `(True, columns, row or None)` ("one"), `(True,
-  None, count)` ("run"), or `(False, error type name, message)`: SQLite's error, by name.
+  None, count)` ("run"), or `(False, error type name, message)`: SQLite's error, or one of a
+  parameter, by name (the process reads on).
 It ends at the end of its stdin: when the bot closes it, or when the bot's process ends.
 """
 
@@ -37,12 +38,12 @@ def lowest_priority() -> None:
             os.nice(19)
 
 
-def read_message(stream: BinaryIO) -> Any:
-    """The next message, or None at the end of the stream."""
+def read_frame(stream: BinaryIO) -> bytes | None:
+    """The next message, unread, or None at the end of the stream."""
     header = stream.read(LENGTH.size)
     if len(header) < LENGTH.size:
         return None
-    return pickle.loads(stream.read(LENGTH.unpack(header)[0]))
+    return stream.read(LENGTH.unpack(header)[0])
 
 
 def write_message(stream: BinaryIO, message: Any) -> None:
@@ -51,35 +52,40 @@ def write_message(stream: BinaryIO, message: Any) -> None:
     stream.flush()
 
 
-def answer(conn: sqlite3.Connection, request: tuple[Any, ...]) -> tuple[Any, ...]:
-    """What one request reads (or SQLite's error, by name)."""
+def answer(conn: sqlite3.Connection, frame: bytes) -> tuple[Any, ...]:
+    """What one request reads, or its error by name: SQLite's, or a parameter it cannot
+    bind (a number too large) or that this process cannot read. Never the process's end."""
+    try:
+        return (True, *_read(conn, pickle.loads(frame)))
+    except Exception as error:
+        return False, type(error).__name__, str(error)
+
+
+def _read(conn: sqlite3.Connection, request: tuple[Any, ...]) -> tuple[Any, Any]:
     if request[0] == "end":
         if conn.in_transaction:
             conn.execute("ROLLBACK")  # a read transaction: nothing to keep
-        return True, None, None
+        return None, None
     op, snapshot, sql, params = request
-    try:
-        if snapshot and not conn.in_transaction:
-            conn.execute("BEGIN DEFERRED")
-        cursor = conn.execute(sql, params)
-        columns = tuple(d[0] for d in cursor.description or ())
-        if op == "all":
-            return True, columns, cursor.fetchall()
-        if op == "one":
-            row = cursor.fetchone()
-            cursor.close()
-            return True, columns, row
-        return True, None, cursor.rowcount
-    except sqlite3.Error as error:
-        return False, type(error).__name__, str(error)
+    if snapshot and not conn.in_transaction:
+        conn.execute("BEGIN DEFERRED")
+    cursor = conn.execute(sql, params)
+    columns = tuple(d[0] for d in cursor.description or ())
+    if op == "all":
+        return columns, cursor.fetchall()
+    if op == "one":
+        row = cursor.fetchone()
+        cursor.close()
+        return columns, row
+    return None, cursor.rowcount
 
 
 def serve(uri: str, requests: BinaryIO, answers: BinaryIO) -> None:
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
         conn.execute("PRAGMA busy_timeout = 5000")
-        while (request := read_message(requests)) is not None:
-            write_message(answers, answer(conn, request))
+        while (frame := read_frame(requests)) is not None:
+            write_message(answers, answer(conn, frame))
     finally:
         conn.close()
 

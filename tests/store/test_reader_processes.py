@@ -5,18 +5,18 @@ read hanging or a process behind."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import textwrap
-import time
 from contextlib import asynccontextmanager
+from enum import StrEnum
 
 import pytest
 
-from store import open_database
+from store import open_database, read_process
 from store.backend import Statement
 from store.background import background_reads
 from store.read_process import ProcessReaders, ReaderGone
@@ -93,6 +93,21 @@ async def test_its_rows_read_as_the_stores_own_rows(db):
     assert there["bytes"] == b"\x00\xff" and there["missing"] is None
 
 
+async def test_its_rows_take_names_as_sqlite_rows_do(db):
+    """Repeated names, any case, a name it does not have: as sqlite3.Row."""
+    sql = "SELECT 1 AS a, 2 AS a, 3 AS Mixed"
+    here = (await db.fetchall(sql))[0]
+    with background_reads():
+        there, again = await db.fetchall(sql), await db.fetchall(sql)
+    assert list(there[0].keys()) == list(here.keys()) == ["a", "a", "Mixed"]
+    assert (there[0]["a"], there[0]["mixed"]) == (here["a"], here["mixed"]) == (1, 3)
+    with pytest.raises(IndexError):
+        here["nope"]
+    with pytest.raises(IndexError):
+        there[0]["nope"]
+    assert there == again and hash(there[0]) == hash(again[0]) and "Mixed" in repr(there[0])
+
+
 async def test_a_read_block_sees_one_snapshot_and_the_next_sees_the_last_commit(db):
     with background_reads():
         async with db.read() as tx:
@@ -157,13 +172,17 @@ async def test_a_read_given_up_leaves_the_next_read_its_own_answer(one_reader):
 
 
 async def test_a_block_given_up_leaves_no_snapshot_behind(db, one_reader):
+    snapshot_taken = asyncio.Event()
+
     async def read_slowly() -> None:
         async with one_reader.transaction() as tx:
             await colour(tx)
+            snapshot_taken.set()
             await asyncio.sleep(HANG_S)
 
     reading = asyncio.create_task(read_slowly())
-    await asyncio.sleep(0.05)
+    async with asyncio.timeout(HANG_S):
+        await snapshot_taken.wait()
     reading.cancel()
     await db.batch([colour_is("green")])
     async with asyncio.timeout(HANG_S), one_reader.transaction() as tx:
@@ -198,7 +217,7 @@ async def test_closing_the_database_ends_its_reader_processes(db):
 ENDS_UNCLOSED = textwrap.dedent("""
     import asyncio, os, sys
     from pathlib import Path
-    from store import open_database
+    from store import open_database, read_process
     from store.background import background_reads
 
     async def main():
@@ -214,13 +233,14 @@ ENDS_UNCLOSED = textwrap.dedent("""
 
 async def test_a_reader_process_ends_with_the_bots_process_however_that_ends(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    bot = subprocess.run([sys.executable, "-c", ENDS_UNCLOSED, str(tmp_path / "lama.sqlite3")],
-                         capture_output=True, text=True, cwd=root, timeout=60, check=True)
-    pid = int(bot.stdout)
-    until = time.monotonic() + HANG_S
-    while _running(pid) and time.monotonic() < until:
-        await asyncio.sleep(0.02)
-    assert not _running(pid)
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", ENDS_UNCLOSED, str(tmp_path / "lama.sqlite3"), cwd=root,
+        stdout=asyncio.subprocess.PIPE)
+    async with asyncio.timeout(60):
+        pid = int(await bot.stdout.readline())  # type: ignore[union-attr]
+        assert await bot.wait() == 0
+        while _running(pid):  # its stdin closed with the bot: it ends
+            await asyncio.sleep(0.02)
 
 
 def _running(pid: int) -> bool:
@@ -230,3 +250,103 @@ def _running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+class Colour(StrEnum):  # the project's enums are str or int; the reader imports none of them
+    BLUE = "blue"
+
+
+async def test_an_enum_parameter_binds_as_its_value_as_on_any_connection(db):
+    sql = "SELECT key FROM meta WHERE value = ?"
+    here = await db.fetchall(sql, (Colour.BLUE,))
+    with background_reads():
+        there = await db.fetchall(sql, (Colour.BLUE,))
+        named = await db.fetchall("SELECT :on AS on_", {"on": True})
+    assert [r["key"] for r in there] == [r["key"] for r in here] == ["colour"]
+    assert named[0]["on_"] == 1
+
+
+async def test_a_number_sqlite_cannot_bind_is_refused_and_the_reader_reads_on(one_reader):
+    pid = await started_pid(one_reader)
+    with pytest.raises(OverflowError):
+        await one_reader.fetchall("SELECT ?", (2**64,))
+    assert len(await one_reader.fetchall("SELECT 1", ())) == 1
+    assert one_reader.processes[0].pid == pid  # the same process
+
+
+async def test_an_answer_it_could_not_have_written_fails_its_read_and_starts_another(
+        one_reader, monkeypatch):
+    pid = await started_pid(one_reader)
+
+    class Garbled:
+        @staticmethod
+        def loads(body):
+            raise MemoryError  # as a huge answer might
+
+        dumps = staticmethod(read_process.pickle.dumps)
+        HIGHEST_PROTOCOL = read_process.pickle.HIGHEST_PROTOCOL
+
+    monkeypatch.setattr(read_process, "pickle", Garbled)
+    async with asyncio.timeout(HANG_S):
+        with pytest.raises(ReaderGone):
+            await one_reader.fetchall("SELECT 1", ())
+    monkeypatch.undo()
+    async with asyncio.timeout(HANG_S):
+        assert len(await one_reader.fetchall("SELECT 1", ())) == 1
+    assert one_reader.processes[0].pid not in (None, pid)
+
+
+async def test_a_snapshot_is_not_read_on_in_another_process_after_its_own_ended(db):
+    with background_reads():
+        async with db.read() as tx:
+            assert await colour(tx) == "blue"
+            process = db._background.processes[0]
+            os.kill(process.pid, signal.SIGKILL)
+            async with asyncio.timeout(HANG_S):
+                while process.pid is not None:
+                    await asyncio.sleep(0.01)
+            await db.batch([colour_is("green")])
+            with pytest.raises(ReaderGone):
+                await colour(tx)  # it would see another state than its first statement's
+
+
+async def test_a_read_that_waited_behind_one_given_up_is_not_lost_with_its_process(one_reader):
+    """The given-up read's process goes back to the others only once its answer came: the
+    next read waits for it in the line, not in its pipe, and starts another process if the
+    first ends meanwhile."""
+    pid = await started_pid(one_reader)
+    async with stopped(pid):
+        given_up = asyncio.create_task(one_reader.fetchall("SELECT 1", ()))
+        await asyncio.sleep(0.05)
+        given_up.cancel()
+        next_read = asyncio.create_task(one_reader.fetchall("SELECT 'next' AS said", ()))
+        await asyncio.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
+    async with asyncio.timeout(HANG_S):
+        assert (await next_read)[0]["said"] == "next"
+
+
+async def test_an_answer_nobody_waits_for_ends_unheard_without_an_error_logged(
+        one_reader, caplog):
+    pid = await started_pid(one_reader)
+    async with stopped(pid):
+        async with one_reader.transaction() as tx:
+            pass  # its end is sent to a stopped process; nobody waits for its answer
+        del tx
+        os.kill(pid, signal.SIGKILL)
+    async with asyncio.timeout(HANG_S):
+        while one_reader.processes[0].pid is not None:
+            await asyncio.sleep(0.01)
+    gc.collect()
+    await asyncio.sleep(0)
+    assert "never retrieved" not in caplog.text
+
+
+async def test_a_store_read_inside_a_background_block_is_refused_not_waited_for(db):
+    """With one reader process it would wait for itself forever."""
+    with background_reads():
+        async with db.read() as tx:
+            await colour(tx)
+            async with asyncio.timeout(HANG_S):
+                with pytest.raises(RuntimeError, match="Transaction"):
+                    await db.fetchall("SELECT 1")
