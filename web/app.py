@@ -129,9 +129,11 @@ def build_app(deps: SiteDeps, activity: ActivityDeps | None = None,
     add("/", pages.home)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}", pages.site_root)
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/", pages.site_root)
-    add("/s/{key:[A-Za-z0-9_-]{1,40}}/leaderboard", pages.leaderboard)
-    # The pages read anew (a player's statistics, the recent games, a replay) take turns at
-    # the store's read connections, so a crowd of them leaves some to Discord (limits.py).
+    # A board nobody kept is made in a read turn: past the deadline its page is "busy".
+    add("/s/{key:[A-Za-z0-9_-]{1,40}}/leaderboard", limits.in_time(pages.leaderboard))
+    # The pages read anew (a player's statistics, the recent games, a replay) read in turns,
+    # in the store's reader processes, so a crowd of them leaves the cores to the games and
+    # the read connections to Discord (limits.py).
     reads_in_turn = limits.reads_in_turn
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/players/{user_id:[0-9]{1,20}}", reads_in_turn(pages.player))
     add("/s/{key:[A-Za-z0-9_-]{1,40}}/games", reads_in_turn(pages.games))

@@ -156,22 +156,34 @@ class RequestLimits:
             self._learn_locale(request)
 
     def reads_in_turn(self, handler: Handler) -> Handler:
-        """`handler`, a page read anew, run while it holds one of the read turns."""
+        """`handler`, a page read anew, run while it holds one of the read turns, and
+        answered "busy" past the line or the deadline."""
         @wraps(handler)
         async def in_turn(request: web.Request) -> web.StreamResponse:
-            deadline = asyncio.timeout(self.read_deadline_s)
             try:
-                async with deadline, self.read_turn():
+                async with self.read_turn():
                     if request.transport is None or request.transport.is_closing():
                         return web.Response(status=408)  # its client left while it waited
                     return await handler(request)
             except ReadLineFull:
                 return await self.busy(request)
+        return self.in_time(in_turn)
+
+    def in_time(self, handler: Handler) -> Handler:
+        """`handler`, answered "busy right now" if not done within `read_deadline_s`: a
+        page whose reads (or a board nobody kept, made in a read turn) wait for a core
+        nobody else wants. A board's making goes on for the next reader."""
+        @wraps(handler)
+        async def timed(request: web.Request) -> web.StreamResponse:
+            deadline = asyncio.timeout(self.read_deadline_s)
+            try:
+                async with deadline:
+                    return await handler(request)
             except TimeoutError:
                 if not deadline.expired():
                     raise
                 return await self.busy(request)
-        return in_turn
+        return timed
 
     @asynccontextmanager
     async def read_turn(self) -> AsyncIterator[None]:

@@ -64,7 +64,8 @@ async def test_a_move_ready_while_a_page_is_made_goes_before_the_rest_of_the_pag
     assert page == "first part, a move"
 
 
-async def test_a_page_made_in_slices_reads_as_one_made_at_once():
+async def test_a_page_made_in_slices_reads_as_one_made_at_once(monkeypatch):
+    monkeypatch.setattr(context, "SLICE_S", 0.0)  # a turn of the loop after every part
     app = build_app(None)  # type: ignore[arg-type]  # the error page needs no dependencies
     for code in (404, 500, 503):
         at_once = context.render_text(request_to(app), "error.html", code=code)

@@ -14,6 +14,7 @@ import pytest_asyncio
 
 from store import LeaderboardSort
 from tests.support.web import GUILD, public_world, served
+from web import pages
 from web.limits import READS_AT_ONCE, RequestLimits
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -171,7 +172,37 @@ async def test_a_page_whose_reads_outlast_the_deadline_is_told_the_site_is_busy(
             assert refused.status == 503 and refused.headers["Retry-After"]
             assert "Busy" in await refused.text()
         held.open()
+        limits.read_deadline_s = HANG_S  # the next page may take a loaded machine's time
         assert await status(http, world.paths.player(1)) == 200
+
+
+async def test_a_board_page_that_outlasts_the_deadline_is_told_busy_and_made_for_the_next(
+        world, monkeypatch):
+    """A board nobody kept is made in a read turn, whose reads may wait for a core nobody
+    else wants: its reader hears "busy right now" in time, and the page goes on being made
+    (shared, shielded) for whoever asks next."""
+    limits = RequestLimits(refusal_delay_s=0, read_deadline_s=0.2)
+    opened, made, real = asyncio.Event(), [], pages._leaderboard_page
+
+    async def slow(*args, **kwargs):
+        await opened.wait()
+        made.append(1)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "_leaderboard_page", slow)
+    board = world.paths.leaderboard(LeaderboardSort.CLEAN_ROUNDS)
+    async with site_of(world, limits) as (http, _):
+        try:
+            async with http.get(board) as refused:
+                assert refused.status == 503 and "Busy" in await refused.text()
+        finally:
+            opened.set()
+        limits.read_deadline_s = HANG_S
+        async with asyncio.timeout(HANG_S):
+            while not made:
+                await asyncio.sleep(0.01)
+        assert await status(http, board) == 200
+    assert made == [1]
 
 
 async def test_a_page_read_anew_reads_on_none_of_discords_connections(world):
