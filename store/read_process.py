@@ -11,9 +11,12 @@ its pipe and hears the answer, as it would hear a socket.
 
 - `ReaderProcess`: one child process and its pipes; requests answered in order, each caller
   hearing its own (a caller that gave up: its answer is dropped). Started at its first read;
-  one that ended (killed, crashed) fails the reads in flight and is started anew at the next.
-- `ProcessReaders`: a few of them, each held by one read at a time: `transaction()` (a
-  snapshot: BEGIN DEFERRED with its first statement, ended when the block ends) and
+  one that ended (killed, crashed, or an answer it could not have written) fails the reads
+  in flight and is started anew at the next.
+- `ProcessReaders`: a few of them, each held by one read at a time, and back with the
+  others only once every answer asked of it came (a read given up still runs there):
+  `transaction()` (a snapshot: BEGIN DEFERRED with its first statement, ended when the
+  block ends; its later statements only from the process that read its first) and
   `fetchall()` (one statement, no BEGIN).
 - What crosses the pipe, parameters, rows and errors: store/read_rows.py.
 """
