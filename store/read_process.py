@@ -45,7 +45,8 @@ READ_ONLY = "attempt to write a readonly database"  # SQLite's own words
 
 
 class ReaderGone(sqlite3.OperationalError):
-    """The reader process ended (killed, crashed) before it answered."""
+    """The reader process ended (killed, crashed) before it answered, or before a read()
+    block's later statement (its snapshot ended with it)."""
 
 
 class ReaderProcess:
@@ -288,16 +289,25 @@ class ProcessReaders:
             return rows
 
     async def close(self) -> None:
-        """End every process, each once its reads are done; later reads are refused."""
-        held = [await self._idle.get() for _ in self.processes]
+        """End every process once its reads are done, or after `CLOSE_WAIT_S` (a read given
+        up may still run in a process nobody else wants to run); later reads are refused."""
         self._closed = True
+        taken: list[ReaderProcess] = []
+        try:
+            async with asyncio.timeout(CLOSE_WAIT_S):
+                while len(taken) < len(self.processes):
+                    taken.append(await self._idle.get())
+        except TimeoutError:
+            log.warning("the site's reader processes closed with %d reads in them",
+                        len(self.processes) - len(taken))
+        finally:
+            for process in taken:
+                self._idle.put_nowait(process)
         failure: BaseException | None = None
-        for process in held:
+        for process in self.processes:
             try:
                 await process.close()
             except BaseException as error:  # the others are ended all the same
                 failure = failure or error
-        for process in held:
-            self._idle.put_nowait(process)
         if failure is not None:
             raise failure

@@ -214,10 +214,25 @@ async def test_closing_the_database_ends_its_reader_processes(db):
         await db.fetchall("SELECT 1")
 
 
+async def test_closing_ends_a_process_whose_given_up_read_never_answers(db, monkeypatch):
+    """A read given up keeps its process until it answers; one that never does (stopped
+    here, as if no core were ever free for it) holds the close up `CLOSE_WAIT_S` at most."""
+    monkeypatch.setattr(read_process, "CLOSE_WAIT_S", 0.2)
+    readers = ProcessReaders(db.path, 1)
+    pid = await started_pid(readers)
+    os.kill(pid, signal.SIGSTOP)
+    given_up = asyncio.create_task(readers.fetchall("SELECT 1", ()))
+    await asyncio.sleep(0.05)
+    given_up.cancel()
+    async with asyncio.timeout(HANG_S):
+        await readers.close()
+    assert not _running(pid)
+
+
 ENDS_UNCLOSED = textwrap.dedent("""
     import asyncio, os, sys
     from pathlib import Path
-    from store import open_database, read_process
+    from store import open_database
     from store.background import background_reads
 
     async def main():
