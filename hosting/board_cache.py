@@ -129,9 +129,8 @@ class BoardCache:
         if making is None:
             longest = self._ttl_s if lasts_s is None else lasts_s
             # Whoever asks for the same meanwhile waits for it, Discord's /leaderboard too:
-            # made in the foreground, but in a site's turn (`turn`), whose reads are in the
-            # background (store/background.py); the totals such a board ranks are made
-            # apart, in the foreground.
+            # made in the foreground whoever asked first (a page read anew reads in the
+            # background, store/background.py), in a site's turn (`turn`) if it asked.
             making = self._making[key] = asyncio.create_task(self._make_in_turn(
                 key, make, weight, kept, longest, changes_at, turn),
                 context=foreground_context())

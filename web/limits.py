@@ -21,17 +21,17 @@ The pages run on the bot's event loop, and a page address is all a flood needs.
   connection (four): `/lama stats` and `/leaderboard` in Discord waited behind the crowd.
   Such a page (`reads_in_turn`) reads while it holds one of `READS_AT_ONCE` turns; the others
   wait in a line of their own, up to `MAX_READS_WAITING` (past it, the 503 page), and one
-  whose client left meanwhile reads nothing. The turns are as many as the store's
-  reader processes (store/background.py: half the machine's cores, at least one and at
-  most two), and a turn's reads are background reads: on SQLite they run only on a core
-  nobody else wants, so they never keep a move's commit waiting for one (move p99 4x quiet
-  with two turns of niced threads, 2.5-3x with one, 1.4-2x in reader processes). Such a
-  page not answered within `READ_DEADLINE_S` gets the 503 page: where other programs keep
-  every core busy, its reads may never run. A
-  leaderboard page takes a turn only to make a board nobody kept (`read_turn`,
-  hosting/board_cache.py), in the same line (past `MAX_READS_WAITING`, the 503 page): a
-  kept board is served at once, and a flood's first second over every board no longer
-  makes all 144 at once on every core.
+  whose client left meanwhile reads nothing. The turns are as many as the store's reader
+  processes (store/background.py: half the machine's cores, at least one and at most two),
+  and such a page's reads are background reads: on SQLite they run only on a core nobody
+  else wants, so they never keep a move's commit waiting for one (move p99 4x quiet with two
+  turns of niced threads, 2.5-3x with one, 1.1-1.6x in reader processes with the pages
+  made in slices, web/context.py). Such a page, or a leaderboard page, not answered within
+  `READ_DEADLINE_S` gets the 503 page (`in_time`): where other programs keep every core
+  busy, its reads may never run. A leaderboard page takes a turn only to make a board
+  nobody kept (`read_turn`, hosting/board_cache.py), in the same line (past
+  `MAX_READS_WAITING`, the 503 page): a kept board is served at once, and a flood's first
+  second over every board no longer makes all 144 at once on every core.
 - **Refusals cost little**: a refusal's page is made once per language and kept, and it is
   answered after `REFUSAL_DELAY_S`: a script that asks again at once asks a few times a
   second per connection, not as fast as the loop can refuse.
@@ -51,7 +51,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from functools import wraps
 
 from aiohttp import web
@@ -164,7 +164,8 @@ class RequestLimits:
                 async with self.read_turn():
                     if request.transport is None or request.transport.is_closing():
                         return web.Response(status=408)  # its client left while it waited
-                    return await handler(request)
+                    with background_reads() if self._read_turns else nullcontext():
+                        return await handler(request)
             except ReadLineFull:
                 return await self.busy(request)
         return self.in_time(in_turn)
@@ -191,7 +192,10 @@ class RequestLimits:
         read anew, and for a board that was not kept, which the site's leaderboard pages
         make only in turn (a flood's first second over every board made 144 at once, each
         window's totals 100-200 ms of a read connection: every core, and the moves waited).
-        `ReadLineFull` when the line is full: the page answers with the 503 page."""
+        `ReadLineFull` when the line is full: the page answers with the 503 page. The
+        turn leaves the reads where they are: a page read anew reads in the background
+        (`reads_in_turn`), a board in the foreground (Discord's `/leaderboard` may wait for
+        the same board)."""
         turns = self._read_turns
         if turns is None:
             yield
@@ -204,8 +208,7 @@ class RequestLimits:
         finally:
             self._reads_waiting -= 1
         try:
-            with background_reads():
-                yield
+            yield
         finally:
             turns.release()
 

@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from store import LeaderboardSort
+from store.background import in_background
 from tests.support.web import GUILD, public_world, served
 from web import pages
 from web.limits import READS_AT_ONCE, RequestLimits
@@ -178,10 +179,11 @@ async def test_a_page_whose_reads_outlast_the_deadline_is_told_the_site_is_busy(
 
 async def test_a_board_page_that_outlasts_the_deadline_is_told_busy_and_made_for_the_next(
         world, monkeypatch):
-    """A board nobody kept is made in a read turn, whose reads may wait for a core nobody
-    else wants: its reader hears "busy right now" in time, and the page goes on being made
-    (shared, shielded) for whoever asks next."""
+    """A page nobody kept, made slowly here (its board is kept: the deadline can only pass
+    while the page is made): its reader hears "busy right now" in time, and the page goes on
+    being made (shared, shielded) for whoever asks next."""
     limits = RequestLimits(refusal_delay_s=0, read_deadline_s=0.2)
+    await world.stats.leaderboard(GUILD, LeaderboardSort.CLEAN_ROUNDS)
     opened, made, real = asyncio.Event(), [], pages._leaderboard_page
 
     async def slow(*args, **kwargs):
@@ -203,6 +205,13 @@ async def test_a_board_page_that_outlasts_the_deadline_is_told_busy_and_made_for
                 await asyncio.sleep(0.01)
         assert await status(http, board) == 200
     assert made == [1]
+
+
+async def test_a_read_turn_alone_leaves_the_reads_in_the_foreground():
+    """A board nobody kept is made in a read turn, and Discord's /leaderboard may wait for
+    the same board: only a page read anew reads in the background (`reads_in_turn`)."""
+    async with RequestLimits().read_turn():
+        assert not in_background()
 
 
 async def test_a_page_read_anew_reads_on_none_of_discords_connections(world):
