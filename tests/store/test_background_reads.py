@@ -30,8 +30,12 @@ async def sqlite_db(tmp_path):
     await database.close()
 
 
-async def one_statement_read(db) -> int:
-    return len(await db.fetchall("SELECT 1 AS one"))
+async def reads_at_once(db) -> None:
+    """A one-statement read and a read() block, each answered without waiting for another."""
+    async with asyncio.timeout(10):
+        assert len(await db.fetchall("SELECT 1 AS one")) == 1
+        async with db.read() as tx:
+            assert await tx.fetchone("SELECT 1 AS one") is not None
 
 
 async def test_a_background_read_takes_none_of_discords_connections(sqlite_db):
@@ -39,10 +43,7 @@ async def test_a_background_read_takes_none_of_discords_connections(sqlite_db):
     try:
         await held.all_holding()  # every foreground connection busy
         with background_reads():
-            async with asyncio.timeout(10):
-                assert await one_statement_read(sqlite_db) == 1
-                async with sqlite_db.read() as tx:
-                    assert await tx.fetchone("SELECT 1 AS one") is not None
+            await reads_at_once(sqlite_db)
     finally:
         await held.release()
 
@@ -52,10 +53,7 @@ async def test_discords_reads_never_wait_for_the_background(sqlite_db):
         held = HeldReads(sqlite_db, BACKGROUND_READERS, "schema_version")
     try:
         await held.all_holding()  # every reader process busy
-        async with asyncio.timeout(10):
-            assert await one_statement_read(sqlite_db) == 1
-            async with sqlite_db.read() as tx:
-                assert await tx.fetchone("SELECT 1 AS one") is not None
+        await reads_at_once(sqlite_db)
     finally:
         await held.release()
 

@@ -14,6 +14,7 @@ import pytest_asyncio
 
 from store import LeaderboardSort
 from tests.support.web import public_world, served
+from web.limits import RequestLimits
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -48,7 +49,8 @@ PAGES = {
 
 @pytest.mark.parametrize("page", sorted(PAGES))
 async def test_a_page_made_leaves_no_garbage_for_the_collector(world, page):
-    async with served(world) as server, \
+    limits = RequestLimits(read_deadline_s=60)  # however loaded the machine
+    async with served(world, limits) as server, \
             aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as http:
         path = PAGES[page](world)
         async with http.get(path) as first:  # its template compiled, its board kept
