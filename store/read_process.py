@@ -12,7 +12,8 @@ its pipe and hears the answer, as it would hear a socket.
 - `ReaderProcess`: one child process and its pipes; requests answered in order, each caller
   hearing its own (a caller that gave up: its answer is dropped). Started at its first read;
   one that ended (killed, crashed, or an answer it could not have written) fails the reads
-  in flight and is started anew at the next.
+  in flight and is started anew at the next; a read that had seen nothing yet (one
+  statement, a snapshot's first) is read once more in the new one.
 - `ProcessReaders`: a few of them, each held by one read at a time, and back with the
   others only once every answer asked of it came (a read given up still runs there):
   `transaction()` (a snapshot: BEGIN DEFERRED with its first statement, ended when the
@@ -85,6 +86,16 @@ class ReaderProcess:
         if not ok:
             raise error_of(columns, found)
         return found if columns is None else rows_of(columns, found)
+
+    async def ask_again_if_gone(self, request: tuple[Any, ...]) -> Any:
+        """The answer to a read that has seen nothing yet (one statement, or a snapshot's
+        first): if the process ended before it answered (killed, crashed), asked once more
+        of a new one, as its page would be asked again. Gone twice: `ReaderGone`."""
+        try:
+            return await self.ask(request)
+        except ReaderGone:
+            log.warning("the site's reader process ended before it answered: read again")
+            return await self.ask(request)
 
     def send(self, request: tuple[Any, ...]) -> asyncio.Future[Any]:
         """Write one request; its answer's future (nobody need wait for it: one whose
@@ -183,8 +194,11 @@ class ProcessTransaction(Transaction):
 
     async def _read(self, op: str, sql: str, params: Params) -> Any:
         self._check()
-        found = await self._conn.ask((op, True, sql, plain(params)),
-                                     generation=self._generation)
+        request = (op, True, sql, plain(params))
+        if self._generation is None:  # its first statement: nothing seen yet
+            found = await self._conn.ask_again_if_gone(request)
+        else:
+            found = await self._conn.ask(request, generation=self._generation)
         self._generation = self._conn.generation
         return found
 
@@ -285,7 +299,8 @@ class ProcessReaders:
     async def fetchall(self, sql: str, params: Params) -> list[Row]:
         """One statement's rows, outside any transaction, on the first idle process."""
         async with self._held() as process:
-            rows: list[Row] = await process.ask(("all", False, sql, plain(params)))
+            rows: list[Row] = await process.ask_again_if_gone(("all", False, sql,
+                                                               plain(params)))
             return rows
 
     async def close(self) -> None:
