@@ -164,7 +164,8 @@ class RequestLimits:
                 async with self.read_turn():
                     if request.transport is None or request.transport.is_closing():
                         return web.Response(status=408)  # its client left while it waited
-                    with background_reads() if self._read_turns else nullcontext():
+                    turned = self._read_turns is not None  # else in the foreground, all at once
+                    with background_reads() if turned else nullcontext():
                         return await handler(request)
             except ReadLineFull:
                 return await self.busy(request)
@@ -172,8 +173,8 @@ class RequestLimits:
 
     def in_time(self, handler: Handler) -> Handler:
         """`handler`, answered "busy right now" if not done within `read_deadline_s`: a
-        page whose reads (or a board nobody kept, made in a read turn) wait for a core
-        nobody else wants. A board's making goes on for the next reader."""
+        page whose reads wait for a core nobody else wants, or a board nobody kept that
+        waits for a read turn. A board's making goes on for the next reader."""
         @wraps(handler)
         async def timed(request: web.Request) -> web.StreamResponse:
             deadline = asyncio.timeout(self.read_deadline_s)
