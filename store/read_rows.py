@@ -85,9 +85,7 @@ def plain(params: Params) -> Params:
 def _plain(value: Any) -> Any:
     if value is None or type(value) in (int, float, str, bytes):
         return value
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
+    if isinstance(value, int):  # a bool, an IntEnum: as sqlite3 binds them
         return int(value)
     if isinstance(value, float):
         return float(value)

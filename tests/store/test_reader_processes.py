@@ -159,16 +159,22 @@ async def test_a_read_block_is_refused_after_it_ended(db):
             await tx.fetchall("SELECT 1")
 
 
+async def given_up(readers: ProcessReaders) -> asyncio.Task:
+    """A read sent to a stopped reader, then given up."""
+    reading = asyncio.create_task(readers.fetchall("SELECT 'given up' AS said", ()))
+    await asyncio.sleep(0.05)
+    reading.cancel()
+    return reading
+
+
 async def test_a_read_given_up_leaves_the_next_read_its_own_answer(one_reader):
     pid = await started_pid(one_reader)
     async with stopped(pid):
-        given_up = asyncio.create_task(one_reader.fetchall("SELECT 'given up' AS said", ()))
-        await asyncio.sleep(0.05)
-        given_up.cancel()
+        gone = await given_up(one_reader)
         next_read = asyncio.create_task(one_reader.fetchall("SELECT 'next' AS said", ()))
     async with asyncio.timeout(HANG_S):
         assert (await next_read)[0]["said"] == "next"
-    assert given_up.cancelled()
+    assert gone.cancelled()
 
 
 async def test_a_block_given_up_leaves_no_snapshot_behind(db, one_reader):
@@ -340,18 +346,16 @@ async def test_a_snapshot_is_not_read_on_in_another_process_after_its_own_ended(
                 await colour(tx)  # it would see another state than its first statement's
 
 
-async def test_a_read_that_waited_behind_one_given_up_is_not_lost_with_its_process(one_reader):
+async def test_a_read_behind_one_given_up_waits_for_it_in_the_line_not_in_the_pipe(one_reader):
     """The given-up read's process goes back to the others only once its answer came: the
-    next read waits for it in the line, not in its pipe, and starts another process if the
-    first ends meanwhile."""
+    next read is not sent behind it, where the site's line of turns cannot see it."""
     pid = await started_pid(one_reader)
+    process = one_reader.processes[0]
     async with stopped(pid):
-        given_up = asyncio.create_task(one_reader.fetchall("SELECT 1", ()))
-        await asyncio.sleep(0.05)
-        given_up.cancel()
+        await given_up(one_reader)
         next_read = asyncio.create_task(one_reader.fetchall("SELECT 'next' AS said", ()))
         await asyncio.sleep(0.05)
-        os.kill(pid, signal.SIGKILL)
+        assert len(process._asked) == 1 and not next_read.done()  # the given-up one only
     async with asyncio.timeout(HANG_S):
         assert (await next_read)[0]["said"] == "next"
 
